@@ -1,0 +1,1 @@
+//! Plans (being written).

@@ -1,0 +1,55 @@
+//! # toon — Token-Oriented Object Notation for Rust
+//!
+//! TOON encodes the JSON data model with indentation, declared array lengths and
+//! CSV-like tables for uniform arrays, so the same data costs fewer tokens in a prompt.
+//! This crate implements spec v4 as the reference implementation `@toon-format/toon`
+//! 4.4.0 does: the encoder's output is byte-identical to the reference, and the decoder
+//! accepts and rejects what it accepts and rejects, in strict and non-strict mode.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct User { id: u32, name: String, admin: bool }
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Doc { users: Vec<User> }
+//!
+//! let doc = Doc { users: vec![
+//!     User { id: 1, name: "Ada".into(), admin: true },
+//!     User { id: 2, name: "Bob".into(), admin: false },
+//! ]};
+//! let text = toon::to_string(&doc)?;
+//! assert_eq!(text, "users[2]{id,name,admin}:\n  1,Ada,true\n  2,Bob,false");
+//! let back: Doc = toon::from_str(&text)?;
+//! assert_eq!(back, doc);
+//! # Ok::<(), toon::Error>(())
+//! ```
+//!
+//! Numbers: integers stay exact at any size (see [`Number`]); floats print as
+//! JavaScript prints them. Nesting deeper than [`DEFAULT_MAX_DEPTH`] is an error, never
+//! a stack overflow; set `max_depth` in the options to change it.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod decode;
+mod de;
+pub mod encode;
+mod error;
+mod options;
+mod ser;
+pub mod value;
+
+pub use de::{from_value, Deserializer};
+pub use decode::{decode_value, decode_value_with, from_reader, from_slice, from_str, from_str_with};
+pub use encode::{encode_value, encode_value_with, to_string, to_string_with, to_writer, to_writer_with};
+pub use error::{Error, ErrorKind, Result};
+pub use options::{DecodeOptions, Delimiter, EncodeOptions, DEFAULT_MAX_DEPTH};
+pub use ser::to_value;
+pub use value::{Map, Number, Value};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use serde_json;
+}

@@ -1,0 +1,103 @@
+//! The JSON data model that TOON encodes: [`Value`], [`Map`] and [`Number`].
+
+mod convert;
+mod number;
+
+pub use number::Number;
+pub(crate) use number::N;
+
+/// An object: keys in document order.
+pub type Map = indexmap::IndexMap<String, Value>;
+
+/// Any value of the JSON data model, with object key order kept.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Value {
+    /// `null`
+    #[default]
+    Null,
+    /// `true` or `false`
+    Bool(bool),
+    /// A number; see [`Number`] for the integer policy.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object whose keys keep their order.
+    Object(Map),
+}
+
+impl Value {
+    /// True for `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&Vec<Value>> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Looks up a key of an object (`None` for other values or a missing key).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+
+    /// True for arrays and objects.
+    pub fn is_container(&self) -> bool {
+        matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// True for `null`, booleans, numbers and strings.
+    pub fn is_primitive(&self) -> bool {
+        !self.is_container()
+    }
+}
+
+/// Builds a [`Value`] with JSON-like syntax, as `serde_json::json!` does.
+///
+/// ```
+/// let v = toon::toon!({"name": "Ada", "tags": ["x", "y"], "n": 3, "ok": true, "none": null});
+/// assert_eq!(toon::encode_value(&v), "name: Ada\ntags[2]: x,y\nn: 3\nok: true\nnone: null");
+/// ```
+#[macro_export]
+macro_rules! toon {
+    ($($json:tt)+) => {
+        $crate::Value::from($crate::__private::serde_json::json!($($json)+))
+    };
+}
