@@ -33,19 +33,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod decode;
 mod de;
+pub mod decode;
 pub mod encode;
 mod error;
 mod options;
 mod ser;
+mod stack;
 pub mod value;
 
-pub use de::{from_value, Deserializer};
-pub use decode::{decode_value, decode_value_with, from_reader, from_slice, from_str, from_str_with};
-pub use encode::{encode_value, encode_value_with, to_string, to_string_with, to_writer, to_writer_with};
+pub use de::from_value;
+pub use decode::{
+    decode_slice_with, decode_value, decode_value_with, from_reader, from_slice, from_slice_with,
+    from_str, from_str_with,
+};
+pub use encode::{
+    encode_value, encode_value_with, to_string, to_string_with, to_writer, to_writer_with,
+};
 pub use error::{Error, ErrorKind, Result};
-pub use options::{DecodeOptions, Delimiter, EncodeOptions, DEFAULT_MAX_DEPTH};
+pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Delimiter, EncodeOptions};
 pub use ser::to_value;
 pub use value::{Map, Number, Value};
 

@@ -1,12 +1,8 @@
-//! Serde deserialization. STUB — being written.
+//! Serde deserialization: `Deserialize` for [`Value`] (so any serde format, JSON
+//! included, can be read into it with key order kept) and [`Value`] as a serde
+//! `Deserializer` for typed decoding.
 
-use crate::{Result, Value};
-use serde::de::DeserializeOwned;
+mod from_value;
+mod visit;
 
-/// Deserializes a `T` from a [`Value`].
-pub fn from_value<T: DeserializeOwned>(_value: Value) -> Result<T> {
-    todo!()
-}
-
-/// A TOON deserializer. STUB.
-pub struct Deserializer;
+pub use from_value::from_value;

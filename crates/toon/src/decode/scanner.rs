@@ -1,0 +1,189 @@
+//! The lexical pre-pass: splits the input into lines and classifies each one.
+//!
+//! Per line, in order (spec §5.1, §12 and the 4.4 behaviour): strip a BOM at the start
+//! of line 1, drop one trailing CR, take the leading run of spaces and tabs as
+//! indentation (in strict mode a tab there is an error), strip trailing spaces, drop
+//! the line if spaces alone precede a `#`, and record it as blank if nothing is left.
+//! Lines are produced lazily, one lookahead at a time, so memory stays bounded by the
+//! longest line plus the list of blank-line numbers.
+
+use crate::{Error, Result};
+
+/// One non-blank, non-comment line.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Line<'a> {
+    /// The line after BOM and CR removal, indentation included.
+    pub raw: &'a str,
+    /// The content after the indentation, trailing spaces removed.
+    pub content: &'a str,
+    /// The nesting depth computed from the indentation.
+    pub depth: usize,
+    /// The 1-based line number.
+    pub number: usize,
+}
+
+impl<'a> Line<'a> {
+    /// The same line with its content narrowed to `content`, a sub-slice of it.
+    pub fn with_content(self, content: &'a str) -> Line<'a> {
+        Line { content, ..self }
+    }
+
+    /// The 1-based column (in characters) of byte `offset` within the sub-slice `part`
+    /// of this line's raw text.
+    pub fn column_in(&self, part: &str, offset: usize) -> usize {
+        let base = (part.as_ptr() as usize).saturating_sub(self.raw.as_ptr() as usize);
+        let end = (base + offset).min(self.raw.len());
+        let mut end = end;
+        while end > 0 && !self.raw.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.raw[..end].chars().count() + 1
+    }
+
+    /// A syntax error at byte `offset` of the sub-slice `part` of this line.
+    pub fn error_at(&self, part: &str, offset: usize, message: impl Into<String>) -> Error {
+        Error::syntax(message, self.number, self.column_in(part, offset), self.raw)
+    }
+
+    /// A syntax error at the start of this line's content.
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        self.error_at(self.content, 0, message)
+    }
+}
+
+/// Lazily scans lines with one line of lookahead.
+pub(crate) struct Scanner<'a> {
+    rest: Option<&'a str>,
+    line_number: usize,
+    indent_size: usize,
+    strict: bool,
+    peeked: Option<Line<'a>>,
+    /// Line numbers of blank lines seen so far, ascending.
+    blank_lines: Vec<usize>,
+    /// The last line consumed with [`Scanner::next_line`].
+    pub last_consumed: Option<Line<'a>>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner over `text`.
+    pub fn new(text: &'a str, indent_size: usize, strict: bool) -> Scanner<'a> {
+        Scanner {
+            rest: Some(text),
+            line_number: 0,
+            indent_size,
+            strict,
+            peeked: None,
+            blank_lines: Vec::new(),
+            last_consumed: None,
+        }
+    }
+
+    /// The next line without consuming it.
+    pub fn peek(&mut self) -> Result<Option<Line<'a>>> {
+        if self.peeked.is_none() {
+            self.peeked = self.fetch()?;
+        }
+        Ok(self.peeked)
+    }
+
+    /// Consumes and returns the next line.
+    pub fn next_line(&mut self) -> Result<Option<Line<'a>>> {
+        let line = match self.peeked.take() {
+            Some(l) => Some(l),
+            None => self.fetch()?,
+        };
+        if line.is_some() {
+            self.last_consumed = line;
+        }
+        Ok(line)
+    }
+
+    /// True if a blank line lies strictly between lines `start` and `end`.
+    pub fn blank_between(&self, start: usize, end: usize) -> Option<usize> {
+        let i = self.blank_lines.partition_point(|&n| n <= start);
+        self.blank_lines.get(i).copied().filter(|&n| n < end)
+    }
+
+    fn raw_line(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match memchr_newline(rest) {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+
+    fn fetch(&mut self) -> Result<Option<Line<'a>>> {
+        loop {
+            let Some(mut raw) = self.raw_line() else {
+                return Ok(None);
+            };
+            self.line_number += 1;
+            let number = self.line_number;
+            if number == 1 {
+                raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
+            }
+            raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let bytes = raw.as_bytes();
+            let lead = bytes
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            let first_tab = bytes[..lead].iter().position(|&b| b == b'\t');
+            let indent = match first_tab {
+                Some(t) if self.strict => t,
+                _ => lead,
+            };
+            let content = raw[indent..].trim_end_matches(' ');
+            if first_tab.is_none() && content.starts_with('#') {
+                continue;
+            }
+            let tabs = if self.strict {
+                0
+            } else {
+                bytes[..lead].iter().filter(|&&b| b == b'\t').count()
+            };
+            let depth = (indent - tabs) / self.indent_size + tabs;
+            if content.is_empty() {
+                self.blank_lines.push(number);
+                continue;
+            }
+            if self.strict {
+                if first_tab.is_some() {
+                    return Err(Error::syntax(
+                        "Tabs are not allowed in indentation in strict mode",
+                        number,
+                        indent + 1,
+                        raw,
+                    ));
+                }
+                if indent % self.indent_size != 0 {
+                    return Err(Error::syntax(
+                        format!(
+                            "Indentation must be exact multiple of {}, but found {} spaces",
+                            self.indent_size, indent
+                        ),
+                        number,
+                        1,
+                        raw,
+                    ));
+                }
+            }
+            return Ok(Some(Line {
+                raw,
+                content,
+                depth,
+                number,
+            }));
+        }
+    }
+}
+
+fn memchr_newline(s: &str) -> Option<usize> {
+    s.as_bytes().iter().position(|&b| b == b'\n')
+}

@@ -1,0 +1,350 @@
+//! Token-level parsers: quoted strings and escapes, primitive tokens, numbers, keys and
+//! delimiter splitting (spec §4, §7, §11.2). Built on `nom` where a grammar is involved.
+
+use nom::branch::alt;
+use nom::character::complete::{char, digit0, digit1, one_of, satisfy};
+use nom::combinator::{all_consuming, opt, recognize};
+use nom::{IResult, Parser};
+
+use crate::value::{Number, Value};
+
+/// A token-level failure: a message and the byte offset in the parsed slice.
+#[derive(Debug)]
+pub(crate) struct TokenError {
+    pub message: String,
+    pub offset: usize,
+}
+
+impl TokenError {
+    pub fn new(message: impl Into<String>, offset: usize) -> TokenError {
+        TokenError {
+            message: message.into(),
+            offset,
+        }
+    }
+}
+
+pub(crate) type TokResult<T> = Result<T, TokenError>;
+
+/// Trims surrounding U+0020 only (spec §12: no other whitespace is trimmed).
+pub(crate) fn trim_spaces(s: &str) -> &str {
+    s.trim_matches(' ')
+}
+
+/// Byte index of the first `target` outside double quotes, from `start`.
+/// Inside quotes a backslash skips the next byte.
+pub(crate) fn find_unquoted(s: &str, target: u8, start: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut in_quotes = false;
+    let mut i = start;
+    while i < b.len() {
+        let c = b[i];
+        if in_quotes && c == b'\\' && i + 1 < b.len() {
+            i += 2;
+            continue;
+        }
+        if c == b'"' {
+            in_quotes = !in_quotes;
+        } else if c == target && !in_quotes {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Byte index of the quote closing the one at `start`, skipping escapes.
+pub(crate) fn find_closing_quote(s: &str, start: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = start + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if i + 1 < b.len() => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// One escape sequence after its backslash: `n`, `t`, `r`, `\`, `"` or `uXXXX`.
+fn escape_sequence(input: &str) -> IResult<&str, char> {
+    alt((
+        char('n').map(|_| '\n'),
+        char('t').map(|_| '\t'),
+        char('r').map(|_| '\r'),
+        char('\\'),
+        char('"'),
+        (
+            char('u'),
+            recognize((hex_digit, hex_digit, hex_digit, hex_digit)),
+        )
+            .map_opt(|(_, hex)| {
+                let unit = u32::from_str_radix(hex, 16).ok()?;
+                char::from_u32(unit)
+            }),
+    ))
+    .parse(input)
+}
+
+fn hex_digit(input: &str) -> IResult<&str, char> {
+    satisfy(|c| c.is_ascii_hexdigit()).parse(input)
+}
+
+/// Unescapes the inside of a quoted string (spec §7.1).
+pub(crate) fn unescape(body: &str) -> TokResult<String> {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(pos) = rest.find('\\') {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + 1..];
+        let offset = body.len() - rest.len() + pos;
+        if after.is_empty() {
+            return Err(TokenError::new(
+                "Invalid escape sequence: backslash at end of string",
+                offset,
+            ));
+        }
+        match escape_sequence(after) {
+            Ok((remaining, c)) => {
+                out.push(c);
+                rest = remaining;
+            }
+            Err(_) => return Err(TokenError::new(describe_bad_escape(after), offset)),
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn describe_bad_escape(after: &str) -> String {
+    let mut chars = after.chars();
+    let first = chars.next().unwrap_or(' ');
+    if first != 'u' {
+        return format!("Invalid escape sequence: \\{first}");
+    }
+    let hex: String = after.chars().skip(1).take(4).collect();
+    if hex.chars().count() < 4 {
+        format!("Invalid escape sequence: truncated \\u escape at \"\\u{hex}\"")
+    } else if hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        format!(
+            "Invalid escape sequence: \\u{hex} is a lone surrogate. Supplementary code points MUST appear as literal UTF-8"
+        )
+    } else {
+        format!("Invalid escape sequence: \\u must be followed by 4 hex digits, got \"{hex}\"")
+    }
+}
+
+/// Parses a whole token that starts with `"` as a string: the closing quote must end it.
+pub(crate) fn parse_quoted_token(token: &str) -> TokResult<String> {
+    let Some(close) = find_closing_quote(token, 0) else {
+        return Err(TokenError::new(
+            "Unterminated string: missing closing quote",
+            0,
+        ));
+    };
+    if close != token.len() - 1 {
+        return Err(TokenError::new(
+            "Unexpected characters after closing quote",
+            close + 1,
+        ));
+    }
+    let body = &token[1..close];
+    if !body.contains('\\') {
+        return Ok(body.to_owned());
+    }
+    unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))
+}
+
+/// A field name or header key token: quoted tokens are unescaped, others taken as they are.
+pub(crate) fn parse_name_token(token: &str) -> TokResult<String> {
+    let t = trim_spaces(token);
+    if t.starts_with('"') {
+        parse_quoted_token(t)
+    } else {
+        Ok(t.to_owned())
+    }
+}
+
+/// What a numeric literal looks like: `Int` has no fraction and no exponent.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum NumericKind {
+    Int,
+    Float,
+}
+
+/// Recognises the decoder's number grammar (spec §4):
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, ASCII digits only.
+fn numeric_literal(input: &str) -> IResult<&str, NumericKind> {
+    let integer = alt((
+        recognize(char('0')),
+        recognize((satisfy(|c| matches!(c, '1'..='9')), digit0)),
+    ));
+    let fraction = (char('.'), digit1);
+    let exponent = (one_of("eE"), opt(one_of("+-")), digit1);
+    all_consuming((opt(char('-')), integer, opt(fraction), opt(exponent)))
+        .map(|(_, _, f, e)| {
+            if f.is_none() && e.is_none() {
+                NumericKind::Int
+            } else {
+                NumericKind::Float
+            }
+        })
+        .parse(input)
+}
+
+/// The numeric kind of a token, if it is a number under spec §4.
+pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
+    let first = *token.as_bytes().first()?;
+    if !(first == b'-' || first.is_ascii_digit()) {
+        return None;
+    }
+    numeric_literal(token).ok().map(|(_, k)| k)
+}
+
+/// Decodes a primitive token (spec §4, B.4). The token is trimmed of spaces first.
+pub(crate) fn parse_primitive(token: &str) -> TokResult<Value> {
+    let t = trim_spaces(token);
+    let lead = token.len() - token.trim_start_matches(' ').len();
+    if t.is_empty() {
+        return Ok(Value::String(String::new()));
+    }
+    if t.as_bytes()[0] == b'"' {
+        return parse_quoted_token(t)
+            .map(Value::String)
+            .map_err(|e| TokenError::new(e.message, e.offset + lead));
+    }
+    match t {
+        "true" => return Ok(Value::Bool(true)),
+        "false" => return Ok(Value::Bool(false)),
+        "null" => return Ok(Value::Null),
+        _ => {}
+    }
+    Ok(match numeric_kind(t) {
+        Some(NumericKind::Int) => Number::from_integer_str(t)
+            .map(Value::Number)
+            .unwrap_or_else(|| Value::String(t.to_owned())),
+        Some(NumericKind::Float) => match t.parse::<f64>() {
+            Ok(f) if f.is_finite() => Value::from(if f == 0.0 { 0.0 } else { f }),
+            _ => Value::String(t.to_owned()),
+        },
+        None => Value::String(t.to_owned()),
+    })
+}
+
+/// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
+/// An empty input gives no tokens. Returned slices borrow from `input`.
+pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a str>) {
+    out.clear();
+    let b = input.as_bytes();
+    let mut in_quotes = false;
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if in_quotes && c == b'\\' && i + 1 < b.len() {
+            i += 2;
+            continue;
+        }
+        if c == b'"' {
+            in_quotes = !in_quotes;
+        } else if c == delim && !in_quotes {
+            out.push(trim_spaces(&input[start..i]));
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if start < b.len() || !out.is_empty() {
+        out.push(trim_spaces(&input[start..]));
+    }
+}
+
+/// Parses the key at the start of `content` (spec §7.4) and returns it with the byte
+/// index just after its colon.
+pub(crate) fn parse_key(content: &str) -> TokResult<(String, usize)> {
+    if content.starts_with('"') {
+        let Some(close) = find_closing_quote(content, 0) else {
+            return Err(TokenError::new("Unterminated quoted key", 0));
+        };
+        let body = &content[1..close];
+        let key = if body.contains('\\') {
+            unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))?
+        } else {
+            body.to_owned()
+        };
+        let mut pos = close + 1;
+        let b = content.as_bytes();
+        while pos < b.len() && b[pos] == b' ' {
+            pos += 1;
+        }
+        if pos >= b.len() || b[pos] != b':' {
+            return Err(TokenError::new("Missing colon after key", pos));
+        }
+        Ok((key, pos + 1))
+    } else {
+        match find_unquoted(content, b':', 0) {
+            Some(colon) => Ok((trim_spaces(&content[..colon]).to_owned(), colon + 1)),
+            None => Err(TokenError::new("Missing colon after key", content.len())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_the_spec_grammar() {
+        for ok in [
+            "0", "-0", "42", "-3.14", "1e-6", "-1E+9", "0.5", "0e1", "1.5000",
+        ] {
+            assert!(numeric_kind(ok).is_some(), "{ok}");
+        }
+        for bad in [
+            "05", "-05", ".5", "1.", "+5", "0x10", "1_000", "Infinity", "1e", "-", "",
+        ] {
+            assert!(numeric_kind(bad).is_none(), "{bad}");
+        }
+        assert_eq!(numeric_kind("12"), Some(NumericKind::Int));
+        assert_eq!(numeric_kind("1e2"), Some(NumericKind::Float));
+    }
+
+    #[test]
+    fn escapes_and_errors() {
+        assert_eq!(unescape(r#"a\nb\t\"\\\u0041"#).unwrap(), "a\nb\t\"\\A");
+        assert!(unescape(r"\x").unwrap_err().message.contains("\\x"));
+        assert!(unescape(r"\u12").unwrap_err().message.contains("truncated"));
+        assert!(
+            unescape(r"\ud800")
+                .unwrap_err()
+                .message
+                .contains("lone surrogate")
+        );
+        assert!(
+            unescape("\\")
+                .unwrap_err()
+                .message
+                .contains("end of string")
+        );
+    }
+
+    #[test]
+    fn splitting_respects_quotes() {
+        let mut out = Vec::new();
+        split_delimited(r#"a, "b,c" ,,d"#, b',', &mut out);
+        assert_eq!(out, vec!["a", "\"b,c\"", "", "d"]);
+        split_delimited("", b',', &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn primitives() {
+        assert_eq!(
+            parse_primitive("1e400").unwrap(),
+            Value::String("1e400".into())
+        );
+        assert_eq!(parse_primitive("-0").unwrap(), Value::from(0));
+        assert_eq!(parse_primitive(" \"x\" ").unwrap(), Value::from("x"));
+        assert!(parse_primitive("\"x\"y").is_err());
+    }
+}
