@@ -1,1 +1,50 @@
-fn main() {}
+//! `toon`: encode JSON to TOON, decode TOON to JSON, convert plans, count tokens.
+//!
+//! A drop-in for the reference CLI (`@toon-format/cli`), with two differences: output is
+//! never partial (files are written atomically, stdout only after success), and errors
+//! show the line, column and a caret.
+
+mod codec_cmd;
+mod output;
+mod plan_cmd;
+mod stats_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Token-Oriented Object Notation: encode, decode, convert plans, count tokens.
+#[derive(Parser, Debug)]
+#[command(
+    name = "toon",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  toon data.json              encode JSON to TOON on stdout\n  toon data.toon -o data.json decode TOON to JSON, written atomically\n  cat x.json | toon --stats   encode stdin, exact token counts on stderr\n  toon stats data.json        bytes and tokens in every format\n  toon plan convert .cursor/plans --to plan --format toon -o out/"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    codec: codec_cmd::CodecArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Read, validate and convert agent plans (Cursor, PlanDAG, workflow, …).
+    Plan {
+        #[command(subcommand)]
+        command: plan_cmd::PlanCommand,
+    },
+    /// Bytes and exact o200k_base token counts of JSON, YAML, CSV and TOON forms.
+    Stats(stats_cmd::StatsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Plan { command }) => plan_cmd::run(command),
+        Some(Command::Stats(args)) => stats_cmd::run(args),
+        None => codec_cmd::run(cli.codec),
+    }
+}

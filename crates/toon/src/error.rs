@@ -63,7 +63,12 @@ impl Error {
     }
 
     /// A syntax error at a 1-based line and column, with the text of that line.
-    pub fn syntax(message: impl Into<String>, line: usize, column: usize, source_line: &str) -> Error {
+    pub fn syntax(
+        message: impl Into<String>,
+        line: usize,
+        column: usize,
+        source_line: &str,
+    ) -> Error {
         Error::new(ErrorKind::Syntax, message).at(line, column, source_line)
     }
 

@@ -44,8 +44,8 @@ pub mod value;
 
 pub use de::from_value;
 pub use decode::{
-    decode_slice_with, decode_value, decode_value_with, from_reader, from_slice, from_slice_with,
-    from_str, from_str_with,
+    Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader, from_slice,
+    from_slice_with, from_str, from_str_with,
 };
 pub use encode::{
     encode_value, encode_value_with, to_string, to_string_with, to_writer, to_writer_with,

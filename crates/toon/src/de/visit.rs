@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::value::{Map, Number, Value};
+use crate::value::{BIG_INTEGER_KEY, Map, Number, Value};
 
 struct ValueVisitor;
 
@@ -70,6 +70,17 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(Value::Object(out));
+        };
+        if first == BIG_INTEGER_KEY {
+            let digits: String = map.next_value()?;
+            return Number::from_integer_str(&digits)
+                .map(Value::Number)
+                .ok_or_else(|| de::Error::custom("invalid big integer"));
+        }
+        let v = map.next_value()?;
+        out.insert(first, v);
         while let Some((k, v)) = map.next_entry::<String, Value>()? {
             // Like JavaScript's JSON.parse: a repeated key keeps its first position and
             // takes the last value.

@@ -14,6 +14,8 @@ use super::tokens::{
 pub(crate) struct Field {
     pub name: String,
     pub children: Option<Vec<Field>>,
+    /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
+    pub leaves: usize,
 }
 
 /// A parsed header.
@@ -35,10 +37,7 @@ impl Header {
 }
 
 fn leaf_count(fields: &[Field]) -> usize {
-    fields
-        .iter()
-        .map(|f| f.children.as_deref().map_or(1, leaf_count))
-        .sum()
+    fields.iter().map(|f| f.leaves).sum()
 }
 
 /// The outcome of looking at a line as a header.
@@ -330,6 +329,7 @@ fn parse_fields(s: &str, delim: u8, level: usize, max_depth: usize) -> TokResult
                 name: parse_name_token(t)
                     .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
                 children: None,
+                leaves: 1,
             });
             continue;
         };
@@ -363,6 +363,7 @@ fn parse_fields(s: &str, delim: u8, level: usize, max_depth: usize) -> TokResult
         fields.push(Field {
             name: parse_name_token(name_part)
                 .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
+            leaves: leaf_count(&children),
             children: Some(children),
         });
     }

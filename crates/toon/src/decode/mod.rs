@@ -8,12 +8,15 @@
 //! lines inside arrays are ignored, and a block whose first line sits too deep takes
 //! that line's depth. Everything else is an error in both modes.
 
+mod deserializer;
 mod header;
-mod parser;
 mod scanner;
 mod tokens;
 
+pub use deserializer::Deserializer;
+
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
 
@@ -30,7 +33,7 @@ pub fn decode_value(text: &str) -> Result<Value> {
 
 /// Decodes TOON text into a [`Value`] with the given options.
 pub fn decode_value_with(text: &str, options: &DecodeOptions) -> Result<Value> {
-    parser::decode_document(text, options)
+    from_str_with(text, options)
 }
 
 /// Decodes TOON bytes into a [`Value`]. Invalid UTF-8 is an error (with its byte
@@ -75,13 +78,14 @@ fn utf8(bytes: &[u8], strict: bool) -> Result<Cow<'_, str>> {
 /// assert_eq!(items[1], Item { sku: "B2".into(), qty: 1 });
 /// # Ok::<(), toon::Error>(())
 /// ```
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T> {
+pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T> {
     from_str_with(text, &DecodeOptions::default())
 }
 
-/// Deserializes a `T` from TOON text with the given options.
-pub fn from_str_with<T: DeserializeOwned>(text: &str, options: &DecodeOptions) -> Result<T> {
-    crate::from_value(decode_value_with(text, options)?)
+/// Deserializes a `T` from TOON text with the given options, straight from the text
+/// (no intermediate [`Value`]); unquoted strings can be borrowed.
+pub fn from_str_with<'a, T: Deserialize<'a>>(text: &'a str, options: &DecodeOptions) -> Result<T> {
+    T::deserialize(&mut Deserializer::from_str(text, options))
 }
 
 /// Deserializes a `T` from TOON bytes (strict: invalid UTF-8 is an error).
@@ -91,7 +95,7 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 
 /// Deserializes a `T` from TOON bytes with the given options.
 pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: &DecodeOptions) -> Result<T> {
-    crate::from_value(decode_slice_with(bytes, options)?)
+    from_str_with(&utf8(bytes, options.strict)?, options)
 }
 
 /// Deserializes a `T` from a reader (strict).

@@ -5,8 +5,7 @@ use nom::branch::alt;
 use nom::character::complete::{char, digit0, digit1, one_of, satisfy};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::{IResult, Parser};
-
-use crate::value::{Number, Value};
+use std::borrow::Cow;
 
 /// A token-level failure: a message and the byte offset in the parsed slice.
 #[derive(Debug)]
@@ -135,25 +134,9 @@ fn describe_bad_escape(after: &str) -> String {
     }
 }
 
-/// Parses a whole token that starts with `"` as a string: the closing quote must end it.
+/// Parses a whole token that starts with `"` as an owned string.
 pub(crate) fn parse_quoted_token(token: &str) -> TokResult<String> {
-    let Some(close) = find_closing_quote(token, 0) else {
-        return Err(TokenError::new(
-            "Unterminated string: missing closing quote",
-            0,
-        ));
-    };
-    if close != token.len() - 1 {
-        return Err(TokenError::new(
-            "Unexpected characters after closing quote",
-            close + 1,
-        ));
-    }
-    let body = &token[1..close];
-    if !body.contains('\\') {
-        return Ok(body.to_owned());
-    }
-    unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))
+    quoted_str(token).map(Cow::into_owned)
 }
 
 /// A field name or header key token: quoted tokens are unescaped, others taken as they are.
@@ -202,36 +185,6 @@ pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
     numeric_literal(token).ok().map(|(_, k)| k)
 }
 
-/// Decodes a primitive token (spec §4, B.4). The token is trimmed of spaces first.
-pub(crate) fn parse_primitive(token: &str) -> TokResult<Value> {
-    let t = trim_spaces(token);
-    let lead = token.len() - token.trim_start_matches(' ').len();
-    if t.is_empty() {
-        return Ok(Value::String(String::new()));
-    }
-    if t.as_bytes()[0] == b'"' {
-        return parse_quoted_token(t)
-            .map(Value::String)
-            .map_err(|e| TokenError::new(e.message, e.offset + lead));
-    }
-    match t {
-        "true" => return Ok(Value::Bool(true)),
-        "false" => return Ok(Value::Bool(false)),
-        "null" => return Ok(Value::Null),
-        _ => {}
-    }
-    Ok(match numeric_kind(t) {
-        Some(NumericKind::Int) => Number::from_integer_str(t)
-            .map(Value::Number)
-            .unwrap_or_else(|| Value::String(t.to_owned())),
-        Some(NumericKind::Float) => match t.parse::<f64>() {
-            Ok(f) if f.is_finite() => Value::from(if f == 0.0 { 0.0 } else { f }),
-            _ => Value::String(t.to_owned()),
-        },
-        None => Value::String(t.to_owned()),
-    })
-}
-
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
 /// An empty input gives no tokens. Returned slices borrow from `input`.
 pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a str>) {
@@ -260,17 +213,17 @@ pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a s
 }
 
 /// Parses the key at the start of `content` (spec §7.4) and returns it with the byte
-/// index just after its colon.
-pub(crate) fn parse_key(content: &str) -> TokResult<(String, usize)> {
+/// index just after its colon. Keys without escapes borrow from the input.
+pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     if content.starts_with('"') {
         let Some(close) = find_closing_quote(content, 0) else {
             return Err(TokenError::new("Unterminated quoted key", 0));
         };
         let body = &content[1..close];
         let key = if body.contains('\\') {
-            unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))?
+            Cow::Owned(unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))?)
         } else {
-            body.to_owned()
+            Cow::Borrowed(body)
         };
         let mut pos = close + 1;
         let b = content.as_bytes();
@@ -283,15 +236,39 @@ pub(crate) fn parse_key(content: &str) -> TokResult<(String, usize)> {
         Ok((key, pos + 1))
     } else {
         match find_unquoted(content, b':', 0) {
-            Some(colon) => Ok((trim_spaces(&content[..colon]).to_owned(), colon + 1)),
+            Some(colon) => Ok((Cow::Borrowed(trim_spaces(&content[..colon])), colon + 1)),
             None => Err(TokenError::new("Missing colon after key", content.len())),
         }
     }
 }
 
+/// A quoted token's string: borrowed when it has no escapes.
+pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
+    let Some(close) = find_closing_quote(token, 0) else {
+        return Err(TokenError::new(
+            "Unterminated string: missing closing quote",
+            0,
+        ));
+    };
+    if close != token.len() - 1 {
+        return Err(TokenError::new(
+            "Unexpected characters after closing quote",
+            close + 1,
+        ));
+    }
+    let body = &token[1..close];
+    if !body.contains('\\') {
+        return Ok(Cow::Borrowed(body));
+    }
+    unescape(body)
+        .map(Cow::Owned)
+        .map_err(|e| TokenError::new(e.message, e.offset + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Value;
 
     #[test]
     fn numbers_follow_the_spec_grammar() {
@@ -339,12 +316,11 @@ mod tests {
 
     #[test]
     fn primitives() {
-        assert_eq!(
-            parse_primitive("1e400").unwrap(),
-            Value::String("1e400".into())
-        );
-        assert_eq!(parse_primitive("-0").unwrap(), Value::from(0));
-        assert_eq!(parse_primitive(" \"x\" ").unwrap(), Value::from("x"));
-        assert!(parse_primitive("\"x\"y").is_err());
+        let v = |t: &str| crate::decode_value(&format!("k: {t}")).unwrap()["k"].clone();
+        assert_eq!(v("1e400"), Value::String("1e400".into()));
+        assert_eq!(v("-0"), Value::from(0));
+        assert_eq!(v(" \"x\" "), Value::from("x"));
+        assert_eq!(v("1.5000"), Value::from(1.5));
+        assert!(crate::decode_value("k: \"x\"y").is_err());
     }
 }

@@ -115,4 +115,6 @@ macro_rules! from_int {
         }
     )*};
 }
-from_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, i128, u128);
+from_int!(
+    u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, i128, u128
+);

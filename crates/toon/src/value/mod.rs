@@ -1,10 +1,18 @@
 //! The JSON data model that TOON encodes: [`Value`], [`Map`] and [`Number`].
 
 mod convert;
+mod from_json;
+mod json;
 mod number;
 
-pub use number::Number;
+pub use from_json::from_json_str;
+pub use json::to_json_string;
 pub(crate) use number::N;
+pub use number::Number;
+
+/// The key of the one-entry map through which the decoder hands an integer too large
+/// for 128 bits to a visitor; [`Value`]'s visitor turns it back into a [`Number`].
+pub(crate) const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
 
 /// An object: keys in document order.
 pub type Map = indexmap::IndexMap<String, Value>;
@@ -100,4 +108,24 @@ macro_rules! toon {
     ($($json:tt)+) => {
         $crate::Value::from($crate::__private::serde_json::json!($($json)+))
     };
+}
+
+static NULL: Value = Value::Null;
+
+impl std::ops::Index<&str> for Value {
+    type Output = Value;
+
+    /// The value at `key` of an object; `null` for a missing key or a non-object.
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl std::ops::Index<usize> for Value {
+    type Output = Value;
+
+    /// The element at `i` of an array; `null` when out of range or not an array.
+    fn index(&self, i: usize) -> &Value {
+        self.as_array().and_then(|a| a.get(i)).unwrap_or(&NULL)
+    }
 }

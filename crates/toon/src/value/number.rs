@@ -123,22 +123,20 @@ impl Number {
             N::Big(s) => out.push_str(s),
         }
     }
-
 }
 
 impl PartialEq for Number {
+    /// Numeric equality. Between an integer and a float the integer is compared as the
+    /// `f64` it reads as, the way JavaScript (and so the reference) sees both: the float
+    /// `9.223372036854776e18` prints as `9223372036854776000` and that integer equals it.
     fn eq(&self, other: &Number) -> bool {
         match (&self.0, &other.0) {
             (N::PosInt(a), N::PosInt(b)) => a == b,
             (N::NegInt(a), N::NegInt(b)) => a == b,
             (N::Big(a), N::Big(b)) => a == b,
             (N::Float(a), N::Float(b)) => a == b,
-            (N::Float(f), N::PosInt(u)) | (N::PosInt(u), N::Float(f)) => {
-                f.fract() == 0.0 && *f >= 0.0 && *f < 18446744073709551616.0 && *f as u64 == *u
-            }
-            (N::Float(f), N::NegInt(i)) | (N::NegInt(i), N::Float(f)) => {
-                f.fract() == 0.0 && *f >= -9223372036854775808.0 && *f < 0.0 && *f as i64 == *i
-            }
+            (N::Float(f), _) => *f == other.as_f64(),
+            (_, N::Float(f)) => self.as_f64() == *f,
             _ => false,
         }
     }

@@ -1,0 +1,141 @@
+//! The default command: encode JSON to TOON or decode TOON to JSON.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use toon::{DecodeOptions, Delimiter, EncodeOptions};
+
+use crate::output;
+
+/// Arguments of the encode/decode command (the reference CLI's flags).
+#[derive(Args, Debug)]
+pub struct CodecArgs {
+    /// Input file; `-` or absent reads stdin. `.json` encodes, `.toon` decodes.
+    pub input: Option<PathBuf>,
+    /// Output file (written atomically); stdout if absent.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Force encoding (JSON → TOON); wins over --decode.
+    #[arg(short, long)]
+    pub encode: bool,
+    /// Force decoding (TOON → JSON).
+    #[arg(short, long)]
+    pub decode: bool,
+    /// Delimiter for arrays and tables: `,` (default), a tab (or `tab`/`\t`), `|`.
+    #[arg(long, value_name = "CHAR", default_value = ",", value_parser = parse_delimiter)]
+    pub delimiter: Delimiter,
+    /// Indentation: TOON indent size, and the JSON output indent when decoding.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub indent: usize,
+    /// Strict decoding (the default).
+    #[arg(long, overrides_with = "no_strict")]
+    pub strict: bool,
+    /// Lenient decoding: counts advisory, duplicate keys last-wins, loose indentation.
+    #[arg(long = "no-strict")]
+    pub no_strict: bool,
+    /// Print exact token counts (o200k_base) of the JSON input and TOON output to stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// Deepest nesting accepted before an error.
+    #[arg(long, value_name = "N", default_value_t = toon::DEFAULT_MAX_DEPTH)]
+    pub max_depth: usize,
+}
+
+fn parse_delimiter(s: &str) -> Result<Delimiter, String> {
+    s.parse()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Encode,
+    Decode,
+}
+
+fn mode(args: &CodecArgs) -> Mode {
+    if args.encode {
+        return Mode::Encode;
+    }
+    if args.decode {
+        return Mode::Decode;
+    }
+    let ext = args
+        .input
+        .as_ref()
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("toon") => Mode::Decode,
+        _ => Mode::Encode,
+    }
+}
+
+fn source_name(args: &CodecArgs) -> String {
+    match &args.input {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "<stdin>".to_owned(),
+    }
+}
+
+/// Runs the command; prints errors to stderr and returns exit code 1 on failure.
+pub fn run(args: CodecArgs) -> ExitCode {
+    match convert(&args) {
+        Ok(bytes) => match output::emit(args.output.as_deref(), &bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                let target = args
+                    .output
+                    .as_ref()
+                    .map_or("stdout".to_owned(), |p| p.display().to_string());
+                eprintln!("error: cannot write {target}: {}", output::describe_io(&e));
+                ExitCode::FAILURE
+            }
+        },
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn convert(args: &CodecArgs) -> Result<Vec<u8>, String> {
+    let input = output::read_input(args.input.as_deref())?;
+    let name = source_name(args);
+    match mode(args) {
+        Mode::Encode => {
+            let text = std::str::from_utf8(&input).map_err(|e| {
+                format!(
+                    "{name}: input is not valid UTF-8 (byte {})",
+                    e.valid_up_to()
+                )
+            })?;
+            let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+            let value = toon::value::from_json_str(text, args.max_depth)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let options = EncodeOptions::default()
+                .with_indent_size(args.indent)
+                .with_delimiter(args.delimiter)
+                .with_max_depth(args.max_depth);
+            let toon_text =
+                toon::encode_value_with(&value, &options).map_err(|e| format!("{name}: {e}"))?;
+            if args.stats {
+                crate::stats_cmd::print_encode_stats(text, &toon_text);
+            }
+            let mut out = toon_text.into_bytes();
+            out.push(b'\n');
+            Ok(out)
+        }
+        Mode::Decode => {
+            let options = DecodeOptions::default()
+                .with_indent_size(args.indent)
+                .with_strict(!args.no_strict)
+                .with_max_depth(args.max_depth);
+            let value =
+                toon::decode_slice_with(&input, &options).map_err(|e| format!("{name}: {e}"))?;
+            let mut out = toon::value::to_json_string(&value, args.indent).into_bytes();
+            out.push(b'\n');
+            Ok(out)
+        }
+    }
+}

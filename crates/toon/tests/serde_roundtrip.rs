@@ -1,0 +1,160 @@
+//! Typed round trips through TOON text: structs, enums, options, maps, nested vectors.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Status {
+    Pending,
+    Done,
+    Failed { code: i32, reason: String },
+    Retried(u8),
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Address {
+    city: String,
+    zip: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Task {
+    id: u64,
+    title: String,
+    status: Status,
+    weight: f64,
+    tags: Vec<String>,
+    owner: Option<String>,
+    address: Address,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Doc {
+    name: String,
+    tasks: Vec<Task>,
+    by_name: BTreeMap<String, Address>,
+    matrix: Vec<Vec<i64>>,
+    empty: Vec<u8>,
+    unit: (),
+    tuple: (i8, String, bool),
+    big: u128,
+    negative: i128,
+}
+
+fn sample() -> Doc {
+    let addr = |c: &str, z: Option<&str>| Address {
+        city: c.into(),
+        zip: z.map(Into::into),
+    };
+    Doc {
+        name: "plan: alpha".into(),
+        tasks: vec![
+            Task {
+                id: 1,
+                title: "Set up, then run".into(),
+                status: Status::Pending,
+                weight: 0.5,
+                tags: vec!["a".into(), "b c".into()],
+                owner: None,
+                address: addr("Paris", Some("75001")),
+            },
+            Task {
+                id: 2,
+                title: "- dash".into(),
+                status: Status::Failed {
+                    code: -3,
+                    reason: "timeout".into(),
+                },
+                weight: 1e21,
+                tags: vec![],
+                owner: Some("ada".into()),
+                address: addr("Zürich", None),
+            },
+            Task {
+                id: 3,
+                title: "".into(),
+                status: Status::Retried(2),
+                weight: -0.0,
+                tags: vec!["true".into(), "42".into()],
+                owner: Some("".into()),
+                address: addr("[x]", Some("007")),
+            },
+        ],
+        by_name: [
+            ("ada".to_owned(), addr("London", Some("N1"))),
+            ("bob".to_owned(), addr("Rome", Some("00100"))),
+        ]
+        .into_iter()
+        .collect(),
+        matrix: vec![vec![1, 2], vec![], vec![-3]],
+        empty: vec![],
+        unit: (),
+        tuple: (-1, "x".into(), true),
+        big: u128::MAX,
+        negative: i128::MIN,
+    }
+}
+
+#[test]
+fn typed_document_round_trips_with_every_delimiter() {
+    let doc = sample();
+    for d in [
+        toon::Delimiter::Comma,
+        toon::Delimiter::Tab,
+        toon::Delimiter::Pipe,
+    ] {
+        let opts = toon::EncodeOptions::default().with_delimiter(d);
+        let text = toon::to_string_with(&doc, &opts).expect("serializes");
+        let back: Doc = toon::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back, doc, "delimiter {d:?}:\n{text}");
+    }
+}
+
+#[test]
+fn uniform_structs_become_a_table() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Row {
+        id: u32,
+        ok: bool,
+    }
+    let rows = vec![Row { id: 1, ok: true }, Row { id: 2, ok: false }];
+    let text = toon::to_string(&rows).expect("serializes");
+    assert_eq!(text, "[2]{id,ok}:\n  1,true\n  2,false");
+    assert_eq!(toon::from_str::<Vec<Row>>(&text).expect("decodes"), rows);
+}
+
+#[test]
+fn type_mismatches_are_errors_not_panics() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Strict {
+        n: u8,
+    }
+    let e = toon::from_str::<Strict>("n: 300").expect_err("out of range");
+    assert_eq!(e.kind(), toon::ErrorKind::Data);
+    assert!(toon::from_str::<Strict>("n: hello").is_err());
+    assert!(toon::from_str::<Strict>("m: 1").is_err());
+    // An integral float fits an integer field.
+    #[derive(Deserialize, Debug)]
+    struct Loose {
+        n: u32,
+    }
+    assert_eq!(toon::from_str::<Loose>("n: 1e3").expect("integral").n, 1000);
+}
+
+#[test]
+fn from_slice_rejects_invalid_utf8_in_strict_mode_only() {
+    let bytes = b"a: \xff\xfe";
+    let e = toon::from_slice::<toon::Value>(bytes).expect_err("invalid");
+    assert_eq!(e.kind(), toon::ErrorKind::Utf8);
+    assert_eq!(e.byte_offset(), Some(3));
+    assert_eq!((e.line(), e.column()), (Some(1), Some(4)));
+    let lenient =
+        toon::decode_slice_with(bytes, &toon::DecodeOptions::default().with_strict(false))
+            .expect("lossy");
+    assert_eq!(
+        lenient.get("a").and_then(|v| v.as_str()),
+        Some("\u{FFFD}\u{FFFD}")
+    );
+}
