@@ -81,17 +81,7 @@ fn source_name(args: &CodecArgs) -> String {
 /// Runs the command; prints errors to stderr and returns exit code 1 on failure.
 pub fn run(args: CodecArgs) -> ExitCode {
     match convert(&args) {
-        Ok(bytes) => match output::emit(args.output.as_deref(), &bytes) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                let target = args
-                    .output
-                    .as_ref()
-                    .map_or("stdout".to_owned(), |p| p.display().to_string());
-                eprintln!("error: cannot write {target}: {}", output::describe_io(&e));
-                ExitCode::FAILURE
-            }
-        },
+        Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("error: {msg}");
             ExitCode::FAILURE
@@ -99,9 +89,10 @@ pub fn run(args: CodecArgs) -> ExitCode {
     }
 }
 
-fn convert(args: &CodecArgs) -> Result<Vec<u8>, String> {
+fn convert(args: &CodecArgs) -> Result<(), String> {
     let input = output::read_input(args.input.as_deref())?;
     let name = source_name(args);
+    let out = args.output.as_deref();
     match mode(args) {
         Mode::Encode => {
             let text = std::str::from_utf8(&input).map_err(|e| {
@@ -119,23 +110,28 @@ fn convert(args: &CodecArgs) -> Result<Vec<u8>, String> {
                 .with_max_depth(args.max_depth);
             let toon_text =
                 toon::encode_value_with(&value, &options).map_err(|e| format!("{name}: {e}"))?;
+            drop(value);
             if args.stats {
                 crate::stats_cmd::print_encode_stats(text, &toon_text);
             }
-            let mut out = toon_text.into_bytes();
-            out.push(b'\n');
-            Ok(out)
+            output::emit_with(out, |w| {
+                w.write_all(toon_text.as_bytes())
+                    .and_then(|()| w.write_all(b"\n"))
+                    .map_err(|e| output::describe_io(&e))
+            })
         }
         Mode::Decode => {
             let options = DecodeOptions::default()
                 .with_indent_size(args.indent)
                 .with_strict(!args.no_strict)
                 .with_max_depth(args.max_depth);
-            let value =
-                toon::decode_slice_with(&input, &options).map_err(|e| format!("{name}: {e}"))?;
-            let mut out = toon::value::to_json_string(&value, args.indent).into_bytes();
-            out.push(b'\n');
-            Ok(out)
+            let text = toon::decode::text_from_bytes(&input, options.strict)
+                .map_err(|e| format!("{name}: {e}"))?;
+            output::emit_with(out, |w| {
+                toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
+                    .map_err(|e| format!("{name}: {e}"))?;
+                w.write_all(b"\n").map_err(|e| output::describe_io(&e))
+            })
         }
     }
 }

@@ -31,6 +31,48 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Produces output with `produce` and delivers it only if it succeeds: into a temporary
+/// file renamed over `path` (atomic), or, for stdout (`None` or `-`), into memory and
+/// then to stdout, so a failure prints nothing.
+pub fn emit_with(
+    path: Option<&Path>,
+    produce: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+) -> Result<(), String> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            if p.is_dir() {
+                return Err(format!("{}: is a directory", p.display()));
+            }
+            let fail = |e: io::Error| format!("cannot write {}: {}", p.display(), describe_io(&e));
+            let tmp = tempfile::Builder::new()
+                .prefix(".toon-")
+                .suffix(".tmp")
+                .tempfile_in(dir)
+                .map_err(fail)?;
+            let mut w = io::BufWriter::new(tmp);
+            produce(&mut w)?;
+            let tmp = w.into_inner().map_err(|e| fail(e.into_error()))?;
+            tmp.as_file().sync_all().map_err(fail)?;
+            if let Ok(meta) = std::fs::metadata(p) {
+                tmp.as_file()
+                    .set_permissions(meta.permissions())
+                    .map_err(fail)?;
+            }
+            tmp.persist(p).map_err(|e| fail(e.error))?;
+            Ok(())
+        }
+        _ => {
+            let mut buf = Vec::new();
+            produce(&mut buf)?;
+            emit(None, &buf).map_err(|e| format!("cannot write stdout: {}", describe_io(&e)))
+        }
+    }
+}
+
 /// Writes `bytes` to `path` atomically, or to stdout when `path` is `None`.
 /// A closed stdout (e.g. `| head`) is not an error.
 pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {

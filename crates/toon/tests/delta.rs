@@ -92,3 +92,30 @@ fn encode_matches_reference_bytes() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn streaming_json_output_equals_the_value_path() {
+    let mut compared = 0;
+    for t in fixtures("decode.json") {
+        let input = t["input"].as_str().expect("input");
+        let options = decode_options(&t["options"]);
+        let Ok(value) = toon::decode_value_with(input, &options) else {
+            let mut sink = Vec::new();
+            assert!(toon::decode::to_json_writer(input, &options, &mut sink, 2).is_err());
+            continue;
+        };
+        for indent in [0, 2, 4] {
+            let mut out = Vec::new();
+            toon::decode::to_json_writer(input, &options, &mut out, indent).expect("decodes");
+            let expected = toon::value::to_json_string(&value, indent);
+            assert_eq!(
+                String::from_utf8(out).expect("utf-8"),
+                expected,
+                "{}",
+                t["name"]
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 30);
+}

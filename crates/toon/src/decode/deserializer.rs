@@ -40,6 +40,8 @@ pub struct Deserializer<'a> {
     max_depth: usize,
     indent_size: usize,
     nesting: usize,
+    /// See [`TokenDe::exact`].
+    pub(crate) exact_big_integers: bool,
 }
 
 impl<'a> Deserializer<'a> {
@@ -52,6 +54,7 @@ impl<'a> Deserializer<'a> {
             max_depth: options.max_depth,
             indent_size: options.indent_size,
             nesting: 0,
+            exact_big_integers: true,
         }
     }
 
@@ -259,7 +262,8 @@ impl<'a> Deserializer<'a> {
                 access.finish()?;
                 Ok(v)
             } else if let Some(inline) = inline {
-                let mut access = InlineAccess::new(de.strict, &header, inline, line);
+                let mut access =
+                    InlineAccess::new(de.strict, de.exact_big_integers, &header, inline, line);
                 let v = visitor.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(v)
@@ -384,8 +388,14 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         let SlotDe { de, slot } = self;
+        let de_exact = de.exact_big_integers;
         match slot {
-            Slot::Token { token, line } => TokenDe { token, line }.deserialize_any(visitor),
+            Slot::Token { token, line } => TokenDe {
+                token,
+                line,
+                exact: de_exact,
+            }
+            .deserialize_any(visitor),
             Slot::EmptyArray => visitor.visit_seq(EmptySeq),
             Slot::EmptyObject => visitor.visit_map(EmptyMap),
             Slot::Object { parent_depth, line } => match de.lines.peek()? {
@@ -430,10 +440,14 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        let de_exact = self.de.exact_big_integers;
         match self.slot {
-            Slot::Token { token, line } => {
-                TokenDe { token, line }.deserialize_enum(name, variants, visitor)
+            Slot::Token { token, line } => TokenDe {
+                token,
+                line,
+                exact: de_exact,
             }
+            .deserialize_enum(name, variants, visitor),
             _ => {
                 // An externally tagged enum: an object with one key, the variant.
                 let value = <crate::Value as serde::Deserialize>::deserialize(self)?;
@@ -451,8 +465,14 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
     }
 
     fn deserialize_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
+        let de_exact = self.de.exact_big_integers;
         match self.slot {
-            Slot::Token { token, line } => TokenDe { token, line }.deserialize_str(visitor),
+            Slot::Token { token, line } => TokenDe {
+                token,
+                line,
+                exact: de_exact,
+            }
+            .deserialize_str(visitor),
             slot => SlotDe { de: self.de, slot }.deserialize_any(visitor),
         }
     }
@@ -479,8 +499,9 @@ macro_rules! forward_integers {
     };
     (@slot $($m:ident)*) => {$(
         fn $m<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
+            let de_exact = self.de.exact_big_integers;
             match self.slot {
-                Slot::Token { token, line } => TokenDe { token, line }.$m(visitor),
+                Slot::Token { token, line } => TokenDe { token, line, exact: de_exact }.$m(visitor),
                 slot => SlotDe { de: self.de, slot }.deserialize_any(visitor),
             }
         }
@@ -502,6 +523,8 @@ use forward_integers;
 struct TokenDe<'a> {
     token: &'a str,
     line: Line<'a>,
+    /// Integers beyond 128 bits as exact digits (for `Value`) or as the nearest `f64`.
+    exact: bool,
 }
 
 impl<'a> TokenDe<'a> {
@@ -560,8 +583,10 @@ impl<'a> de::Deserializer<'a> for TokenDe<'a> {
                     visitor.visit_u128(u)
                 } else if let Ok(i) = t.parse::<i128>() {
                     visitor.visit_i128(i)
-                } else {
+                } else if self.exact {
                     visitor.visit_map(BigIntegerAccess(Some(t)))
+                } else {
+                    visitor.visit_f64(t.parse::<f64>().unwrap_or(f64::MAX))
                 }
             }
             Some(NumericKind::Float) => match t.parse::<f64>() {
@@ -821,6 +846,7 @@ impl<'a> MapAccess<'a> for ObjectAccess<'_, 'a> {
 
 /// Inline primitive values after a header's colon.
 struct InlineAccess<'a> {
+    exact: bool,
     cells: Vec<&'a str>,
     next: usize,
     length: usize,
@@ -829,10 +855,11 @@ struct InlineAccess<'a> {
 }
 
 impl<'a> InlineAccess<'a> {
-    fn new(strict: bool, header: &Header, inline: &'a str, line: Line<'a>) -> Self {
+    fn new(strict: bool, exact: bool, header: &Header, inline: &'a str, line: Line<'a>) -> Self {
         let mut cells = Vec::new();
         split_delimited(inline, header.delimiter, &mut cells);
         InlineAccess {
+            exact,
             cells,
             next: 0,
             length: header.length,
@@ -868,6 +895,7 @@ impl<'a> SeqAccess<'a> for InlineAccess<'a> {
         seed.deserialize(TokenDe {
             token,
             line: self.line,
+            exact: self.exact,
         })
         .map(Some)
         .map_err(|e| locate(e, &self.line))
@@ -880,6 +908,7 @@ impl<'a> SeqAccess<'a> for InlineAccess<'a> {
 
 /// One table row (or keyed entry) as an object over the header's field list.
 struct RowDe<'r, 'a> {
+    exact: bool,
     fields: &'r [Field],
     cells: &'r [&'a str],
     line: Line<'a>,
@@ -890,6 +919,7 @@ impl<'a> de::Deserializer<'a> for RowDe<'_, 'a> {
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_map(RowAccess {
+            exact: self.exact,
             fields: self.fields,
             cells: self.cells,
             field: 0,
@@ -921,6 +951,7 @@ impl<'a> de::Deserializer<'a> for RowDe<'_, 'a> {
 }
 
 struct RowAccess<'r, 'a> {
+    exact: bool,
     fields: &'r [Field],
     cells: &'r [&'a str],
     field: usize,
@@ -952,8 +983,10 @@ impl<'a> MapAccess<'a> for RowAccess<'_, 'a> {
             None => seed.deserialize(TokenDe {
                 token: cells.first().copied().unwrap_or(""),
                 line: self.line,
+                exact: self.exact,
             }),
             Some(children) => seed.deserialize(RowDe {
+                exact: self.exact,
                 fields: children,
                 cells,
                 line: self.line,
@@ -1089,6 +1122,7 @@ impl<'a> SeqAccess<'a> for TabularAccess<'_, 'a> {
         };
         let fields = self.header.fields.as_deref().unwrap_or(&[]);
         seed.deserialize(RowDe {
+            exact: self.de.exact_big_integers,
             fields,
             cells: &self.cells,
             line,
@@ -1210,6 +1244,7 @@ impl<'a> MapAccess<'a> for KeyedAccess<'_, 'a> {
     fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value> {
         let fields = self.header.fields.as_deref().unwrap_or(&[]);
         seed.deserialize(RowDe {
+            exact: self.de.exact_big_integers,
             fields,
             cells: &self.cells,
             line: self.last,

@@ -11,9 +11,11 @@
 mod deserializer;
 mod header;
 mod scanner;
+mod to_json;
 mod tokens;
 
 pub use deserializer::Deserializer;
+pub use to_json::to_json_writer;
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
 use serde::Deserialize;
@@ -39,10 +41,12 @@ pub fn decode_value_with(text: &str, options: &DecodeOptions) -> Result<Value> {
 /// Decodes TOON bytes into a [`Value`]. Invalid UTF-8 is an error (with its byte
 /// offset, line and column) in strict mode and becomes U+FFFD in non-strict mode.
 pub fn decode_slice_with(bytes: &[u8], options: &DecodeOptions) -> Result<Value> {
-    decode_value_with(&utf8(bytes, options.strict)?, options)
+    decode_value_with(&text_from_bytes(bytes, options.strict)?, options)
 }
 
-fn utf8(bytes: &[u8], strict: bool) -> Result<Cow<'_, str>> {
+/// TOON input bytes as text (spec §4): invalid UTF-8 is an error with its byte offset,
+/// line and column when `strict`, and becomes U+FFFD otherwise. Borrows when valid.
+pub fn text_from_bytes(bytes: &[u8], strict: bool) -> Result<Cow<'_, str>> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(Cow::Borrowed(s)),
         Err(_) if !strict => Ok(String::from_utf8_lossy(bytes)),
@@ -95,7 +99,7 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 
 /// Deserializes a `T` from TOON bytes with the given options.
 pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: &DecodeOptions) -> Result<T> {
-    from_str_with(&utf8(bytes, options.strict)?, options)
+    from_str_with(&text_from_bytes(bytes, options.strict)?, options)
 }
 
 /// Deserializes a `T` from a reader (strict).
