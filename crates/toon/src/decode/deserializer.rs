@@ -19,7 +19,7 @@ use super::header::{Field, Header, HeaderParse, parse_header};
 use super::scanner::{Line, Scanner};
 use super::tokens::{
     NumericKind, TokenError, find_unquoted, numeric_kind, parse_key, quoted_str, split_delimited,
-    trim_spaces,
+    split_row, trim_spaces,
 };
 use crate::stack::guarded;
 use crate::value::BIG_INTEGER_KEY;
@@ -533,22 +533,29 @@ impl<'a> TokenDe<'a> {
     }
 
     fn integer<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
-        if numeric_kind(self.token) == Some(NumericKind::Float)
-            && let Ok(f) = self.token.parse::<f64>()
-            && f.fract() == 0.0
-            && f.abs() < 9.007_199_254_740_992e15
-        {
-            let i = f as i64;
-            let line = self.line;
-            let out = if i < 0 {
-                visitor.visit_i64(i)
-            } else {
-                visitor.visit_u64(i as u64)
-            };
-            return out.map_err(|e| locate(e, &line));
-        }
         let line = self.line;
-        de::Deserializer::deserialize_any(self, visitor).map_err(|e| locate(e, &line))
+        let out = match numeric_kind(self.token) {
+            Some(NumericKind::Int) => match self.token.parse::<u64>() {
+                Ok(u) => visitor.visit_u64(u),
+                Err(_) => match self.token.parse::<i64>() {
+                    Ok(i) => visitor.visit_i64(i),
+                    Err(_) => de::Deserializer::deserialize_any(self, visitor),
+                },
+            },
+            Some(NumericKind::Float) => match self.token.parse::<f64>() {
+                // An integral float fits an integer field (`1e3`).
+                Ok(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => {
+                    if f < 0.0 {
+                        visitor.visit_i64(f as i64)
+                    } else {
+                        visitor.visit_u64(f as u64)
+                    }
+                }
+                _ => de::Deserializer::deserialize_any(self, visitor),
+            },
+            None => de::Deserializer::deserialize_any(self, visitor),
+        };
+        out.map_err(|e| locate(e, &line))
     }
 }
 
@@ -1052,7 +1059,7 @@ impl<'s, 'a> TabularAccess<'s, 'a> {
                     if line.depth != self.row_depth {
                         return Err(over_indented(&line, self.row_depth));
                     }
-                    is_data_row(line.content, self.header.delimiter).then_some(line)
+                    split_row(line.content, self.header.delimiter, &mut self.cells).then_some(line)
                 }
                 _ => None,
             }
@@ -1068,7 +1075,6 @@ impl<'s, 'a> TabularAccess<'s, 'a> {
         self.end = line.number;
         self.last = line;
         self.de.lines.next_line()?;
-        split_delimited(line.content, self.header.delimiter, &mut self.cells);
         if self.cells.len() != self.leaves {
             return Err(count_error(
                 &line,

@@ -185,5 +185,5 @@ impl<'a> Scanner<'a> {
 }
 
 fn memchr_newline(s: &str) -> Option<usize> {
-    s.as_bytes().iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', s.as_bytes())
 }

@@ -27,7 +27,17 @@ pub(crate) type TokResult<T> = Result<T, TokenError>;
 
 /// Trims surrounding U+0020 only (spec §12: no other whitespace is trimmed).
 pub(crate) fn trim_spaces(s: &str) -> &str {
-    s.trim_matches(' ')
+    let b = s.as_bytes();
+    let mut start = 0;
+    let mut end = b.len();
+    while start < end && b[start] == b' ' {
+        start += 1;
+    }
+    while end > start && b[end - 1] == b' ' {
+        end -= 1;
+    }
+    // Only ASCII spaces were skipped, so both ends are char boundaries.
+    &s[start..end]
 }
 
 /// Byte index of the first `target` outside double quotes, from `start`.
@@ -178,9 +188,14 @@ fn numeric_literal(input: &str) -> IResult<&str, NumericKind> {
 
 /// The numeric kind of a token, if it is a number under spec §4.
 pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
-    let first = *token.as_bytes().first()?;
+    let b = token.as_bytes();
+    let first = *b.first()?;
     if !(first == b'-' || first.is_ascii_digit()) {
         return None;
+    }
+    // Fast path for the common plain integer: digits only, no leading zero.
+    if first != b'0' && b.iter().all(u8::is_ascii_digit) {
+        return Some(NumericKind::Int);
     }
     numeric_literal(token).ok().map(|(_, k)| k)
 }
@@ -210,6 +225,72 @@ pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a s
     if start < b.len() || !out.is_empty() {
         out.push(trim_spaces(&input[start..]));
     }
+}
+
+/// Splits a line at row depth of a table into cells, if it is a row (spec §9.3): a line
+/// with no unquoted colon, or whose first unquoted delimiter comes before its first
+/// unquoted colon. Returns `false` (a key-value line, ending the rows) otherwise.
+/// One pass over the line.
+pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) -> bool {
+    out.clear();
+    let b = line.as_bytes();
+    let mut seen_delim = false;
+    let mut start = 0;
+    let mut i = 0;
+    // Skip ordinary bytes; stop at `"`, the delimiter and `:`. Inside quotes only `"`
+    // and `\\` matter (skip_quoted).
+    loop {
+        while i < b.len() && !ROW_SPECIAL[usize::from(b[i])] {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        match b[i] {
+            b'"' => match skip_quoted(b, i) {
+                Some(end) => i = end + 1,
+                None => break,
+            },
+            b':' if !seen_delim => return false,
+            b':' => i += 1,
+            c if c != delim => i += 1,
+            _ => {
+                out.push(trim_spaces(&line[start..i]));
+                start = i + 1;
+                seen_delim = true;
+                i += 1;
+            }
+        }
+    }
+    out.push(trim_spaces(&line[start..]));
+    true
+}
+
+/// Bytes that can matter in a row: quote, colon and the three delimiters.
+static ROW_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b':' as usize] = true;
+    t[b',' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'|' as usize] = true;
+    t
+};
+
+/// The index of the quote closing the one at `open` (backslash escapes skipped).
+fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    while let Some(off) = memchr::memchr2(b'"', b'\\', &b[i..]) {
+        let at = i + off;
+        if b[at] == b'"' {
+            return Some(at);
+        }
+        if at + 1 >= b.len() {
+            return None;
+        }
+        i = at + 2;
+    }
+    None
 }
 
 /// Parses the key at the start of `content` (spec §7.4) and returns it with the byte
@@ -312,6 +393,28 @@ mod tests {
         assert_eq!(out, vec!["a", "\"b,c\"", "", "d"]);
         split_delimited("", b',', &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn rows_are_told_from_key_value_lines() {
+        let mut out = Vec::new();
+        assert!(split_row("1,a:b", b',', &mut out));
+        assert_eq!(out, ["1", "a:b"]);
+        assert!(!split_row("a: 1,2", b',', &mut out));
+        assert!(split_row("\"x:y\"", b',', &mut out));
+        assert!(split_row("plain", b'|', &mut out));
+        for line in ["1,a:b", "a: 1,2", "\"x:y\",2", "k|v:1", "x"] {
+            let mut cells = Vec::new();
+            let is_row = split_row(line, b',', &mut cells);
+            let colon = find_unquoted(line, b':', 0);
+            let delim = find_unquoted(line, b',', 0);
+            let expected = colon.is_none() || delim.is_some_and(|d| d < colon.unwrap_or(0));
+            assert_eq!(is_row, expected, "{line}");
+            if is_row {
+                split_delimited(line, b',', &mut out);
+                assert_eq!(cells, out);
+            }
+        }
     }
 
     #[test]
