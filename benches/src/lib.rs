@@ -1,1 +1,15 @@
-//! Benchmark datasets (being written).
+//! # toon-benches — datasets and reports for toonkit's benchmarks
+//!
+//! [`datasets`] generates the benchmark data deterministically (fixed seeds, an RNG
+//! written here), at any size; [`report`] turns token counts into the markdown of
+//! `benches/results/token-efficiency.md`, written by
+//! `cargo run --release -p toon-benches --bin token_report`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod calendar;
+pub mod datasets;
+pub mod report;
+pub mod rng;
+mod words;

@@ -1,0 +1,51 @@
+//! Number formatting shared by the `toon stats` table and the benchmark report.
+
+use crate::compare::savings_percent;
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The change from `baseline` to `size` in percent with one decimal: `-41.7%` for a
+/// smaller size, `+5.0%` for a larger one, `0.0%` for equal.
+pub fn percent_change(baseline: usize, size: usize) -> String {
+    let saved = savings_percent(baseline, size);
+    if size > baseline {
+        format!("+{:.1}%", -saved)
+    } else if size < baseline {
+        format!("-{saved:.1}%")
+    } else {
+        "0.0%".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_by_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(15337), "15,337");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn percent_changes_carry_their_sign() {
+        assert_eq!(percent_change(15337, 8937), "-41.7%");
+        assert_eq!(percent_change(100, 105), "+5.0%");
+        assert_eq!(percent_change(100, 100), "0.0%");
+        assert_eq!(percent_change(0, 0), "0.0%");
+    }
+}
