@@ -111,14 +111,16 @@ fn convert(args: &CodecArgs) -> Result<(), String> {
             let toon_text =
                 toon::encode_value_with(&value, &options).map_err(|e| format!("{name}: {e}"))?;
             drop(value);
-            if args.stats {
-                crate::stats_cmd::print_encode_stats(text, &toon_text);
-            }
             output::emit_with(out, |w| {
                 w.write_all(toon_text.as_bytes())
                     .and_then(|()| w.write_all(b"\n"))
                     .map_err(|e| output::describe_io(&e))
-            })
+            })?;
+            // Like the reference: the output first, then the counts (on stderr).
+            if args.stats {
+                crate::stats_cmd::print_encode_stats(text, &toon_text);
+            }
+            Ok(())
         }
         Mode::Decode => {
             let options = DecodeOptions::default()

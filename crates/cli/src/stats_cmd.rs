@@ -26,10 +26,16 @@ pub fn run(args: StatsArgs) -> ExitCode {
         .map_err(|e| format!("cannot count tokens: {e}"))
         .and_then(|bpe| stats(&args, &bpe));
     match result {
-        Ok(out) => {
-            println!("{out}");
-            ExitCode::SUCCESS
-        }
+        Ok(out) => match crate::output::emit(None, format!("{out}\n").as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write stdout: {}",
+                    crate::output::describe_io(&e)
+                );
+                ExitCode::FAILURE
+            }
+        },
         Err(msg) => {
             eprintln!("error: {msg}");
             ExitCode::FAILURE

@@ -75,8 +75,12 @@ fn delimiter_and_indent_flags() {
     let o = toon(&["--delimiter", ";"], input);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("Invalid delimiter"));
+    // As in the reference, decoding needs an indent of at least one space per level.
     let o = toon(&["-d", "--indent", "0"], "a[2]: 1,2");
-    assert_eq!(stdout(&o), "{\"a\":[1,2]}\n");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("indent size must be at least 1"));
+    let o = toon(&["--indent", "0"], r#"{"a":{"b":1}}"#);
+    assert_eq!(stdout(&o), "a:\nb: 1\n");
 }
 
 #[test]
