@@ -1,19 +1,713 @@
-//! `toon plan …` subcommands. PLACEHOLDER — being written.
+//! `toon plan …`: validate, convert and show agent plans in any dialect.
 
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use toon_plan::{DialectId, Format, Loaded, Severity};
+
+use crate::output;
 
 /// The plan subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum PlanCommand {
-    /// Validate plan files.
+    /// Validate plan files: every problem, with its line or path. Exit 1 on any error.
     Validate {
         /// Files to validate.
-        files: Vec<std::path::PathBuf>,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Dialect of the files (cursor, plandag, composite, workflow, staged, tooldag,
+        /// plan); detected from the content when absent.
+        #[arg(long, value_name = "DIALECT")]
+        from: Option<DialectId>,
+        /// Format of the files (json, yaml, toon, md); from the extension when absent.
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<Format>,
+    },
+    /// Convert a plan, or every plan in a folder, to another dialect, with a report of
+    /// every field the target cannot hold.
+    Convert {
+        /// A plan file, or a folder of plans (e.g. `.cursor/plans/`).
+        input: PathBuf,
+        /// Dialect of the input; detected from the content when absent.
+        #[arg(long, value_name = "DIALECT")]
+        from: Option<DialectId>,
+        /// Dialect to write.
+        #[arg(long, value_name = "DIALECT")]
+        to: DialectId,
+        /// Format to write (json, yaml, toon, md); the target's natural one when absent.
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<Format>,
+        /// Output file (a folder when INPUT is one); stdout when absent. Written
+        /// atomically.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Convert invalid plans too (their problems are still printed).
+        #[arg(long)]
+        force: bool,
+        /// Do not print loss reports, only their counts.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Print a short summary of a plan: tasks, statuses, edges.
+    Show {
+        /// The plan file.
+        file: PathBuf,
+        /// Dialect of the file; detected when absent.
+        #[arg(long, value_name = "DIALECT")]
+        from: Option<DialectId>,
+        /// Format of the file; from the extension when absent.
+        #[arg(long, value_name = "FORMAT")]
+        format: Option<Format>,
     },
 }
 
 /// Runs a plan subcommand, printing its own errors to stderr.
 pub fn run(cmd: PlanCommand) -> ExitCode {
-    let _ = cmd;
-    ExitCode::FAILURE
+    match cmd {
+        PlanCommand::Validate {
+            files,
+            from,
+            format,
+        } => validate(&files, from, format),
+        PlanCommand::Convert {
+            input,
+            from,
+            to,
+            format,
+            output,
+            force,
+            quiet,
+        } => {
+            let opts = ConvertOpts {
+                from,
+                to,
+                format,
+                force,
+                quiet,
+            };
+            if input.is_dir() {
+                convert_folder(&input, output.as_deref(), &opts)
+            } else {
+                convert_file(&input, output.as_deref(), &opts)
+            }
+        }
+        PlanCommand::Show { file, from, format } => show(&file, from, format),
+    }
+}
+
+fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<Loaded, String> {
+    let bytes = output::read_input(Some(path))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    toon_plan::load(&text, Some(path), from, format).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Prints the problems of a loaded plan; returns how many are errors.
+fn report_problems(path: &Path, loaded: &Loaded) -> usize {
+    let problems = toon_plan::validate(loaded);
+    let mut err = std::io::stderr().lock();
+    let mut errors = 0;
+    for p in &problems {
+        if p.severity == Severity::Error {
+            errors += 1;
+        }
+        let _ = writeln!(err, "{}: {p}", path.display());
+    }
+    errors
+}
+
+fn validate(files: &[PathBuf], from: Option<DialectId>, format: Option<Format>) -> ExitCode {
+    let mut failed = 0usize;
+    for path in files {
+        match load(path, from, format) {
+            Ok(loaded) => {
+                let errors = report_problems(path, &loaded);
+                if errors > 0 {
+                    failed += 1;
+                } else {
+                    println!(
+                        "{}: ok ({} {}, {} tasks)",
+                        path.display(),
+                        loaded.dialect,
+                        loaded.format,
+                        loaded.plan.tasks.len()
+                    );
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        if files.len() > 1 {
+            eprintln!("{failed} of {} files invalid", files.len());
+        }
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+struct ConvertOpts {
+    from: Option<DialectId>,
+    to: DialectId,
+    format: Option<Format>,
+    force: bool,
+    quiet: bool,
+}
+
+/// What happened to one file.
+enum Outcome {
+    Converted { losses: usize },
+    Invalid,
+    Failed,
+}
+
+/// Converts one loaded file; prints problems and the loss report to stderr.
+fn convert_one(
+    path: &Path,
+    opts: &ConvertOpts,
+    quiet_ok: bool,
+) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
+    let loaded = match load(path, opts.from, None) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return Err(Outcome::Failed);
+        }
+    };
+    let errors = report_problems(path, &loaded);
+    if errors > 0 && !opts.force {
+        eprintln!(
+            "{}: not converted: {errors} error(s) (use --force to convert anyway)",
+            path.display()
+        );
+        return Err(Outcome::Invalid);
+    }
+    let conv = match toon_plan::convert(&loaded.plan, opts.to, opts.format) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return Err(Outcome::Failed);
+        }
+    };
+    let n = conv.report.losses.len();
+    if n > 0 {
+        if opts.quiet {
+            if !quiet_ok {
+                eprintln!(
+                    "{}: {n} field(s) not carried over to {}",
+                    path.display(),
+                    opts.to
+                );
+            }
+        } else {
+            eprintln!(
+                "{}: {} → {}: {n} field(s) not carried over:",
+                path.display(),
+                loaded.dialect,
+                opts.to
+            );
+            for l in &conv.report.losses {
+                eprintln!("  {l}");
+            }
+        }
+    }
+    let outcome = if errors > 0 {
+        Outcome::Invalid
+    } else {
+        Outcome::Converted { losses: n }
+    };
+    Ok((conv, outcome))
+}
+
+fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
+    match convert_one(input, opts, false) {
+        Ok((conv, outcome)) => {
+            // An existing folder as OUT: the file goes inside, named after the input.
+            let in_dir = out
+                .filter(|p| p.is_dir())
+                .map(|d| d.join(output_name(input, opts.to, conv.format)));
+            let out = in_dir.as_deref().or(out);
+            if let Err(e) = output::emit(out, conv.text.as_bytes()) {
+                let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
+                eprintln!("cannot write {target}: {}", output::describe_io(&e));
+                return ExitCode::FAILURE;
+            }
+            match outcome {
+                Outcome::Converted { .. } => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Plan files under a folder (recursively), in name order; hidden entries skipped.
+fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&d)?.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if Format::from_path(&p).is_some() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The output name for an input: its stem plus the target's extension (`.plan.md` for
+/// Cursor, `PLAN-<random>.yaml` for new composite plans).
+fn output_name(input: &Path, to: DialectId, format: Format) -> String {
+    if to == DialectId::Composite && format == Format::Yaml {
+        return toon_plan::dialects::composite::new_file_name();
+    }
+    let name = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    let stem_len = [
+        ".plan.md",
+        ".md",
+        ".markdown",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toon",
+        ".mdc",
+    ]
+    .iter()
+    .find(|ext| lower.ends_with(*ext))
+    .map_or(name.len(), |ext| name.len() - ext.len());
+    let stem = &name[..stem_len];
+    let ext = if to == DialectId::Cursor && format == Format::Md {
+        "plan.md"
+    } else {
+        format.extension()
+    };
+    format!("{stem}.{ext}")
+}
+
+struct Progress {
+    total: usize,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        Progress {
+            total,
+            shown: total >= 5 && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn tick(&self, done: usize, name: &str) {
+        if !self.shown {
+            return;
+        }
+        let width = 30;
+        let filled = done * width / self.total.max(1);
+        let bar: String = "=".repeat(filled) + &" ".repeat(width - filled);
+        let name: String = name.chars().take(40).collect();
+        eprint!("\r\x1b[2K[{bar}] {done}/{} {name}", self.total);
+        let _ = std::io::stderr().flush();
+    }
+
+    /// Clears the bar before other output.
+    fn clear(&self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
+    let Some(out_dir) = out else {
+        eprintln!(
+            "{} is a folder: name an output folder with -o",
+            input.display()
+        );
+        return ExitCode::FAILURE;
+    };
+    if out_dir.exists() && !out_dir.is_dir() {
+        eprintln!("{}: exists and is not a folder", out_dir.display());
+        return ExitCode::FAILURE;
+    }
+    let files = match plan_files(input) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{}: {}", input.display(), output::describe_io(&e));
+            return ExitCode::FAILURE;
+        }
+    };
+    if files.is_empty() {
+        eprintln!(
+            "{}: no plan files (.md, .json, .yaml, .toon) found",
+            input.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let format = opts
+        .format
+        .unwrap_or_else(|| opts.to.dialect().natural_format());
+    let progress = Progress::new(files.len());
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut with_losses = 0usize;
+    let mut total_losses = 0usize;
+    for (i, path) in files.iter().enumerate() {
+        progress.tick(i, &path.display().to_string());
+        progress.clear();
+        let rel = path.strip_prefix(input).unwrap_or(path);
+        let result = convert_one(path, opts, false);
+        let key = match result {
+            Ok((conv, outcome)) => {
+                let dir = out_dir.join(rel.parent().unwrap_or(Path::new("")));
+                let target = dir.join(output_name(path, opts.to, format));
+                let written = std::fs::create_dir_all(&dir)
+                    .and_then(|()| output::write_atomic(&target, conv.text.as_bytes()));
+                match (written, outcome) {
+                    (Err(e), _) => {
+                        eprintln!(
+                            "cannot write {}: {}",
+                            target.display(),
+                            output::describe_io(&e)
+                        );
+                        "failed"
+                    }
+                    (Ok(()), Outcome::Converted { losses }) => {
+                        if losses > 0 {
+                            with_losses += 1;
+                            total_losses += losses;
+                        }
+                        if opts.to == DialectId::Composite {
+                            eprintln!("{} → {}", path.display(), target.display());
+                        }
+                        "converted"
+                    }
+                    (Ok(()), _) => "converted despite errors",
+                }
+            }
+            Err(Outcome::Invalid) => "invalid",
+            Err(_) => "failed",
+        };
+        *counts.entry(key).or_insert(0) += 1;
+    }
+    progress.tick(files.len(), "");
+    progress.clear();
+    let converted = counts.get("converted").copied().unwrap_or(0);
+    let mut summary = format!(
+        "{converted} of {} plans converted to {} {format} in {}",
+        files.len(),
+        opts.to,
+        out_dir.display()
+    );
+    if with_losses > 0 {
+        summary.push_str(&format!(
+            "; {with_losses} with losses ({total_losses} fields)"
+        ));
+    } else {
+        summary.push_str("; nothing lost");
+    }
+    for (k, n) in &counts {
+        if *k != "converted" {
+            summary.push_str(&format!("; {n} {k}"));
+        }
+    }
+    eprintln!("{summary}");
+    if converted == files.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+fn show(path: &Path, from: Option<DialectId>, format: Option<Format>) -> ExitCode {
+    let loaded = match load(path, from, format) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let plan = &loaded.plan;
+    let problems = toon_plan::validate(&loaded);
+    let errors = problems.iter().filter(|p| p.is_error()).count();
+    let mut out = String::new();
+    let title = plan
+        .title
+        .clone()
+        .or_else(|| plan.id.clone())
+        .or_else(|| {
+            plan.body.as_deref().and_then(|b| {
+                b.lines()
+                    .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_owned()))
+            })
+        })
+        .unwrap_or_else(|| "(untitled)".into());
+    out.push_str(&format!("{title}\n"));
+    out.push_str(&format!(
+        "  {} plan ({}), {} tasks, {} edges",
+        loaded.dialect,
+        loaded.format,
+        plan.tasks.len(),
+        plan.edges().len()
+    ));
+    if !plan.groups.is_empty() {
+        out.push_str(&format!(", {} groups", plan.groups.len()));
+    }
+    out.push('\n');
+    if let Some(g) = &plan.goal {
+        out.push_str(&format!("  goal: {}\n", one_line(g, 100)));
+    }
+    let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &plan.tasks {
+        if let Some(s) = &t.status {
+            *statuses.entry(s.as_str()).or_insert(0) += 1;
+        }
+    }
+    if !statuses.is_empty() {
+        let parts: Vec<String> = statuses.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        out.push_str(&format!("  status: {}\n", parts.join(", ")));
+    }
+    if let Some(b) = &plan.body {
+        out.push_str(&format!("  body: {} characters\n", b.chars().count()));
+    }
+    out.push_str(&format!(
+        "  validation: {} error(s), {} warning(s)\n",
+        errors,
+        problems.len() - errors
+    ));
+    for t in &plan.tasks {
+        let status = t
+            .status
+            .as_deref()
+            .map(|s| format!("[{s}] "))
+            .unwrap_or_default();
+        let what = t
+            .title
+            .as_deref()
+            .or(t.description.as_deref())
+            .or(t.action.as_deref())
+            .unwrap_or("");
+        let mut line = format!("  - {} {status}{}", t.id, one_line(what, 70));
+        if let Some(g) = &t.group {
+            line.push_str(&format!(" (in {g})"));
+        }
+        if let Some(d) = t.dependencies.as_ref().filter(|d| !d.is_empty()) {
+            line.push_str(&format!(" ← {}", d.join(", ")));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if let Err(e) = output::emit(None, out.as_bytes()) {
+        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        return ExitCode::FAILURE;
+    }
+    if errors > 0 {
+        for p in problems.iter().filter(|p| p.is_error()) {
+            eprintln!("{}: {p}", path.display());
+        }
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn testdata(rel: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/plans")
+            .join(rel)
+    }
+
+    fn convert_cmd(
+        input: PathBuf,
+        to: DialectId,
+        format: Option<Format>,
+        output: Option<PathBuf>,
+    ) -> PlanCommand {
+        PlanCommand::Convert {
+            input,
+            from: None,
+            to,
+            format,
+            output,
+            force: false,
+            quiet: true,
+        }
+    }
+
+    #[test]
+    fn output_names_follow_the_target() {
+        let p = Path::new("plans/auth.plan.md");
+        assert_eq!(output_name(p, DialectId::Plan, Format::Toon), "auth.toon");
+        assert_eq!(
+            output_name(p, DialectId::Cursor, Format::Md),
+            "auth.plan.md"
+        );
+        assert_eq!(
+            output_name(Path::new("x.json"), DialectId::Workflow, Format::Md),
+            "x.md"
+        );
+        let c = output_name(p, DialectId::Composite, Format::Yaml);
+        assert!(
+            c.starts_with("PLAN-") && c.ends_with(".yaml") && c.len() == "PLAN-.yaml".len() + 10
+        );
+    }
+
+    #[test]
+    fn validate_exits_by_validity() {
+        let ok = PlanCommand::Validate {
+            files: vec![testdata("plandag/valid/checkout.json")],
+            from: None,
+            format: None,
+        };
+        assert_eq!(run(ok), ExitCode::SUCCESS);
+        let bad = PlanCommand::Validate {
+            files: vec![
+                testdata("plandag/valid/checkout.json"),
+                testdata("plandag/invalid/acyclic.json"),
+            ],
+            from: None,
+            format: None,
+        };
+        assert_eq!(run(bad), ExitCode::FAILURE);
+        let missing = PlanCommand::Validate {
+            files: vec![testdata("nope.json")],
+            from: None,
+            format: None,
+        };
+        assert_eq!(run(missing), ExitCode::FAILURE);
+    }
+
+    #[test]
+    fn converts_a_file_atomically_and_refuses_invalid_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("checkout.toon");
+        let cmd = convert_cmd(
+            testdata("plandag/valid/checkout.json"),
+            DialectId::Plan,
+            Some(Format::Toon),
+            Some(out.clone()),
+        );
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("deps[4]{task,on}:"), "{text}");
+        let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
+        assert_eq!(back.dialect, DialectId::Plan);
+        assert_eq!(back.plan.tasks.len(), 4);
+
+        let refused = dir.path().join("refused.json");
+        let cmd = convert_cmd(
+            testdata("composite/invalid/no-cycles.yaml"),
+            DialectId::Plan,
+            None,
+            Some(refused.clone()),
+        );
+        assert_eq!(run(cmd), ExitCode::FAILURE);
+        assert!(!refused.exists());
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary files left behind");
+    }
+
+    #[test]
+    fn a_folder_of_cursor_plans_goes_to_toon_and_back_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let toon_dir = dir.path().join("toon");
+        let back_dir = dir.path().join("back");
+        let src = testdata("cursor/messy");
+        let cmd = convert_cmd(
+            src.clone(),
+            DialectId::Plan,
+            Some(Format::Toon),
+            Some(toon_dir.clone()),
+        );
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
+        let cmd = convert_cmd(toon_dir, DialectId::Cursor, None, Some(back_dir.clone()));
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
+        let files = plan_files(&src).unwrap();
+        assert!(files.len() >= 12);
+        for f in files {
+            let name = f.file_name().unwrap();
+            let back = std::fs::read(back_dir.join(name)).unwrap();
+            assert_eq!(back, std::fs::read(&f).unwrap(), "{}", f.display());
+        }
+    }
+
+    #[test]
+    fn a_file_into_a_folder_gets_a_composite_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let cmd = convert_cmd(
+            testdata("tooldag/valid/birthdays.json"),
+            DialectId::Composite,
+            None,
+            Some(dir.path().to_path_buf()),
+        );
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 1);
+        assert!(names[0].starts_with("PLAN-") && names[0].ends_with(".yaml"));
+        let text = std::fs::read_to_string(dir.path().join(&names[0])).unwrap();
+        let back = toon_plan::load(&text, Some(Path::new(&names[0])), None, None).unwrap();
+        assert_eq!(back.dialect, DialectId::Composite);
+        assert_eq!(back.plan.tasks.len(), 3);
+    }
+
+    #[test]
+    fn a_folder_needs_an_output_folder() {
+        let cmd = convert_cmd(testdata("cursor/valid"), DialectId::Plan, None, None);
+        assert_eq!(run(cmd), ExitCode::FAILURE);
+    }
+
+    #[test]
+    fn show_summarises() {
+        let cmd = PlanCommand::Show {
+            file: testdata("cursor/valid/dark-mode.plan.md"),
+            from: None,
+            format: None,
+        };
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
+        let cmd = PlanCommand::Show {
+            file: testdata("cursor/invalid/acyclic.plan.md"),
+            from: None,
+            format: None,
+        };
+        assert_eq!(run(cmd), ExitCode::FAILURE);
+    }
 }

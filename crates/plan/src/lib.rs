@@ -1,1 +1,166 @@
-//! Plans (being written).
+//! # toon-plan — one model for AI agent plans, every dialect in and out
+//!
+//! Planners write plans in many dialects: Cursor's `.plan.md` files, PlanDAG JSON,
+//! CompositeTask YAML, workflow plans, staged agent plans, tool DAGs. This crate reads
+//! each of them into one [`Plan`] model, validates it against its dialect's rules
+//! (every problem, with a location), and writes any plan in any dialect — with a
+//! [`LossReport`] naming every field the target cannot hold.
+//!
+//! ```
+//! use toon_plan::{DialectId, Format};
+//!
+//! let text = r#"{"dag": [
+//!   {"id": "a", "tool": "search", "query": "x", "dependencies": []},
+//!   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
+//! ]}"#;
+//! let loaded = toon_plan::load(text, None, None, None)?;
+//! assert_eq!(loaded.dialect, DialectId::ToolDag);
+//! assert!(toon_plan::validate(&loaded).is_empty());
+//!
+//! let out = toon_plan::convert(&loaded.plan, DialectId::Composite, Some(Format::Yaml))?;
+//! assert!(out.text.contains("dependsOn:"));
+//! // Composite plans have no `tool`: the report says so, per task.
+//! assert!(out.report.losses.iter().any(|l| l.owner == "task a" && l.field == "tool"));
+//! # Ok::<(), toon_plan::PlanError>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod checks;
+pub mod dialects;
+mod fields;
+pub mod format;
+mod graph;
+pub mod loss;
+pub mod model;
+pub mod problem;
+pub mod tabular;
+pub mod yaml;
+
+use std::path::Path;
+
+pub use dialects::{Dialect, DialectId, Read};
+pub use format::{Document, Format};
+pub use loss::{Change, Loss, LossReport};
+pub use model::{Extra, Group, Plan, Task};
+pub use problem::{Location, PlanError, Problem, Severity};
+
+/// A plan as loaded from text: its dialect, format, parsed document and model.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The dialect it is written in.
+    pub dialect: DialectId,
+    /// The format it is written in.
+    pub format: Format,
+    /// The parsed document (kept for validation with locations).
+    pub document: Document,
+    /// The plan.
+    pub plan: Plan,
+    /// Warnings from reading (tolerant fallbacks).
+    pub warnings: Vec<Problem>,
+}
+
+/// The dialect a file name suggests: `*.plan.md` → cursor, `PLAN-*.yaml` → composite.
+pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    if name.ends_with(".plan.md") {
+        return Some(DialectId::Cursor);
+    }
+    if name.starts_with("plan-") && (name.ends_with(".yaml") || name.ends_with(".yml")) {
+        return Some(DialectId::Composite);
+    }
+    None
+}
+
+/// Reads a plan from text. The format comes from `format`, else the path's extension,
+/// else the content; the dialect from `dialect`, else the content (then the path).
+pub fn load(
+    text: &str,
+    path: Option<&Path>,
+    dialect: Option<DialectId>,
+    format: Option<Format>,
+) -> Result<Loaded, PlanError> {
+    let format = format
+        .or_else(|| path.and_then(Format::from_path))
+        .unwrap_or_else(|| Format::sniff(text));
+    if format == Format::Md
+        && let Some(d) = dialect
+        && !d.dialect().supports(Format::Md)
+    {
+        return Err(PlanError::doc(format!(
+            "the {d} dialect has no markdown form (use json, yaml or toon)"
+        )));
+    }
+    let document = Document::parse(text, format)?;
+    let dialect = match dialect {
+        Some(d) => d,
+        None => match dialects::detect(&document) {
+            Some(d) => d,
+            None => path.and_then(dialect_from_path).ok_or_else(|| {
+                PlanError::doc("cannot tell which plan dialect this is (use --from)")
+            })?,
+        },
+    };
+    let read = dialect.dialect().read(&document)?;
+    Ok(Loaded {
+        dialect,
+        format,
+        document,
+        plan: read.plan,
+        warnings: read.warnings,
+    })
+}
+
+/// Every problem of a loaded plan: its dialect's rules, and the reading warnings.
+pub fn validate(loaded: &Loaded) -> Vec<Problem> {
+    let mut out = loaded.dialect.dialect().validate(&loaded.document);
+    for w in &loaded.warnings {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    out
+}
+
+/// Writes a plan in a dialect and format (`None` = the dialect's natural format).
+pub fn write(plan: &Plan, dialect: DialectId, format: Option<Format>) -> Result<String, PlanError> {
+    let d = dialect.dialect();
+    let format = format.unwrap_or_else(|| d.natural_format());
+    if !d.supports(format) {
+        return Err(PlanError::doc(format!(
+            "the {dialect} dialect cannot be written as {format} (markdown is for cursor and workflow)"
+        )));
+    }
+    d.write(plan, format)
+}
+
+/// A conversion's result.
+#[derive(Clone, Debug)]
+pub struct Conversion {
+    /// The converted text.
+    pub text: String,
+    /// The format it is in.
+    pub format: Format,
+    /// What the target could not hold.
+    pub report: LossReport,
+}
+
+/// Converts a plan to a dialect and format, with a loss report: the text is read back
+/// and compared with `plan`, so the report is empty exactly when converting back
+/// gives the same plan.
+pub fn convert(
+    plan: &Plan,
+    to: DialectId,
+    format: Option<Format>,
+) -> Result<Conversion, PlanError> {
+    let d = to.dialect();
+    let format = format.unwrap_or_else(|| d.natural_format());
+    let text = write(plan, to, Some(format))?;
+    let back = d.read(&Document::parse(&text, format)?)?.plan;
+    Ok(Conversion {
+        report: LossReport::between(plan, &back),
+        text,
+        format,
+    })
+}

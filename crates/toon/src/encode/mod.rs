@@ -1,26 +1,101 @@
-//! The encoder: values to TOON text (spec §§7–12). STUB — being written.
+//! The encoder: values to TOON text (spec §§2, 7–12), byte-identical to the reference
+//! implementation `@toon-format/toon` 4.4.0.
+//!
+//! Output uses LF line endings with no trailing newline; a root `{}` is the empty
+//! document. The encoder appends to one buffer; [`to_writer`] and
+//! [`encode_value_to_writer`] drain that buffer into the writer in chunks of about
+//! 64 KiB instead of building the whole document first.
+//!
+//! Forms, in the reference's order of decisions: primitives as `key: value`; empty
+//! arrays as `key: []`; arrays of primitives inline (`key[N]: a,b`); arrays of
+//! primitive arrays as `- [M]: …` items; uniform arrays of objects as tables, with
+//! nested field groups for uniform sub-objects (`orders[2]{id,customer{name}}:`);
+//! objects of two or more uniform objects as keyed tables (`users[2:]{age}:`);
+//! everything else as `- ` list items.
+//!
+//! ```
+//! let v = toon::toon!({"users": {"ada": {"age": 36}, "bob": {"age": 41}}, "tags": []});
+//! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");
+//! ```
+
+mod encoder;
+mod quote;
+mod table;
+mod writer;
 
 use crate::{EncodeOptions, Result, Value};
+use encoder::Encoder;
 use serde::Serialize;
+use writer::LineWriter;
 
-/// Encodes a value with default options.
+/// Encodes a value with default options (2-space indentation, comma delimiter).
+///
+/// This never fails: unlike [`encode_value_with`] it applies no nesting limit (deep
+/// values are encoded on heap-allocated stack segments).
 pub fn encode_value(value: &Value) -> String {
-    encode_value_with(value, &EncodeOptions::default()).unwrap_or_default()
+    let options = EncodeOptions::default().with_max_depth(usize::MAX);
+    encode_value_with(value, &options).unwrap_or_default()
 }
 
 /// Encodes a value with the given options.
-pub fn encode_value_with(_value: &Value, _options: &EncodeOptions) -> Result<String> {
-    todo!()
+///
+/// Fails with [`ErrorKind::Depth`](crate::ErrorKind::Depth) if arrays and objects
+/// nest more than `options.max_depth` levels deep (the root container is level 1).
+///
+/// ```
+/// use toon::{Delimiter, EncodeOptions};
+/// let v = toon::toon!({"rows": [{"a": 1, "b": "x|y"}, {"a": 2, "b": "z"}]});
+/// let opts = EncodeOptions::default().with_delimiter(Delimiter::Pipe).with_indent_size(4);
+/// assert_eq!(toon::encode_value_with(&v, &opts)?, "rows[2|]{a|b}:\n    1|\"x|y\"\n    2|z");
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn encode_value_with(value: &Value, options: &EncodeOptions) -> Result<String> {
+    let mut enc = Encoder::new(
+        LineWriter::new(options.indent_size),
+        options.delimiter,
+        options.max_depth,
+    );
+    enc.root(value)?;
+    Ok(enc.w.out)
+}
+
+/// Encodes a value into a writer, in chunks, with the given options.
+///
+/// On a nesting error, part of the document may already have been written.
+pub fn encode_value_to_writer<W: std::io::Write>(
+    mut writer: W,
+    value: &Value,
+    options: &EncodeOptions,
+) -> Result<()> {
+    let mut enc = Encoder::new(
+        LineWriter::with_sink(options.indent_size, &mut writer),
+        options.delimiter,
+        options.max_depth,
+    );
+    enc.root(value)?;
+    enc.w.finish_sink()?;
+    Ok(())
 }
 
 /// Serializes any `T: Serialize` to TOON with default options.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Point { x: i32, y: i32 }
+/// assert_eq!(toon::to_string(&vec![Point { x: 1, y: 2 }, Point { x: 3, y: 4 }])?,
+///            "[2]{x,y}:\n  1,2\n  3,4");
+/// # Ok::<(), toon::Error>(())
+/// ```
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
     to_string_with(value, &EncodeOptions::default())
 }
 
 /// Serializes any `T: Serialize` to TOON with the given options.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, options: &EncodeOptions) -> Result<String> {
-    encode_value_with(&crate::to_value(value)?, options)
+    encode_value_with(
+        &crate::ser::to_value_limited(value, options.max_depth)?,
+        options,
+    )
 }
 
 /// Serializes to a writer with default options.
@@ -28,12 +103,12 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T)
     to_writer_with(writer, value, &EncodeOptions::default())
 }
 
-/// Serializes to a writer with the given options.
+/// Serializes to a writer with the given options, streaming the text in chunks.
 pub fn to_writer_with<W: std::io::Write, T: Serialize + ?Sized>(
-    mut writer: W,
+    writer: W,
     value: &T,
     options: &EncodeOptions,
 ) -> Result<()> {
-    writer.write_all(to_string_with(value, options)?.as_bytes())?;
-    Ok(())
+    let value = crate::ser::to_value_limited(value, options.max_depth)?;
+    encode_value_to_writer(writer, &value, options)
 }

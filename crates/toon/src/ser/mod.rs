@@ -1,9 +1,42 @@
-//! Serde serialization into [`Value`]. STUB — being written.
+//! Serde serialization: any `T: Serialize` into a [`Value`] ([`to_value`]), and
+//! `Serialize` for [`Value`] and [`Number`](crate::Number) so they can be written by
+//! any serde format.
+//!
+//! The mapping follows `serde_json`: unit, `None` and unit structs become `null`;
+//! unit variants become their name as a string; newtype, tuple and struct variants
+//! become a one-key object `{Variant: …}` (externally tagged); bytes become an array of
+//! numbers; `f32`/`f64` NaN and infinities become `null` (spec §3), and an `f32` keeps
+//! its shortest decimal form (`0.1f32` is `0.1`). Map keys must be strings, or
+//! integers, booleans, chars or finite floats, which become their string form.
+//! Integers stay exact at any width (including `i128`/`u128`).
 
-use crate::{Result, Value};
+mod map_key;
+mod serializer;
+mod value_impl;
+
+use crate::{DEFAULT_MAX_DEPTH, Result, Value};
 use serde::Serialize;
 
 /// Converts any `T: Serialize` into a [`Value`].
-pub fn to_value<T: Serialize + ?Sized>(_value: &T) -> Result<Value> {
-    todo!()
+///
+/// Nesting deeper than [`DEFAULT_MAX_DEPTH`] levels is an
+/// [`ErrorKind::Depth`](crate::ErrorKind::Depth) error.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// enum Shape { Circle { r: f64 }, Empty }
+/// let v = toon::to_value(&vec![Shape::Circle { r: 1.5 }, Shape::Empty])?;
+/// assert_eq!(v, toon::toon!([{"Circle": {"r": 1.5}}, "Empty"]));
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value> {
+    to_value_limited(value, DEFAULT_MAX_DEPTH)
+}
+
+/// [`to_value`] with a nesting limit (the outermost container is level 1).
+pub(crate) fn to_value_limited<T: Serialize + ?Sized>(
+    value: &T,
+    max_depth: usize,
+) -> Result<Value> {
+    value.serialize(serializer::ValueSerializer::new(max_depth))
 }

@@ -96,7 +96,10 @@ pub(crate) fn write_json_string(out: &mut String, s: &str) {
         };
         out.push_str(&s[start..i]);
         if esc.is_empty() {
-            out.push_str(&format!("\\u{:04x}", b));
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
         } else {
             out.push_str(esc);
         }

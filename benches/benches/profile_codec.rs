@@ -1,0 +1,102 @@
+//! One codec operation on one dataset, for instruction-level profiling with callgrind,
+//! which counts instructions and so gives stable figures on a noisy machine:
+//!
+//! ```sh
+//! cargo bench -p toon-benches --bench profile_codec --no-run
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiled*' \
+//!     target/release/deps/profile_codec-HASH decode employees 100000
+//! callgrind_annotate --inclusive=yes callgrind.out.PID | head -60
+//! ```
+//!
+//! Arguments: `encode | encode-typed | decode | decode-typed`, a dataset slug, and the
+//! target size in bytes of pretty JSON (default 100000). Only the operation itself runs
+//! inside the `profiled` function; preparing the data does not. Without arguments (as
+//! under a plain `cargo bench`) it prints this usage and exits.
+
+mod common;
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use common::prepared::Prepared;
+use common::typed::{Typed, TypedFn, with_typed};
+use toon_benches::datasets::Dataset;
+
+const USAGE: &str =
+    "usage: profile_codec (encode|encode-typed|decode|decode-typed) DATASET [BYTES]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.is_empty() {
+        eprintln!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let operation = args.first().ok_or("missing operation")?.as_str();
+    let slug = args.get(1).ok_or("missing dataset")?;
+    let dataset = Dataset::ALL
+        .into_iter()
+        .find(|d| d.slug() == slug)
+        .ok_or_else(|| format!("unknown dataset {slug:?}"))?;
+    let bytes = match args.get(2) {
+        Some(text) => text.parse().map_err(|e| format!("bytes: {e}"))?,
+        None => 100_000,
+    };
+    let p = Prepared::new(dataset, bytes)?;
+    let produced = match operation {
+        "encode" => profiled(|| toon::encode_value(&p.value)).len(),
+        "decode" => profiled(|| toon::decode_value(&p.toon_text)).map_or(0, |_| 1),
+        "encode-typed" | "decode-typed" => with_typed(
+            dataset,
+            TypedOp {
+                p: &p,
+                decode: operation == "decode-typed",
+            },
+        )?,
+        other => return Err(format!("unknown operation {other:?}")),
+    };
+    eprintln!(
+        "{operation} {slug}: {} bytes of TOON, result {produced}",
+        p.toon_text.len()
+    );
+    Ok(())
+}
+
+/// The operation being profiled; callgrind collects only inside this function (so
+/// freeing the result, done by the caller, is not counted).
+#[inline(never)]
+fn profiled<O>(work: impl FnOnce() -> O) -> O {
+    black_box(work())
+}
+
+/// The typed operations, generic over the dataset's root type.
+struct TypedOp<'a> {
+    p: &'a Prepared,
+    decode: bool,
+}
+
+impl TypedFn for TypedOp<'_> {
+    type Output = Result<usize, String>;
+
+    fn call<T: Typed>(self) -> Self::Output {
+        let p = self.p;
+        if self.decode {
+            Ok(profiled(|| toon::from_str::<T>(&p.toon_text)).map_or(0, |_| 1))
+        } else {
+            let typed: T = serde_json::from_str(&p.json_text).map_err(|e| e.to_string())?;
+            Ok(profiled(|| toon::to_string(&typed)).map_or(0, |s| s.len()))
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! Cursor front matter ↔ the plan model: `name`, `overview`, `todos[id, content,
+//! status, dependencies]`, other keys kept in order; the canonical rendering; and
+//! where each todo sits in the file, for located problems.
+
+use serde_json::{Map, Value};
+
+use crate::fields;
+use crate::model::{Plan, Task};
+use crate::problem::{Location, Problem};
+use crate::yaml;
+
+use super::tolerant;
+
+/// Front-matter keys the model names.
+pub const RESERVED: &[&str] = &["name", "overview", "todos"];
+const TODO_KEYS: &[&str] = &["id", "content", "status", "dependencies"];
+
+/// Front matter as read: the mapping, and a warning when it needed tolerance.
+pub struct Parsed {
+    /// The keys and values.
+    pub map: Map<String, Value>,
+    /// Warnings (front matter that is not valid YAML, or not a mapping).
+    pub warnings: Vec<Problem>,
+}
+
+/// Reads front matter YAML: strictly when it is valid, else tolerantly with a warning.
+/// `first_line` is the file line the YAML starts on.
+pub fn parse(yaml_text: &str, first_line: usize) -> Parsed {
+    match yaml::parse(yaml_text) {
+        Ok(Value::Object(map)) => Parsed {
+            map,
+            warnings: Vec::new(),
+        },
+        Ok(Value::Null) => Parsed {
+            map: Map::new(),
+            warnings: Vec::new(),
+        },
+        Ok(_) => Parsed {
+            map: tolerant::parse(yaml_text),
+            warnings: vec![Problem::warning(
+                "front-matter",
+                Location::Line(first_line),
+                "front matter is not a YAML mapping; read tolerantly",
+            )],
+        },
+        Err(e) => {
+            let line = match e.location {
+                Location::Line(l) => first_line + l.saturating_sub(1),
+                _ => first_line,
+            };
+            Parsed {
+                map: tolerant::parse(yaml_text),
+                warnings: vec![Problem::warning(
+                    "front-matter",
+                    Location::Line(line),
+                    format!(
+                        "front matter is not valid YAML ({}); read tolerantly, text kept as written",
+                        e.message.trim_start_matches("invalid YAML: ")
+                    ),
+                )],
+            }
+        }
+    }
+}
+
+/// Text of a value that should be text: lists (a `name` written as a YAML list) are
+/// joined with `, `; other non-strings are written as JSON.
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .filter_map(text_of)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        other => Some(other.to_string()),
+    }
+}
+
+fn strings_of(v: &Value) -> Option<Vec<String>> {
+    match v {
+        Value::Null => None,
+        Value::Array(items) => Some(items.iter().filter_map(text_of).collect()),
+        other => text_of(other).map(|s| vec![s]),
+    }
+}
+
+/// Fills a plan's title, goal, tasks and extra from front matter.
+pub fn to_plan(map: &Map<String, Value>, plan: &mut Plan) {
+    plan.title = map.get("name").and_then(text_of);
+    plan.goal = map.get("overview").and_then(text_of);
+    if let Some(Value::Array(todos)) = map.get("todos") {
+        plan.tasks = todos.iter().map(todo_to_task).collect();
+    }
+    for (k, v) in map {
+        if !RESERVED.contains(&k.as_str()) {
+            plan.extra.insert(k.clone(), v.clone());
+        }
+    }
+    if let Some(v) = map.get("todos")
+        && !v.is_array()
+        && !v.is_null()
+    {
+        plan.extra.insert("todos".into(), v.clone());
+    }
+}
+
+fn todo_to_task(item: &Value) -> Task {
+    let Some(o) = item.as_object() else {
+        return fields::opaque_task(item);
+    };
+    let mut t = Task {
+        id: o.get("id").and_then(text_of).unwrap_or_default(),
+        description: o.get("content").and_then(text_of),
+        status: o.get("status").and_then(text_of),
+        dependencies: o.get("dependencies").and_then(strings_of),
+        ..Task::default()
+    };
+    for (k, v) in o {
+        if !TODO_KEYS.contains(&k.as_str()) {
+            t.extra.insert(k.clone(), v.clone());
+        }
+    }
+    t
+}
+
+/// Whether a plan has anything that belongs in front matter.
+pub fn needs_front_matter(plan: &Plan) -> bool {
+    plan.title.is_some() || plan.goal.is_some() || !plan.tasks.is_empty() || !plan.extra.is_empty()
+}
+
+/// The canonical front matter mapping of a plan: name, overview, todos, then the
+/// other keys in order.
+pub fn from_plan(plan: &Plan) -> Map<String, Value> {
+    let mut m = Map::new();
+    if let Some(t) = &plan.title {
+        m.insert("name".into(), Value::String(t.clone()));
+    }
+    if let Some(g) = &plan.goal {
+        m.insert("overview".into(), Value::String(g.clone()));
+    }
+    let todos: Vec<Value> = plan
+        .tasks
+        .iter()
+        .map(|t| {
+            if let Some(v) = fields::opaque_value(t) {
+                return v;
+            }
+            let mut o = Map::new();
+            o.insert("id".into(), Value::String(t.id.clone()));
+            if let Some(c) = &t.description {
+                o.insert("content".into(), Value::String(c.clone()));
+            }
+            if let Some(s) = &t.status {
+                o.insert("status".into(), Value::String(s.clone()));
+            }
+            if let Some(d) = &t.dependencies {
+                o.insert("dependencies".into(), fields::strings(d));
+            }
+            for (k, v) in &t.extra {
+                if !TODO_KEYS.contains(&k.as_str()) {
+                    o.insert(k.clone(), v.clone());
+                }
+            }
+            Value::Object(o)
+        })
+        .collect();
+    if !(todos.is_empty() && plan.extra.get("todos").is_some()) {
+        m.insert("todos".into(), Value::Array(todos));
+    }
+    for (k, v) in &plan.extra {
+        if !m.contains_key(k) {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    m
+}
+
+/// The canonical head: `---`, the YAML, `---`.
+pub fn render_head(plan: &Plan) -> String {
+    if !needs_front_matter(plan) {
+        return String::new();
+    }
+    let mut s = String::from("---\n");
+    s.push_str(&yaml::to_string(&Value::Object(from_plan(plan))));
+    s.push_str("---\n");
+    s
+}
+
+/// `(path, line)` for the keys and todos of front matter, for located problems.
+pub fn lines(yaml_text: &str, first_line: usize) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut in_todos = false;
+    let mut item_indent: Option<usize> = None;
+    let mut index: Option<usize> = None;
+    for (n, raw) in yaml_text.lines().enumerate() {
+        let line = first_line + n;
+        let text = raw.trim_end();
+        if text.trim().is_empty() || text.trim_start().starts_with('#') {
+            continue;
+        }
+        let indent = text.len() - text.trim_start().len();
+        let t = text.trim_start();
+        if indent == 0 && !t.starts_with('-') {
+            let key = t
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches(['"', '\'']);
+            in_todos = key == "todos";
+            item_indent = None;
+            out.push((key.to_owned(), line));
+            continue;
+        }
+        if !in_todos {
+            continue;
+        }
+        let is_item = t == "-" || t.starts_with("- ");
+        if is_item && item_indent.is_none_or(|i| i == indent) {
+            item_indent = Some(indent);
+            let i = index.map_or(0, |i| i + 1);
+            index = Some(i);
+            out.push((format!("todos[{i}]"), line));
+            let after = t[1..].trim_start();
+            if let Some(k) = after.split(':').next().filter(|_| after.contains(':')) {
+                out.push((format!("todos[{i}].{}", k.trim()), line));
+            }
+        } else if let Some(i) = index {
+            if let Some(k) = t.split(':').next().filter(|_| t.contains(':') && !is_item) {
+                out.push((format!("todos[{i}].{}", k.trim()), line));
+            }
+        }
+    }
+    out
+}

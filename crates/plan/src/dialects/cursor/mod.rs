@@ -1,0 +1,345 @@
+//! Cursor plans (`.cursor/plans/*.plan.md`): YAML front matter (`name`, `overview`,
+//! `todos[id, content, status, dependencies]`, `isProject`, …) and a markdown body.
+//!
+//! Real files are messy; the reader copes and never loses a character. Front matter
+//! that is not valid YAML is read tolerantly (with a warning); a file without front
+//! matter is all body; CRLF files, byte-order marks and missing final newlines are
+//! noted. When the canonical rendering of what was read would not give the file back
+//! byte for byte, the original head is kept in the plan's `layout` and written again
+//! as long as the plan's front-matter facts are unchanged — so cursor → cursor (and
+//! cursor → plan → cursor) reproduces the file exactly.
+
+mod front_matter;
+mod split;
+mod tolerant;
+
+use serde_json::{Map, Value};
+
+use super::{Dialect, DialectId, Read};
+use crate::checks::{self, Node};
+use crate::format::{self, Document, Format};
+use crate::model::Plan;
+use crate::problem::{Location, PathBuf, PlanError, Problem};
+
+/// The Cursor dialect.
+pub struct Cursor;
+
+/// Known todo statuses.
+pub const STATUSES: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
+
+/// Layout key: the original head (front matter with its fences), LF line endings.
+pub const HEAD: &str = "cursor.head";
+/// Layout key: the file used CRLF line endings.
+pub const CRLF: &str = "cursor.crlf";
+/// Layout key: the file started with a byte-order mark.
+pub const BOM: &str = "cursor.bom";
+
+impl Dialect for Cursor {
+    fn id(&self) -> DialectId {
+        DialectId::Cursor
+    }
+
+    fn natural_format(&self) -> Format {
+        Format::Md
+    }
+
+    fn supports(&self, _format: Format) -> bool {
+        true
+    }
+
+    fn detect(&self, doc: &Document) -> u8 {
+        match doc {
+            Document::Markdown(text) => {
+                let s = split::split(text);
+                match &s.front_matter {
+                    Some(fm) => {
+                        let p = front_matter::parse(fm, s.front_matter_line);
+                        if front_matter::RESERVED
+                            .iter()
+                            .any(|k| p.map.contains_key(*k))
+                        {
+                            90
+                        } else {
+                            60
+                        }
+                    }
+                    None => 50,
+                }
+            }
+            Document::Tree(Value::Object(o)) => {
+                if o.contains_key("todos") || o.contains_key("overview") {
+                    70
+                } else if o.contains_key("body") && o.contains_key("name") {
+                    60
+                } else {
+                    0
+                }
+            }
+            Document::Tree(_) => 0,
+        }
+    }
+
+    fn read(&self, doc: &Document) -> Result<Read, PlanError> {
+        match doc {
+            Document::Markdown(text) => Ok(read_markdown(text)),
+            Document::Tree(Value::Object(o)) => Ok(read_tree(o)),
+            Document::Tree(_) => Err(PlanError::doc(
+                "a Cursor plan in JSON, YAML or TOON is an object (front matter keys and `body`)",
+            )),
+        }
+    }
+
+    fn validate(&self, doc: &Document) -> Vec<Problem> {
+        match doc {
+            Document::Markdown(text) => {
+                let s = split::split(text);
+                let Some(fm) = &s.front_matter else {
+                    return Vec::new();
+                };
+                let parsed = front_matter::parse(fm, s.front_matter_line);
+                let lines = front_matter::lines(fm, s.front_matter_line);
+                let mut out = parsed.warnings;
+                for p in validate_map(&parsed.map) {
+                    out.push(relocate(p, &lines, s.front_matter_line));
+                }
+                out
+            }
+            Document::Tree(Value::Object(o)) => {
+                let mut m = o.clone();
+                m.shift_remove("body");
+                m.shift_remove("layout");
+                validate_map(&m)
+            }
+            Document::Tree(_) => vec![Problem::error(
+                "schema",
+                PathBuf::root().loc(),
+                "a Cursor plan must be an object",
+            )],
+        }
+    }
+
+    fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
+        match format {
+            Format::Md => Ok(write_markdown(plan)),
+            other => format::write_tree(&to_tree(plan), other),
+        }
+    }
+}
+
+/// Reads a Cursor markdown file. Never fails: whatever is not front matter is body.
+pub fn read_markdown(text: &str) -> Read {
+    let s = split::split(text);
+    let mut plan = Plan::default();
+    let mut warnings = Vec::new();
+    if let Some(fm) = &s.front_matter {
+        let parsed = front_matter::parse(fm, s.front_matter_line);
+        warnings = parsed.warnings;
+        front_matter::to_plan(&parsed.map, &mut plan);
+    }
+    if !s.body.is_empty() {
+        plan.body = Some(s.body.to_string());
+    }
+    if s.crlf {
+        plan.layout.insert(CRLF.into(), Value::Bool(true));
+    }
+    if s.bom {
+        plan.layout.insert(BOM.into(), Value::Bool(true));
+    }
+    if write_markdown(&plan) != text {
+        plan.layout
+            .insert(HEAD.into(), Value::String(s.head.clone()));
+    }
+    Read { plan, warnings }
+}
+
+/// The plan facts a head stands for (title, goal, tasks, extra).
+fn head_plan(head: &str) -> Plan {
+    let s = split::split(head);
+    let mut plan = Plan::default();
+    if let Some(fm) = &s.front_matter {
+        front_matter::to_plan(&front_matter::parse(fm, 1).map, &mut plan);
+    }
+    plan
+}
+
+/// Writes a plan as a Cursor markdown file.
+pub fn write_markdown(plan: &Plan) -> String {
+    let canonical = || front_matter::render_head(plan);
+    let head = match plan.layout.get(HEAD) {
+        Some(Value::String(h)) => {
+            let facts = head_plan(h);
+            if facts.title == plan.title
+                && facts.goal == plan.goal
+                && facts.tasks == plan.tasks
+                && facts.extra == plan.extra
+            {
+                h.clone()
+            } else {
+                canonical()
+            }
+        }
+        _ => canonical(),
+    };
+    let mut text = head;
+    if let Some(b) = &plan.body {
+        text.push_str(b);
+    }
+    if plan.layout.get(CRLF) == Some(&Value::Bool(true)) {
+        text = text.replace('\n', "\r\n");
+    }
+    if plan.layout.get(BOM) == Some(&Value::Bool(true)) {
+        text.insert(0, '\u{feff}');
+    }
+    text
+}
+
+fn read_tree(o: &Map<String, Value>) -> Read {
+    let mut fm = o.clone();
+    let body = fm.shift_remove("body");
+    let layout = fm.shift_remove("layout");
+    let mut plan = Plan::default();
+    front_matter::to_plan(&fm, &mut plan);
+    match body {
+        Some(Value::String(b)) => plan.body = Some(b),
+        Some(other) => {
+            plan.extra.insert("body".into(), other);
+        }
+        None => {}
+    }
+    match layout {
+        Some(Value::Object(l)) => plan.layout = l.into_iter().collect(),
+        Some(other) => {
+            plan.extra.insert("layout".into(), other);
+        }
+        None => {}
+    }
+    plan.into()
+}
+
+/// The tree form: front matter keys, then `body`, then `layout` when not empty.
+pub fn to_tree(plan: &Plan) -> Value {
+    let mut m = front_matter::from_plan(plan);
+    if let Some(b) = &plan.body {
+        m.insert("body".into(), Value::String(b.clone()));
+    }
+    if !plan.layout.is_empty() {
+        m.insert(
+            "layout".into(),
+            Value::Object(
+                plan.layout
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+        );
+    }
+    Value::Object(m)
+}
+
+fn relocate(mut p: Problem, lines: &[(String, usize)], first_line: usize) -> Problem {
+    if let Location::Path(path) = &p.location {
+        let mut best: Option<(usize, usize)> = None;
+        for (prefix, line) in lines {
+            let hit = path == prefix
+                || (path.starts_with(prefix.as_str())
+                    && matches!(path.as_bytes().get(prefix.len()), Some(b'.' | b'[')));
+            if hit && best.is_none_or(|(len, _)| prefix.len() > len) {
+                best = Some((prefix.len(), *line));
+            }
+        }
+        p.location = Location::Line(best.map_or(first_line, |(_, l)| l));
+    }
+    p
+}
+
+/// The Cursor rules on front matter: unique todo ids, known statuses, dependencies
+/// that exist, no cycles.
+fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for key in ["name", "overview"] {
+        match map.get(key) {
+            None | Some(Value::String(_)) | Some(Value::Null) => {}
+            Some(Value::Array(_)) => out.push(Problem::warning(
+                "schema",
+                PathBuf::root().key_loc(key),
+                format!("`{key}` is a list; read as one text joined with \", \""),
+            )),
+            Some(_) => out.push(Problem::warning(
+                "schema",
+                PathBuf::root().key_loc(key),
+                format!("`{key}` is not text"),
+            )),
+        }
+    }
+    let todos = match map.get("todos") {
+        None | Some(Value::Null) => return out,
+        Some(Value::Array(a)) => a,
+        Some(_) => {
+            out.push(Problem::error(
+                "schema",
+                PathBuf::root().key_loc("todos"),
+                "`todos` must be a list",
+            ));
+            return out;
+        }
+    };
+    let base = PathBuf::root().key("todos");
+    out.extend(checks::items_are_objects(todos, &base, "todo"));
+    let mut nodes: Vec<Node<'_>> = Vec::new();
+    for (i, t) in todos.iter().enumerate() {
+        let Some(o) = t.as_object() else { continue };
+        let path = base.index(i);
+        let id = match o.get("id") {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.as_str()),
+            Some(Value::String(_)) | None | Some(Value::Null) => {
+                out.push(Problem::error("schema", path.loc(), "todo has no id"));
+                None
+            }
+            Some(_) => {
+                out.push(Problem::warning(
+                    "schema",
+                    path.key_loc("id"),
+                    "todo id is not text",
+                ));
+                None
+            }
+        };
+        match o.get("status") {
+            Some(Value::String(s)) if STATUSES.contains(&s.as_str()) => {}
+            Some(Value::Null) | None => {}
+            Some(v) => out.push(Problem::error(
+                "known-statuses",
+                path.key_loc("status"),
+                format!("unknown status {} (known: {})", v, STATUSES.join(", ")),
+            )),
+        }
+        let mut deps = Vec::new();
+        match o.get("dependencies") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(a)) => {
+                for (j, d) in a.iter().enumerate() {
+                    match d.as_str() {
+                        Some(d) => deps.push((d, path.key("dependencies").index(j))),
+                        None => out.push(Problem::error(
+                            "schema",
+                            path.key("dependencies").index(j).loc(),
+                            "dependency must be a todo id",
+                        )),
+                    }
+                }
+            }
+            Some(_) => out.push(Problem::error(
+                "schema",
+                path.key_loc("dependencies"),
+                "`dependencies` must be a list of todo ids",
+            )),
+        }
+        if let Some(id) = id {
+            nodes.push(Node { id, path, deps });
+        }
+    }
+    out.extend(checks::unique_ids(&nodes, "unique-ids", "todo"));
+    out.extend(checks::known_refs(&nodes, "known-dependencies", "todo"));
+    out.extend(checks::acyclic(&nodes, "acyclic"));
+    out
+}

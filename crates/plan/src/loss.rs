@@ -1,0 +1,272 @@
+//! Loss reports: what a conversion could not carry, field by field, with task ids.
+//!
+//! A report is computed, not declared: the converted text is read back and compared
+//! with the plan it came from. So an empty report means the target holds everything,
+//! and converting back gives the same plan.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use indexmap::IndexSet;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::Plan;
+
+/// What happened to a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The target cannot hold it: it is gone.
+    Dropped,
+    /// The target holds it differently (another value after reading back).
+    Changed,
+    /// The target added it (a derived value or a default).
+    Added,
+}
+
+/// One entry of a loss report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loss {
+    /// `task ID`, `group ID` or `plan`.
+    pub owner: String,
+    /// The model field (`timeout_ms`, `extra.isProject`, `tasks` for order, …).
+    pub field: String,
+    /// Dropped, changed or added.
+    pub change: Change,
+    /// Value before the conversion.
+    pub before: Option<Value>,
+    /// Value after reading the conversion back.
+    pub after: Option<Value>,
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 60 {
+        let cut: String = s.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        s
+    }
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.change {
+            Change::Dropped => write!(
+                f,
+                "{}: `{}` dropped (was {})",
+                self.owner,
+                self.field,
+                self.before.as_ref().map(short).unwrap_or_default()
+            ),
+            Change::Changed => write!(
+                f,
+                "{}: `{}` changed ({} → {})",
+                self.owner,
+                self.field,
+                self.before.as_ref().map(short).unwrap_or_default(),
+                self.after.as_ref().map(short).unwrap_or_default()
+            ),
+            Change::Added => write!(
+                f,
+                "{}: `{}` added ({})",
+                self.owner,
+                self.field,
+                self.after.as_ref().map(short).unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// Everything a conversion did not carry over unchanged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LossReport {
+    /// The entries, plan-level first, then groups, then tasks.
+    pub losses: Vec<Loss>,
+}
+
+impl LossReport {
+    /// True when the target held everything.
+    pub fn is_empty(&self) -> bool {
+        self.losses.is_empty()
+    }
+
+    /// Compares a plan with the plan read back from its conversion.
+    pub fn between(before: &Plan, after: &Plan) -> Self {
+        let mut losses = Vec::new();
+        let b = to_map(before);
+        let a = to_map(after);
+        compare_objects("plan", &b, &a, &["tasks", "groups"], &mut losses);
+        compare_lists(
+            "group",
+            before_list(&b, "groups"),
+            before_list(&a, "groups"),
+            &mut losses,
+        );
+        compare_lists(
+            "task",
+            before_list(&b, "tasks"),
+            before_list(&a, "tasks"),
+            &mut losses,
+        );
+        LossReport { losses }
+    }
+}
+
+impl fmt::Display for LossReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in &self.losses {
+            writeln!(f, "{l}")?;
+        }
+        Ok(())
+    }
+}
+
+fn to_map<T: Serialize>(v: &T) -> Map<String, Value> {
+    match serde_json::to_value(v) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+fn before_list<'a>(m: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    m.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// Compares two objects key by key; `extra` and `layout` maps key by key too.
+fn compare_objects(
+    owner: &str,
+    b: &Map<String, Value>,
+    a: &Map<String, Value>,
+    skip: &[&str],
+    out: &mut Vec<Loss>,
+) {
+    let keys: IndexSet<&String> = b.keys().chain(a.keys()).collect();
+    for k in keys {
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        let (bv, av) = (b.get(k), a.get(k));
+        if matches!(k.as_str(), "extra" | "layout") {
+            let empty = Map::new();
+            let bm = bv.and_then(Value::as_object).unwrap_or(&empty);
+            let am = av.and_then(Value::as_object).unwrap_or(&empty);
+            let inner: IndexSet<&String> = bm.keys().chain(am.keys()).collect();
+            for ik in inner {
+                push(out, owner, &format!("{k}.{ik}"), bm.get(ik), am.get(ik));
+            }
+            continue;
+        }
+        push(out, owner, k, bv, av);
+    }
+}
+
+/// Equality in JSON's data model: numbers compare by value (`5.0` is `5`, as in
+/// JavaScript and TOON), object keys in any order.
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            x == y
+                || match (x.as_f64(), y.as_f64()) {
+                    (Some(p), Some(q)) => p == q,
+                    _ => false,
+                }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn push(out: &mut Vec<Loss>, owner: &str, field: &str, b: Option<&Value>, a: Option<&Value>) {
+    let change = match (b, a) {
+        (Some(x), Some(y)) if same_value(x, y) => return,
+        (None, None) => return,
+        (Some(_), None) => Change::Dropped,
+        (None, Some(_)) => Change::Added,
+        (Some(_), Some(_)) => Change::Changed,
+    };
+    out.push(Loss {
+        owner: owner.to_owned(),
+        field: field.to_owned(),
+        change,
+        before: b.cloned(),
+        after: a.cloned(),
+    });
+}
+
+/// Matches items by id (the k-th item with an id to the k-th with the same id).
+fn compare_lists(kind: &str, b: &[Value], a: &[Value], out: &mut Vec<Loss>) {
+    let id_of = |v: &Value| v.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
+    let keyed = |items: &[Value]| -> Vec<(String, usize)> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        items
+            .iter()
+            .map(|v| {
+                let id = id_of(v);
+                let n = seen.entry(id.clone()).or_insert(0);
+                *n += 1;
+                (id, *n)
+            })
+            .collect()
+    };
+    let bk = keyed(b);
+    let ak = keyed(a);
+    let a_index: HashMap<&(String, usize), usize> =
+        ak.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let b_index: HashMap<&(String, usize), usize> =
+        bk.iter().enumerate().map(|(i, k)| (k, i)).collect();
+    let empty = Map::new();
+    for (i, key) in bk.iter().enumerate() {
+        let owner = format!("{kind} {}", key.0);
+        match a_index.get(key) {
+            Some(&j) => {
+                let bo = b[i].as_object().unwrap_or(&empty);
+                let ao = a[j].as_object().unwrap_or(&empty);
+                compare_objects(&owner, bo, ao, &[], out);
+            }
+            None => out.push(Loss {
+                owner,
+                field: String::from("(whole)"),
+                change: Change::Dropped,
+                before: Some(b[i].clone()),
+                after: None,
+            }),
+        }
+    }
+    for (j, key) in ak.iter().enumerate() {
+        if !b_index.contains_key(key) {
+            out.push(Loss {
+                owner: format!("{kind} {}", key.0),
+                field: String::from("(whole)"),
+                change: Change::Added,
+                before: None,
+                after: Some(a[j].clone()),
+            });
+        }
+    }
+    // Same items, another order.
+    let common_b: Vec<&(String, usize)> = bk.iter().filter(|k| a_index.contains_key(k)).collect();
+    let common_a: Vec<&(String, usize)> = ak.iter().filter(|k| b_index.contains_key(k)).collect();
+    if common_b != common_a {
+        let ids = |l: &[&(String, usize)]| {
+            Value::Array(l.iter().map(|k| Value::String(k.0.clone())).collect())
+        };
+        out.push(Loss {
+            owner: "plan".into(),
+            field: format!("{kind}s (order)"),
+            change: Change::Changed,
+            before: Some(ids(&common_b)),
+            after: Some(ids(&common_a)),
+        });
+    }
+}

@@ -1,0 +1,95 @@
+//! The one plan model every dialect maps into and out of.
+//!
+//! Every field is optional (`None` = the source did not say), so a reader never has to
+//! invent a value and a writer never has to guess whether a value was given. Anything a
+//! dialect has that the model does not name lands in an `extra` map (plan, task or
+//! group level), in source order.
+
+mod task;
+mod timeout;
+
+pub use task::{Group, Task};
+pub use timeout::{ms_to_seconds, seconds_to_ms};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// An open, ordered map of fields the model does not name.
+pub type Extra = IndexMap<String, Value>;
+
+/// A plan: plan-level facts, its tasks, and the groups (workflow tasks, stages) the
+/// tasks belong to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Plan {
+    /// Plan identifier (`plan_id` in PlanDAG, `id` in a staged plan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Human title (Cursor `name`, workflow `metadata.title`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the plan is for (PlanDAG `intent`, staged `goal`, workflow `objective`,
+    /// Cursor `overview`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
+    /// What counts as success (PlanDAG `success_criteria`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_criteria: Option<String>,
+    /// How to undo a failed run (PlanDAG `rollback_plan`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rollback: Option<String>,
+    /// Constraints on the whole plan (staged `constraints`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<Vec<String>>,
+    /// Plan metadata (PlanDAG `metadata`, workflow `metadata` less title/objective).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Extra>,
+    /// Data shared by all tasks (workflow `shared_inputs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_inputs: Option<Value>,
+    /// Execution settings (workflow `workflow_config`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Extra>,
+    /// Free text of the plan document (the markdown body of a Cursor plan).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Groups of tasks: workflow tasks (seed 002) or stages (seed 003).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
+    /// The executable units: steps, todos, DAG nodes.
+    pub tasks: Vec<Task>,
+    /// Plan-level fields the model does not name, in source order.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub extra: Extra,
+    /// Layout details a dialect needs to write its source back byte for byte (for
+    /// example a Cursor file's original front matter when it is not in canonical form).
+    /// Empty for canonical sources.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub layout: Extra,
+}
+
+impl Plan {
+    /// The task with this id, if any (the first one when ids repeat).
+    pub fn task(&self, id: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.id == id)
+    }
+
+    /// The group with this id, if any.
+    pub fn group(&self, id: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.id == id)
+    }
+
+    /// All dependency edges `(task, depends_on)` in task order.
+    pub fn edges(&self) -> Vec<(&str, &str)> {
+        self.tasks
+            .iter()
+            .flat_map(|t| {
+                t.dependencies
+                    .iter()
+                    .flatten()
+                    .map(move |d| (t.id.as_str(), d.as_str()))
+            })
+            .collect()
+    }
+}

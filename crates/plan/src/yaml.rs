@@ -1,0 +1,252 @@
+//! YAML in and out: strict reading through `serde-saphyr`, and a small deterministic
+//! block-style writer (the style Cursor uses: two-space indents, `- ` list items under
+//! their key, plain scalars where YAML reads them back as the same string).
+
+use serde_json::Value;
+
+use crate::problem::{Location, PlanError};
+
+/// Deepest nesting the writer follows; deeper values are written in JSON flow style
+/// (valid YAML), so a hostile value cannot exhaust the stack.
+const MAX_BLOCK_DEPTH: usize = 64;
+
+/// Parses YAML text into a JSON value. Errors carry the line.
+pub fn parse(text: &str) -> Result<Value, PlanError> {
+    if text.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    serde_saphyr::from_str::<Value>(text).map_err(|e| {
+        let loc = e
+            .location()
+            .map(|l| Location::Line(l.line() as usize))
+            .unwrap_or(Location::Document);
+        let msg = e.to_string();
+        let first = msg.lines().next().unwrap_or("invalid YAML");
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        // "line 2 column 46: mapping values …" → the location is kept separately.
+        let first = match (first.strip_prefix("line "), first.find(": ")) {
+            (Some(_), Some(i)) if first[..i].contains("column") => &first[i + 2..],
+            _ => first,
+        };
+        PlanError::new(loc, format!("invalid YAML: {first}"))
+    })
+}
+
+/// Writes a value as block-style YAML, ending with a newline.
+pub fn to_string(value: &Value) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Object(m) if !m.is_empty() => write_map(&mut out, m, 0, 0),
+        Value::Array(a) if !a.is_empty() => write_seq(&mut out, a, 0, 0),
+        other => {
+            out.push_str(&scalar(other));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn pad(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+fn write_map(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize, depth: usize) {
+    let mut first = true;
+    for (k, v) in m {
+        // The first key of a map inside a list item follows the `- ` directly.
+        if !first || indent == 0 || !out.ends_with("- ") {
+            pad(out, indent);
+        }
+        first = false;
+        out.push_str(&key(k));
+        out.push(':');
+        write_after_key(out, v, indent, depth + 1);
+    }
+}
+
+fn write_after_key(out: &mut String, v: &Value, indent: usize, depth: usize) {
+    if depth > MAX_BLOCK_DEPTH {
+        out.push(' ');
+        out.push_str(&v.to_string());
+        out.push('\n');
+        return;
+    }
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            write_map(out, m, indent + 2, depth);
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            write_seq(out, a, indent + 2, depth);
+        }
+        other => {
+            out.push(' ');
+            out.push_str(&scalar(other));
+            out.push('\n');
+        }
+    }
+}
+
+fn write_seq(out: &mut String, a: &[Value], indent: usize, depth: usize) {
+    for v in a {
+        pad(out, indent);
+        out.push_str("- ");
+        if depth > MAX_BLOCK_DEPTH {
+            out.push_str(&v.to_string());
+            out.push('\n');
+            continue;
+        }
+        match v {
+            Value::Object(m) if !m.is_empty() => write_map(out, m, indent + 2, depth + 1),
+            Value::Array(inner) if !inner.is_empty() => {
+                // A nested list starts on the item's line: `- - x`.
+                let mut nested = String::new();
+                write_seq(&mut nested, inner, indent + 2, depth + 1);
+                out.push_str(nested.trim_start_matches(' '));
+            }
+            other => {
+                out.push_str(&scalar(other));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn key(k: &str) -> String {
+    if is_plain_safe(k) {
+        k.to_owned()
+    } else {
+        quote(k)
+    }
+}
+
+/// A scalar (or empty collection) in YAML syntax.
+pub fn scalar(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => {
+            if is_plain_safe(s) {
+                s.clone()
+            } else {
+                quote(s)
+            }
+        }
+        Value::Array(a) if a.is_empty() => "[]".to_owned(),
+        Value::Object(m) if m.is_empty() => "{}".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// True when `s` can be written as a plain YAML scalar and reads back as this string.
+pub fn is_plain_safe(s: &str) -> bool {
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
+    if first.is_whitespace() || s.ends_with(char::is_whitespace) {
+        return false;
+    }
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
+        return false;
+    }
+    if s.contains(": ") || s.contains(" #") || s.ends_with(':') {
+        return false;
+    }
+    if s.chars()
+        .any(|c| c.is_control() || matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}'))
+    {
+        return false;
+    }
+    let lower = s.to_ascii_lowercase();
+    if matches!(
+        lower.as_str(),
+        "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
+    ) {
+        return false;
+    }
+    if looks_numeric(s) {
+        return false;
+    }
+    true
+}
+
+/// Conservative: anything a YAML 1.1 or 1.2 reader might take for a number, date or
+/// time stays quoted.
+fn looks_numeric(s: &str) -> bool {
+    let body = s.trim_start_matches(['+', '-']);
+    let lower = body.to_ascii_lowercase();
+    if lower == ".inf" || lower == ".nan" {
+        return true;
+    }
+    let first = body.chars().next();
+    let starts_numeric = match first {
+        Some(c) if c.is_ascii_digit() => true,
+        Some('.') => body.chars().nth(1).is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    };
+    starts_numeric
+        && body
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-' | '+' | ' '))
+}
+
+/// A double-quoted YAML string with escapes.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            '\u{feff}' => out.push_str("\\uFEFF"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn block_style_reads_back() {
+        let v = json!({
+            "name": "Phase 0: Setup",
+            "todos": [
+                {"id": "a", "content": "Do it", "dependencies": ["x", "y"]},
+                {"id": "b", "nested": [[1, 2], []], "empty": {}}
+            ],
+            "isProject": false,
+            "n": "42",
+            "yes": "yes",
+            "multi": "line one\nline two",
+            "ünï": "日本語のテキスト"
+        });
+        let text = to_string(&v);
+        assert!(text.contains("name: \"Phase 0: Setup\"\n"), "{text}");
+        assert!(
+            text.contains("todos:\n  - id: a\n    content: Do it\n    dependencies:\n      - x\n"),
+            "{text}"
+        );
+        assert_eq!(parse(&text).unwrap(), v, "{text}");
+    }
+
+    #[test]
+    fn invalid_yaml_reports_a_line() {
+        let e = parse("a: 1\nb: Phase 0: Setup\n").unwrap_err();
+        assert!(matches!(e.location, Location::Line(2)), "{e:?}");
+    }
+}

@@ -1,0 +1,588 @@
+//! Property tests: random plans → each dialect (every format) → back.
+//!
+//! 1. A plan holding only what a dialect holds comes back unchanged (empty report).
+//! 2. For any plan, the plan read back equals the original once the fields named in
+//!    the loss report are set aside: the report misses nothing.
+//! 3. The YAML writer's output reads back as the same value.
+
+use proptest::prelude::*;
+use serde_json::{Map, Number, Value};
+use toon_plan::{DialectId, Extra, Format, Group, LossReport, Plan, Task};
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-zA-Z][a-zA-Z0-9 ]{0,10}",
+        "[a-zA-Z0-9 _:#'\"\\-\\[\\]{}.,!?|>*&%@`éж日\n\t]{1,14}",
+        Just("true".to_owned()),
+        Just("12".to_owned()),
+        Just("- item".to_owned()),
+        Just("Phase 0: Setup".to_owned()),
+        Just("null".to_owned()),
+        Just("  leading and trailing  ".to_owned()),
+        Just("line\r\nbreak".to_owned()),
+        Just("---".to_owned()),
+        Just("# not a heading".to_owned()),
+        Just("~".to_owned()),
+        Just("é\u{2028}\u{feff}x".to_owned()),
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-100_000i64..100_000).prop_map(Value::from),
+        (-4000i32..4000).prop_map(|i| Value::Number(Number::from_f64(f64::from(i) / 8.0).unwrap())),
+        text().prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(("x[a-z_]{0,5}", inner), 0..4)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+fn non_null() -> impl Strategy<Value = Value> {
+    value().prop_filter("not null", |v| !v.is_null())
+}
+
+fn extra() -> impl Strategy<Value = Extra> {
+    prop::collection::vec(("x[a-zA-Z_]{0,6}", value()), 0..3)
+        .prop_map(|kv| kv.into_iter().collect())
+}
+
+fn object() -> impl Strategy<Value = Extra> {
+    prop::collection::vec(("x[a-z_]{0,6}", value()), 1..4).prop_map(|kv| kv.into_iter().collect())
+}
+
+fn list() -> impl Strategy<Value = Option<Vec<String>>> {
+    prop::option::of(prop::collection::vec(text(), 0..3))
+}
+
+fn number(max: u32) -> impl Strategy<Value = Option<Number>> {
+    prop::option::of((0..max).prop_map(Number::from))
+}
+
+#[derive(Debug, Clone)]
+struct TaskParts {
+    fields: Task,
+    dep_picks: Option<Vec<usize>>,
+    group_pick: Option<usize>,
+}
+
+fn task() -> impl Strategy<Value = TaskParts> {
+    let a = (
+        "[a-z0-9_. -]{0,6}",
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(prop_oneof![
+            Just("pending".to_owned()),
+            Just("completed".to_owned()),
+            text()
+        ]),
+        prop::option::of(prop::collection::vec(0usize..8, 0..3)),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        list(),
+    );
+    let b = (
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(non_null()),
+        list(),
+        prop::option::of(text()),
+        number(10_000_000),
+        number(10),
+        list(),
+    );
+    let c = (
+        prop::option::of(text()),
+        number(20),
+        prop::option::of(0usize..4),
+        prop::option::of(text()),
+        extra(),
+    );
+    (a, b, c).prop_map(|(a, b, c)| TaskParts {
+        fields: Task {
+            id: a.0,
+            title: a.1,
+            description: a.2,
+            status: a.3,
+            dependencies: None,
+            executor: a.5,
+            tool: a.6,
+            tools: a.7,
+            action: b.0,
+            target: b.1,
+            params: b.2,
+            capabilities: b.3,
+            kind: b.4,
+            timeout_ms: b.5,
+            retries: b.6,
+            outputs: b.7,
+            expected_outcome: c.0,
+            parallel_group: c.1.map(|n| Number::from(n.as_u64().unwrap_or(0) + 1)),
+            group: None,
+            branch: c.3,
+            extra: c.4,
+        },
+        dep_picks: a.4,
+        group_pick: c.2,
+    })
+}
+
+fn group() -> impl Strategy<Value = Group> {
+    (
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(prop_oneof![
+            Just("parallel".to_owned()),
+            Just("sequence".to_owned())
+        ]),
+        list(),
+        prop::option::of(text()),
+        list(),
+        extra(),
+    )
+        .prop_map(
+            |(name, description, mode, dependencies, executor, tools, extra)| Group {
+                id: String::new(),
+                name,
+                description,
+                mode,
+                dependencies,
+                executor,
+                tools,
+                extra,
+            },
+        )
+}
+
+fn plan() -> impl Strategy<Value = Plan> {
+    let head = (
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        list(),
+        prop::option::of(object()),
+        prop::option::of(non_null()),
+    );
+    let rest = (
+        prop::option::of(object()),
+        prop::option::of(prop_oneof![
+            "[a-zA-Z0-9 #|\\-:\n]{1,40}",
+            "(---\n|\r\n|# x\n|```\n|name: y\n|[a-z ]{0,5}){1,6}",
+        ]),
+        prop::collection::vec(group(), 0..3),
+        prop::collection::vec(task(), 0..5),
+        extra(),
+    );
+    (head, rest).prop_map(|(h, r)| {
+        let groups: Vec<Group> =
+            r.2.into_iter()
+                .enumerate()
+                .map(|(i, mut g)| {
+                    g.id = format!("g{i}");
+                    g
+                })
+                .collect();
+        let ids: Vec<String> =
+            r.3.iter()
+                .enumerate()
+                .map(|(i, t)| format!("t{i}{}", t.fields.id))
+                .collect();
+        let tasks =
+            r.3.into_iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let mut t = p.fields;
+                    t.id = ids[i].clone();
+                    // Dependencies on earlier tasks only, so plans stay acyclic.
+                    t.dependencies = p.dep_picks.map(|picks| {
+                        let mut d: Vec<String> = picks
+                            .into_iter()
+                            .filter(|&k| k < i)
+                            .map(|k| ids[k].clone())
+                            .collect();
+                        d.dedup();
+                        d
+                    });
+                    t.group = p
+                        .group_pick
+                        .and_then(|k| groups.get(k))
+                        .map(|g| g.id.clone());
+                    t
+                })
+                .collect();
+        Plan {
+            id: h.0,
+            title: h.1,
+            goal: h.2,
+            success_criteria: h.3,
+            rollback: h.4,
+            constraints: h.5,
+            metadata: h.6,
+            shared_inputs: h.7,
+            execution: r.0,
+            body: r.1,
+            groups,
+            tasks,
+            extra: r.4,
+            layout: Extra::new(),
+        }
+    })
+}
+
+fn nonempty(v: &Option<Vec<String>>) -> Option<Vec<String>> {
+    v.clone().filter(|l| !l.is_empty())
+}
+
+/// What a dialect holds of a plan (the projection its round trip must preserve).
+fn project(p: &Plan, d: DialectId) -> Plan {
+    let base = |t: &Task| Task {
+        id: t.id.clone(),
+        ..Task::default()
+    };
+    match d {
+        DialectId::Plan => p.clone(),
+        DialectId::Cursor => Plan {
+            title: Some(p.title.clone().unwrap_or_else(|| "Plan".into())),
+            goal: p.goal.clone(),
+            // An empty body is no body in a file.
+            body: p.body.clone().filter(|b| !b.is_empty()),
+            extra: p.extra.clone(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    description: t.description.clone(),
+                    status: t.status.clone(),
+                    dependencies: t.dependencies.clone(),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::PlanDag => Plan {
+            id: p.id.clone(),
+            goal: p.goal.clone(),
+            success_criteria: p.success_criteria.clone(),
+            rollback: p.rollback.clone(),
+            metadata: p.metadata.clone(),
+            extra: p.extra.clone(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    dependencies: nonempty(&t.dependencies),
+                    parallel_group: t.parallel_group.clone(),
+                    executor: t.executor.clone(),
+                    action: t.action.clone(),
+                    target: t.target.clone(),
+                    params: t.params.clone(),
+                    capabilities: nonempty(&t.capabilities),
+                    expected_outcome: t.expected_outcome.clone(),
+                    timeout_ms: t.timeout_ms.clone(),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::Composite => Plan {
+            extra: p.extra.clone(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    title: t.title.clone(),
+                    description: t.description.clone(),
+                    branch: t.branch.clone(),
+                    dependencies: t.dependencies.clone(),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::ToolDag => Plan {
+            extra: p.extra.clone(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    tool: t.tool.clone(),
+                    description: t.description.clone(),
+                    dependencies: nonempty(&t.dependencies),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::Workflow => Plan {
+            title: p.title.clone(),
+            goal: p.goal.clone(),
+            metadata: p.metadata.clone(),
+            shared_inputs: p.shared_inputs.clone(),
+            execution: p.execution.clone(),
+            extra: p.extra.clone(),
+            // Uniform arrays: extra fields only where every item has them, so none.
+            groups: p
+                .groups
+                .iter()
+                .map(|g| Group {
+                    id: g.id.clone(),
+                    name: g.name.clone(),
+                    description: g.description.clone(),
+                    dependencies: g.dependencies.clone(),
+                    executor: g.executor.clone(),
+                    tools: g.tools.clone(),
+                    ..Group::default()
+                })
+                .collect(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    title: t.title.clone(),
+                    group: t.group.clone(),
+                    action: t.action.clone(),
+                    params: t.params.clone(),
+                    kind: t.kind.clone(),
+                    timeout_ms: t.timeout_ms.clone(),
+                    dependencies: t.dependencies.clone(),
+                    retries: t.retries.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::Staged => {
+            let mut groups: Vec<Group> = p
+                .groups
+                .iter()
+                .map(|g| Group {
+                    id: g.id.clone(),
+                    name: g.name.clone(),
+                    mode: Some(g.mode.clone().unwrap_or_else(|| "parallel".into())),
+                    extra: g.extra.clone(),
+                    ..Group::default()
+                })
+                .collect();
+            if groups.is_empty() && !p.tasks.is_empty() {
+                groups.push(Group {
+                    id: "g0".into(),
+                    mode: Some("sequence".into()),
+                    ..Group::default()
+                });
+            }
+            let first = groups.first().map(|g| g.id.clone());
+            let mut tasks: Vec<Task> = p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    title: t.title.clone(),
+                    kind: t.kind.clone(),
+                    executor: t.executor.clone(),
+                    tools: t.tools.clone(),
+                    dependencies: t.dependencies.clone(),
+                    outputs: t.outputs.clone(),
+                    group: t.group.clone().or_else(|| first.clone()),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect();
+            let order = |t: &Task| groups.iter().position(|g| Some(&g.id) == t.group.as_ref());
+            tasks.sort_by_key(order);
+            Plan {
+                id: p.id.clone(),
+                goal: p.goal.clone(),
+                constraints: p.constraints.clone(),
+                extra: p.extra.clone(),
+                groups,
+                tasks,
+                ..Plan::default()
+            }
+        }
+    }
+}
+
+fn formats(d: DialectId) -> Vec<Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|f| d.dialect().supports(*f))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn what_a_dialect_holds_comes_back(p in plan()) {
+        for d in DialectId::ALL {
+            let held = project(&p, d);
+            for f in formats(d) {
+                let conv = toon_plan::convert(&held, d, Some(f)).unwrap();
+                prop_assert!(
+                    conv.report.is_empty(),
+                    "{} {}: {}\n{}", d, f, conv.report, conv.text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_report_names_every_difference(p in plan()) {
+        for d in DialectId::ALL {
+            for f in formats(d) {
+                let conv = toon_plan::convert(&p, d, Some(f)).unwrap();
+                let back = toon_plan::load(&conv.text, None, Some(d), Some(f)).unwrap().plan;
+                // Set the reported fields aside on both sides; the rest is equal.
+                let mut a = serde_json::to_value(&p).unwrap();
+                let mut b = serde_json::to_value(&back).unwrap();
+                for l in &conv.report.losses {
+                    for v in [&mut a, &mut b] {
+                        forget(v, &l.owner, &l.field);
+                    }
+                }
+                prop_assert!(
+                    toon_plan::loss::same_value(&a, &b),
+                    "{} {}: unreported difference\n{}\n{}", d, f, a, b
+                );
+                // Converting back into the plan model: empty report iff equal.
+                let again = LossReport::between(&p, &back);
+                prop_assert_eq!(again.is_empty(), conv.report.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn any_text_is_a_cursor_file_byte_for_byte(
+        text in "(\u{feff})?(---\r?\n|<!--\n)?((name|overview|todos|  - id|    status|    content|isProject)(: )?|[a-z0-9 ]{0,6}|: |- |\\[|\\]|\"|'|#|\t|\r\n|\n|---\n|-->|é|日){0,30}"
+    ) {
+        let l = toon_plan::load(&text, None, Some(DialectId::Cursor), Some(Format::Md)).unwrap();
+        let _ = toon_plan::validate(&l);
+        let out = toon_plan::write(&l.plan, DialectId::Cursor, Some(Format::Md)).unwrap();
+        prop_assert_eq!(&out, &text);
+        for f in [Format::Toon, Format::Json, Format::Yaml] {
+            let conv = toon_plan::convert(&l.plan, DialectId::Plan, Some(f)).unwrap();
+            prop_assert!(conv.report.is_empty(), "{}", conv.report);
+            let back = toon_plan::load(&conv.text, None, Some(DialectId::Plan), Some(f)).unwrap();
+            let again = toon_plan::write(&back.plan, DialectId::Cursor, None).unwrap();
+            prop_assert_eq!(&again, &text);
+        }
+    }
+
+    #[test]
+    fn no_input_panics(text in "[\\[\\]{}\"':,# \n\r\t-]{0,20}|(---\n|## Tasks\n|### Task 1: x\n|- \\*\\*ID\\*\\*: a\n|dag:\n|  - id: b\n|\\{\"steps\": \\[\\{\\}\\]\\}){0,8}") {
+        for d in DialectId::ALL {
+            for f in Format::ALL {
+                if let Ok(l) = toon_plan::load(&text, None, Some(d), Some(f)) {
+                    let _ = toon_plan::validate(&l);
+                    for to in DialectId::ALL {
+                        let _ = toon_plan::convert(&l.plan, to, None);
+                    }
+                }
+            }
+        }
+        let _ = toon_plan::load(&text, None, None, None);
+    }
+
+    #[test]
+    fn toon_tables_give_the_tree_back(
+        lists in prop::collection::vec(
+            prop::collection::vec(prop::collection::vec(("x[a-c]", value()), 0..4), 1..4),
+            1..3,
+        ),
+        ids in any::<bool>(),
+    ) {
+        let mut top = Map::new();
+        for (li, items) in lists.into_iter().enumerate() {
+            let rows: Vec<Value> = items
+                .into_iter()
+                .enumerate()
+                .map(|(i, kv)| {
+                    let mut o: Map<String, Value> = Map::new();
+                    if ids || i > 0 {
+                        o.insert("id".into(), Value::String(format!("r{i}")));
+                    }
+                    o.extend(kv);
+                    Value::Object(o)
+                })
+                .collect();
+            top.insert(format!("list{li}"), Value::Array(rows));
+        }
+        let tree = Value::Object(top);
+        let text = toon_plan::format::write_tree(&tree, Format::Toon).unwrap();
+        let back = toon_plan::Document::parse(&text, Format::Toon).unwrap();
+        prop_assert!(toon_plan::loss::same_value(back.tree().unwrap(), &tree), "{}", text);
+    }
+
+    #[test]
+    fn yaml_writer_reads_back(v in value()) {
+        let text = toon_plan::yaml::to_string(&v);
+        let back = toon_plan::yaml::parse(&text).unwrap();
+        prop_assert!(toon_plan::loss::same_value(&v, &back), "{}\n{:?}", text, back);
+    }
+}
+
+/// Removes a reported field (or whole task/group, or order) from a serialised plan.
+fn forget(v: &mut Value, owner: &str, field: &str) {
+    let Some(obj) = v.as_object_mut() else { return };
+    if field.ends_with("(order)") {
+        let key = if field.starts_with("group") {
+            "groups"
+        } else {
+            "tasks"
+        };
+        if let Some(Value::Array(items)) = obj.get_mut(key) {
+            items.sort_by_key(|i| i.get("id").map(|x| x.to_string()));
+        }
+        return;
+    }
+    let target: Option<&mut Map<String, Value>> = match owner.split_once(' ') {
+        Some((kind @ ("task" | "group"), id)) => {
+            let key = if kind == "task" { "tasks" } else { "groups" };
+            match obj.get_mut(key) {
+                Some(Value::Array(items)) => {
+                    if field == "(whole)" {
+                        items.retain(|i| i.get("id").and_then(Value::as_str) != Some(id));
+                        if items.is_empty() {
+                            obj.shift_remove(key);
+                        }
+                        return;
+                    }
+                    items
+                        .iter_mut()
+                        .find(|i| i.get("id").and_then(Value::as_str) == Some(id))
+                        .and_then(Value::as_object_mut)
+                }
+                _ => None,
+            }
+        }
+        _ => Some(obj),
+    };
+    let Some(m) = target else { return };
+    match field.split_once('.') {
+        Some((outer @ ("extra" | "layout"), inner)) => {
+            if let Some(Value::Object(x)) = m.get_mut(outer) {
+                x.shift_remove(inner);
+                if x.is_empty() {
+                    m.shift_remove(outer);
+                }
+            }
+        }
+        _ => {
+            m.shift_remove(field);
+        }
+    }
+}

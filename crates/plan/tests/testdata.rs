@@ -1,0 +1,417 @@
+//! The example plans in `testdata/plans/<dialect>/`: valid ones read, validate and
+//! convert; each invalid one breaks exactly the rule it is named after; messy Cursor
+//! files come back byte for byte.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use toon_plan::{DialectId, Format, Location, LossReport, Severity};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans")
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+fn stem(p: &Path) -> String {
+    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    name.split('.').next().unwrap().to_owned()
+}
+
+fn load(p: &Path) -> toon_plan::Loaded {
+    let text = std::fs::read_to_string(p).unwrap();
+    toon_plan::load(&text, Some(p), None, None).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn errors(l: &toon_plan::Loaded) -> Vec<toon_plan::Problem> {
+    toon_plan::validate(l)
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error)
+        .collect()
+}
+
+/// Converting to every dialect and format works; an empty report means the plan
+/// comes back unchanged.
+fn converts_everywhere(l: &toon_plan::Loaded, name: &str) {
+    for to in DialectId::ALL {
+        for fmt in Format::ALL {
+            if !to.dialect().supports(fmt) {
+                continue;
+            }
+            let conv = toon_plan::convert(&l.plan, to, Some(fmt))
+                .unwrap_or_else(|e| panic!("{name} → {to} {fmt}: {e}"));
+            let back = toon_plan::load(&conv.text, None, Some(to), Some(fmt)).unwrap_or_else(|e| {
+                panic!("{name} → {to} {fmt} does not read back: {e}\n{}", conv.text)
+            });
+            let diff = LossReport::between(&l.plan, &back.plan);
+            assert_eq!(diff.losses, conv.report.losses, "{name} → {to} {fmt}");
+        }
+    }
+    for fmt in [Format::Json, Format::Yaml, Format::Toon] {
+        let conv = toon_plan::convert(&l.plan, DialectId::Plan, Some(fmt)).unwrap();
+        assert!(
+            conv.report.is_empty(),
+            "{name} → plan {fmt}: {}",
+            conv.report
+        );
+    }
+    let same = toon_plan::convert(&l.plan, l.dialect, Some(l.format)).unwrap();
+    assert!(same.report.is_empty(), "{name} → itself: {}", same.report);
+}
+
+fn expected_rules(dialect: &str) -> &'static [&'static str] {
+    match dialect {
+        "cursor" => &[
+            "acyclic",
+            "known-dependencies",
+            "known-statuses",
+            "unique-ids",
+        ],
+        "plandag" => &[
+            "acyclic",
+            "positive-groups",
+            "reachable",
+            "unique-ids",
+            "valid-actions",
+            "valid-capabilities",
+        ],
+        "composite" => &[
+            "no-cycles",
+            "non-empty-prompt",
+            "unique-ids",
+            "valid-references",
+        ],
+        "workflow" => &[
+            "acyclic",
+            "uniform-steps",
+            "uniform-tasks",
+            "unique-step-ids",
+            "unique-task-ids",
+            "valid-step-deps",
+            "valid-step-type",
+            "valid-task-deps",
+            "valid-task-ref",
+        ],
+        "staged" => &[
+            "acyclic",
+            "known-executors",
+            "known-inputs",
+            "known-intents",
+            "stage-modes",
+            "stage-order",
+            "unique-ids",
+        ],
+        "tooldag" => &[
+            "acyclic",
+            "id-format",
+            "known-dependencies",
+            "references",
+            "unique-ids",
+        ],
+        _ => &[],
+    }
+}
+
+#[test]
+fn valid_examples_validate_and_convert() {
+    let mut seen = 0;
+    for d in DialectId::ALL {
+        let dir = root().join(d.name()).join("valid");
+        for p in files(&dir) {
+            let l = load(&p);
+            assert_eq!(l.dialect, d, "{}", p.display());
+            let errs = errors(&l);
+            assert!(errs.is_empty(), "{}: {errs:#?}", p.display());
+            converts_everywhere(&l, &p.display().to_string());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 8);
+}
+
+#[test]
+fn json_and_yaml_examples_write_back_the_same_value() {
+    for d in DialectId::ALL {
+        for p in files(&root().join(d.name()).join("valid")) {
+            let l = load(&p);
+            if l.format == Format::Md {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let out = toon_plan::write(&l.plan, d, Some(l.format)).unwrap();
+            let a = toon_plan::Document::parse(&text, l.format).unwrap();
+            let b = toon_plan::Document::parse(&out, l.format).unwrap();
+            assert!(
+                toon_plan::loss::same_value(a.tree().unwrap(), b.tree().unwrap()),
+                "{}:\n{out}",
+                p.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn each_invalid_example_breaks_exactly_its_rule() {
+    for d in DialectId::ALL {
+        let dir = root().join(d.name()).join("invalid");
+        if !dir.is_dir() {
+            continue;
+        }
+        let mut rules = BTreeSet::new();
+        for p in files(&dir) {
+            let l = load(&p);
+            assert_eq!(l.dialect, d, "{}", p.display());
+            let rule = stem(&p);
+            let errs = errors(&l);
+            assert!(!errs.is_empty(), "{}: no error", p.display());
+            for e in &errs {
+                assert_eq!(e.rule, rule, "{}: {e}", p.display());
+                match (&e.location, l.format) {
+                    (Location::Line(n), Format::Md) => assert!(*n >= 1),
+                    (Location::Path(path), f) if f != Format::Md => {
+                        assert!(!path.is_empty(), "{e}")
+                    }
+                    (loc, f) => panic!("{}: {f} problem located at {loc:?}", p.display()),
+                }
+            }
+            rules.insert(rule);
+        }
+        let expected: BTreeSet<String> = expected_rules(d.name())
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(
+            expected.is_subset(&rules),
+            "{d}: rules without an invalid example: {:?}",
+            expected.difference(&rules).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn problems_point_at_the_right_place() {
+    let md = load(&root().join("workflow/invalid/valid-step-type.md"));
+    let errs = errors(&md);
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].location, Location::Line(27), "{}", errs[0]);
+    let json = load(&root().join("plandag/invalid/valid-capabilities.json"));
+    assert_eq!(
+        errors(&json)[0].location,
+        Location::Path("steps[3].capabilities_required[3]".into())
+    );
+    let cursor = load(&root().join("cursor/invalid/known-statuses.plan.md"));
+    assert_eq!(errors(&cursor)[0].location, Location::Line(10));
+    let cycle = load(&root().join("cursor/invalid/acyclic.plan.md"));
+    assert!(
+        errors(&cycle)[0].message.contains("a → c → b → a")
+            || errors(&cycle)[0].message.contains("→")
+    );
+    let dep = load(&root().join("workflow/invalid/valid-step-deps.json"));
+    assert_eq!(
+        errors(&dep)[0].location,
+        Location::Path("steps[1].dependencies[0]".into())
+    );
+}
+
+fn messy() -> Vec<PathBuf> {
+    files(&root().join("cursor/messy"))
+}
+
+/// cursor → cursor, and cursor → plan (json, yaml, toon) → cursor, give the file back
+/// byte for byte.
+fn round_trips_exactly(name: &str, bytes: &str) {
+    let l = toon_plan::load(bytes, Some(Path::new(name)), None, None).unwrap();
+    assert_eq!(l.dialect, DialectId::Cursor, "{name}");
+    let errs = errors(&l);
+    assert!(errs.is_empty(), "{name}: {errs:#?}");
+    let out = toon_plan::write(&l.plan, DialectId::Cursor, None).unwrap();
+    assert!(
+        out == bytes,
+        "{name}: cursor → cursor changed the file:\n{out:?}\n{bytes:?}"
+    );
+    for fmt in [Format::Toon, Format::Json, Format::Yaml] {
+        for via in [DialectId::Plan, DialectId::Cursor] {
+            let conv = toon_plan::convert(&l.plan, via, Some(fmt)).unwrap();
+            assert!(
+                conv.report.is_empty(),
+                "{name} → {via} {fmt}: {}",
+                conv.report
+            );
+            let back = toon_plan::load(&conv.text, None, Some(via), Some(fmt)).unwrap();
+            let again = toon_plan::write(&back.plan, DialectId::Cursor, None).unwrap();
+            assert!(again == bytes, "{name} → {via} {fmt} → cursor differs");
+        }
+    }
+}
+
+#[test]
+fn messy_cursor_files_come_back_byte_for_byte() {
+    let all = messy();
+    assert!(all.len() >= 12);
+    for p in all {
+        let bytes = std::fs::read_to_string(&p).unwrap();
+        round_trips_exactly(&p.display().to_string(), &bytes);
+    }
+}
+
+fn read(name: &str) -> toon_plan::Loaded {
+    load(&root().join("cursor/messy").join(name))
+}
+
+#[test]
+fn invalid_yaml_is_read_tolerantly_with_a_warning() {
+    let l = read("invalid-yaml.plan.md");
+    assert_eq!(l.warnings.len(), 1);
+    assert_eq!(l.warnings[0].severity, Severity::Warning);
+    assert_eq!(l.warnings[0].rule, "front-matter");
+    let t = &l.plan.tasks;
+    assert_eq!(t.len(), 3);
+    assert_eq!(
+        t[0].description.as_deref(),
+        Some("Phase 0: Setup the CI runners")
+    );
+    assert_eq!(
+        t[2].description.as_deref(),
+        Some("Phase 2: Deploy - canary first: 5% then 100%")
+    );
+    assert_eq!(
+        t[2].dependencies.as_deref(),
+        Some(&["phase-1".to_owned()][..])
+    );
+    assert_eq!(
+        l.plan.goal.as_deref(),
+        Some("Ship the release pipeline in phases: setup, build, deploy")
+    );
+    assert_eq!(l.plan.extra["isProject"], serde_json::json!(false));
+    // Converted elsewhere, the text is intact.
+    let out = toon_plan::convert(&l.plan, DialectId::Composite, None).unwrap();
+    assert!(
+        out.text
+            .contains("prompt: \"Phase 0: Setup the CI runners\""),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn quirks_read_as_a_user_expects() {
+    let l = read("name-as-list.plan.md");
+    assert_eq!(l.plan.title.as_deref(), Some("Migrate auth to OAuth"));
+    assert_eq!(l.plan.tasks.len(), 2);
+
+    let l = read("empty-name-overview.plan.md");
+    assert_eq!(l.plan.title, None);
+    assert!(l.plan.tasks.is_empty());
+    assert_eq!(
+        l.plan.body.as_deref(),
+        Some("\n# Notes\n\nNothing planned yet.\n")
+    );
+
+    let l = read("empty-strings.plan.md");
+    assert_eq!(l.plan.title.as_deref(), Some(""));
+    assert_eq!(l.plan.goal.as_deref(), Some(""));
+    assert_eq!(l.plan.extra["isProject"], serde_json::json!(true));
+
+    let l = read("no-front-matter.plan.md");
+    assert!(l.plan.tasks.is_empty() && l.plan.title.is_none());
+    assert!(
+        l.plan
+            .body
+            .as_deref()
+            .unwrap()
+            .starts_with("# Refactor the billing module")
+    );
+
+    let l = read("html-comment.plan.md");
+    assert!(
+        l.plan
+            .body
+            .as_deref()
+            .unwrap()
+            .starts_with("<!-- generated")
+    );
+
+    let l = read("front-matter-in-comment.plan.md");
+    assert_eq!(l.plan.title.as_deref(), Some("Comment-wrapped plan"));
+    assert_eq!(l.plan.tasks[0].id, "one");
+
+    let l = read("crlf.plan.md");
+    assert_eq!(
+        l.plan.tasks[1].dependencies.as_deref(),
+        Some(&["a".to_owned()][..])
+    );
+    assert!(!l.plan.body.as_deref().unwrap().contains('\r'));
+
+    let l = read("no-final-newline.plan.md");
+    assert!(l.plan.body.as_deref().unwrap().ends_with("without newline"));
+
+    let l = read("bom.plan.md");
+    assert_eq!(l.plan.title.as_deref(), Some("Starts with a BOM"));
+
+    let l = read("tab-indent.plan.md");
+    assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
+    assert_eq!(
+        l.plan.tasks[0].description.as_deref(),
+        Some("Indented with a tab")
+    );
+
+    let l = read("non-english.plan.md");
+    assert_eq!(l.plan.title.as_deref(), Some("Миграция базы данных"));
+    assert_eq!(l.plan.tasks[1].id, "複製");
+    assert_eq!(
+        l.plan.tasks[2].description.as_deref(),
+        Some("切换流量: 先 5%，再 100%")
+    );
+
+    let l = read("unknown-keys.plan.md");
+    let keys: Vec<&str> = l.plan.extra.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["priority", "isProject", "tags"]);
+    assert_eq!(l.plan.tasks[0].extra["estimate"], serde_json::json!("2h"));
+
+    let l = read("large-body.plan.md");
+    assert_eq!(l.plan.tasks.len(), 3);
+    assert!(l.plan.body.as_deref().unwrap().contains("```mermaid"));
+    assert!(
+        l.plan
+            .body
+            .as_deref()
+            .unwrap()
+            .contains("name: not front matter")
+    );
+}
+
+#[test]
+fn very_large_bodies_survive() {
+    let base = std::fs::read_to_string(root().join("cursor/messy/large-body.plan.md")).unwrap();
+    let (head, body) = base.split_at(base.find("\n# ").unwrap() + 1);
+    let mut text = head.to_owned();
+    while text.chars().count() < 150_000 {
+        text.push_str(body);
+    }
+    round_trips_exactly("large.plan.md", &text);
+    let crlf = text.replace('\n', "\r\n");
+    round_trips_exactly("large-crlf.plan.md", &crlf);
+}
+
+#[test]
+fn valid_cursor_plans_are_canonical() {
+    // A file in the form Cursor writes needs no layout hints: nothing but the facts.
+    let l = load(&root().join("cursor/valid/dark-mode.plan.md"));
+    assert!(l.plan.layout.is_empty(), "{:?}", l.plan.layout);
+    assert_eq!(l.plan.tasks.len(), 4);
+    let toon = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
+    assert!(
+        toon.text.contains("tasks[4]{id,description,status}:"),
+        "{}",
+        toon.text
+    );
+    assert!(toon.text.contains("deps[2]{task,on}:"), "{}", toon.text);
+}

@@ -1,0 +1,458 @@
+//! The structural encoder: objects (§8), inline primitive arrays (§9.1), arrays of
+//! arrays (§9.2), tables with nested field groups (§9.3), expanded lists (§9.4),
+//! keyed tables (§9.5) and objects as list items (§10), in the reference's order of
+//! decisions.
+//!
+//! Each function that writes a header expects its line to be started already (with
+//! indentation, and `- ` on a list item) and is told the depth of the lines below it.
+//! `level` counts enclosing containers for the `max_depth` limit: the root container
+//! is level 1.
+
+use super::quote::{write_key, write_quoted, write_string};
+use super::table::{Field, cell, first_row_fields, row_matches};
+use super::writer::{LineWriter, Mark};
+use crate::stack::guarded;
+use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
+
+/// The state of one encoding run.
+pub(crate) struct Encoder<'w> {
+    pub(crate) w: LineWriter<'w>,
+    delimiter: Delimiter,
+    max_depth: usize,
+}
+
+/// What an array holds, deciding its form.
+enum Shape {
+    /// Only primitives: one inline line.
+    Primitives,
+    /// Only arrays, each holding only primitives: a list of inline arrays.
+    ArraysOfPrimitives,
+    /// Only objects: a table if uniform, else a list.
+    Objects,
+    /// Anything else: a list.
+    Mixed,
+}
+
+fn shape(items: &[Value]) -> Shape {
+    let Some(first) = items.first() else {
+        return Shape::Primitives;
+    };
+    match first {
+        Value::Array(_) => {
+            if items.iter().all(|v| match v {
+                Value::Array(inner) => inner.iter().all(Value::is_primitive),
+                _ => false,
+            }) {
+                Shape::ArraysOfPrimitives
+            } else {
+                Shape::Mixed
+            }
+        }
+        Value::Object(_) => {
+            if items.iter().all(|v| matches!(v, Value::Object(_))) {
+                Shape::Objects
+            } else {
+                Shape::Mixed
+            }
+        }
+        _ => {
+            if items.iter().all(Value::is_primitive) {
+                Shape::Primitives
+            } else {
+                Shape::Mixed
+            }
+        }
+    }
+}
+
+impl<'w> Encoder<'w> {
+    /// An encoder writing to `w` with the document delimiter and nesting limit given.
+    pub(crate) fn new(w: LineWriter<'w>, delimiter: Delimiter, max_depth: usize) -> Encoder<'w> {
+        Encoder {
+            w,
+            delimiter,
+            max_depth,
+        }
+    }
+
+    fn check(&self, level: usize) -> Result<()> {
+        if level > self.max_depth {
+            return Err(Error::new(
+                ErrorKind::Depth,
+                format!("Nesting deeper than the limit of {} levels", self.max_depth),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Encodes a whole document. A root `{}` writes nothing; a root string that starts
+    /// with U+FEFF is always quoted (DELTA-4.4 E2).
+    pub(crate) fn root(&mut self, value: &Value) -> Result<()> {
+        match value {
+            Value::Array(items) => {
+                self.check(1)?;
+                self.w.line(0);
+                self.array_body(None, items, 1, 1)
+            }
+            Value::Object(map) => {
+                self.check(1)?;
+                if map.len() >= 2 {
+                    let mark = self.w.mark();
+                    self.w.line(0);
+                    if self.try_keyed(mark, None, map, 2, 1) {
+                        return Ok(());
+                    }
+                }
+                self.fields(map, 0, 1)
+            }
+            Value::String(s) if s.starts_with('\u{feff}') => {
+                self.w.line(0);
+                write_quoted(&mut self.w.out, s);
+                Ok(())
+            }
+            primitive => {
+                self.w.line(0);
+                self.primitive(primitive);
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes a primitive with delimiter-aware quoting.
+    fn primitive(&mut self, value: &Value) {
+        let out = &mut self.w.out;
+        match value {
+            Value::Null => out.push_str("null"),
+            Value::Bool(true) => out.push_str("true"),
+            Value::Bool(false) => out.push_str("false"),
+            Value::Number(n) => n.write_canonical(out),
+            Value::String(s) => write_string(out, s, self.delimiter),
+            // Containers never reach here; callers dispatch them first.
+            Value::Array(_) | Value::Object(_) => {}
+        }
+    }
+
+    /// The fields of an object at `level`, one per line at `depth`.
+    fn fields(&mut self, map: &Map, depth: usize, level: usize) -> Result<()> {
+        for (key, value) in map {
+            self.field(key, value, depth, level)?;
+        }
+        Ok(())
+    }
+
+    /// One field of an object at `level`, starting a line at `depth`.
+    fn field(&mut self, key: &str, value: &Value, depth: usize, level: usize) -> Result<()> {
+        match value {
+            Value::Array(items) => {
+                self.check(level + 1)?;
+                self.w.line(depth);
+                guarded(|| self.array_body(Some(key), items, depth + 1, level + 1))
+            }
+            Value::Object(map) => {
+                self.check(level + 1)?;
+                self.w.line(depth);
+                self.object_value(key, map, depth + 1, level + 1)
+            }
+            primitive => {
+                self.w.line(depth);
+                write_key(&mut self.w.out, key);
+                self.w.out.push_str(": ");
+                self.primitive(primitive);
+                Ok(())
+            }
+        }
+    }
+
+    /// An object under `key` on a started line: a keyed table, or `key:` and its
+    /// fields at `child_depth`.
+    fn object_value(
+        &mut self,
+        key: &str,
+        map: &Map,
+        child_depth: usize,
+        level: usize,
+    ) -> Result<()> {
+        if map.len() >= 2 {
+            let mark = self.w.mark();
+            if self.try_keyed(mark, Some(key), map, level + 1, child_depth) {
+                return Ok(());
+            }
+        }
+        write_key(&mut self.w.out, key);
+        self.w.out.push(':');
+        guarded(|| self.fields(map, child_depth, level))
+    }
+
+    /// An array at `level` on a started line (after its key or `- `), its items or
+    /// rows at `child_depth`.
+    fn array_body(
+        &mut self,
+        key: Option<&str>,
+        items: &[Value],
+        child_depth: usize,
+        level: usize,
+    ) -> Result<()> {
+        if items.is_empty() {
+            if let Some(key) = key {
+                write_key(&mut self.w.out, key);
+                self.w.out.push_str(": []");
+            } else {
+                self.w.out.push_str("[]");
+            }
+            return Ok(());
+        }
+        match shape(items) {
+            Shape::Primitives => self.inline(key, items),
+            Shape::ArraysOfPrimitives => {
+                self.check(level + 1)?;
+                self.header(key, items.len(), false, None);
+                for item in items {
+                    if let Value::Array(inner) = item {
+                        self.w.item(child_depth);
+                        self.inline(None, inner);
+                    }
+                }
+            }
+            Shape::Objects => {
+                let mark = self.w.mark();
+                let spec = TableSpec {
+                    key,
+                    len: items.len(),
+                    keyed: false,
+                    row_level: level + 1,
+                    row_depth: child_depth,
+                };
+                let rows = items.iter().map(|row| (None, row));
+                if !self.try_table(mark, &spec, rows) {
+                    self.list(key, items, child_depth, level)?;
+                }
+            }
+            Shape::Mixed => self.list(key, items, child_depth, level)?,
+        }
+        Ok(())
+    }
+
+    /// An expanded list: the header, then each item as `- …` at `child_depth`.
+    fn list(
+        &mut self,
+        key: Option<&str>,
+        items: &[Value],
+        child_depth: usize,
+        level: usize,
+    ) -> Result<()> {
+        self.header(key, items.len(), false, None);
+        for item in items {
+            self.list_item(item, child_depth, level)?;
+        }
+        Ok(())
+    }
+
+    /// An inline primitive array on a started line: `key[N]: v1,v2` (`[0]:` if empty).
+    fn inline(&mut self, key: Option<&str>, items: &[Value]) {
+        self.header(key, items.len(), false, None);
+        let delimiter = self.delimiter.as_char();
+        for (i, item) in items.iter().enumerate() {
+            self.w.out.push(if i == 0 { ' ' } else { delimiter });
+            self.primitive(item);
+        }
+    }
+
+    /// A header: `key[N]`, `key[N:]` when keyed, the delimiter mark, the field list,
+    /// and the colon.
+    fn header(&mut self, key: Option<&str>, len: usize, keyed: bool, fields: Option<&[Field<'_>]>) {
+        let out = &mut self.w.out;
+        if let Some(key) = key {
+            write_key(out, key);
+        }
+        out.push('[');
+        out.push_str(itoa::Buffer::new().format(len));
+        if keyed {
+            out.push(':');
+        }
+        if self.delimiter != Delimiter::Comma {
+            out.push(self.delimiter.as_char());
+        }
+        out.push(']');
+        if let Some(fields) = fields {
+            out.push('{');
+            field_list(out, fields, self.delimiter.as_char());
+            out.push('}');
+        }
+        out.push(':');
+    }
+
+    /// An object of two or more entries as a keyed table on a started line (§9.5),
+    /// entry rows at `entry_depth`; `false`, with the output rewound to `mark`, if
+    /// its entries are not uniform objects.
+    fn try_keyed(
+        &mut self,
+        mark: Mark,
+        key: Option<&str>,
+        map: &Map,
+        entry_level: usize,
+        entry_depth: usize,
+    ) -> bool {
+        let spec = TableSpec {
+            key,
+            len: map.len(),
+            keyed: true,
+            row_level: entry_level,
+            row_depth: entry_depth,
+        };
+        self.try_table(mark, &spec, map.iter().map(|(k, v)| (Some(k.as_str()), v)))
+    }
+
+    /// Writes `rows` as a table (§9.3) or keyed table (§9.5) on a started line,
+    /// checking each row against the first row's fields just before writing it. If a
+    /// row does not fit, everything since `mark` is taken back and `false` returned.
+    /// Each row comes with its entry key for a keyed table.
+    fn try_table<'v, I>(&mut self, mark: Mark, spec: &TableSpec<'_>, mut rows: I) -> bool
+    where
+        I: Iterator<Item = (Option<&'v str>, &'v Value)>,
+    {
+        let Some((first_key, first)) = rows.next() else {
+            self.w.rewind(mark);
+            return false;
+        };
+        let Some(fields) = first_row_fields(first, spec.row_level, self.max_depth) else {
+            self.w.rewind(mark);
+            return false;
+        };
+        self.header(spec.key, spec.len, spec.keyed, Some(&fields));
+        // The fields follow the first row's key order, so it is read by position.
+        self.row(spec.row_depth, first_key, first, &fields, true);
+        for (entry_key, row) in rows {
+            let Some(ordered) = row_matches(&fields, row) else {
+                self.w.rewind(mark);
+                return false;
+            };
+            self.row(spec.row_depth, entry_key, row, &fields, ordered);
+        }
+        self.w.release(mark);
+        true
+    }
+
+    /// One table row at `depth`: `entry: cells` in a keyed table, else the cells.
+    fn row(
+        &mut self,
+        depth: usize,
+        entry_key: Option<&str>,
+        row: &Value,
+        fields: &[Field<'_>],
+        ordered: bool,
+    ) {
+        if let Value::Object(row) = row {
+            self.w.line(depth);
+            if let Some(entry_key) = entry_key {
+                write_key(&mut self.w.out, entry_key);
+                self.w.out.push_str(": ");
+            }
+            self.cells(row, fields, ordered, &mut true);
+        }
+    }
+
+    /// The leaf values of `row` in depth-first field order, joined by the delimiter.
+    /// `ordered` says the row's keys are in field order at every level.
+    fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
+        for (i, field) in fields.iter().enumerate() {
+            let value = cell(row, i, field, ordered);
+            if field.children.is_empty() {
+                if !*first {
+                    self.w.out.push(self.delimiter.as_char());
+                }
+                *first = false;
+                self.primitive(value);
+            } else if let Value::Object(child) = value {
+                guarded(|| self.cells(child, &field.children, ordered, first));
+            }
+        }
+    }
+
+    /// One item of an expanded list at `depth`; the list is at `level`.
+    fn list_item(&mut self, item: &Value, depth: usize, level: usize) -> Result<()> {
+        match item {
+            Value::Array(inner) => {
+                self.check(level + 1)?;
+                self.w.item(depth);
+                if inner.iter().all(Value::is_primitive) {
+                    self.inline(None, inner);
+                } else {
+                    self.header(None, inner.len(), false, None);
+                    for x in inner {
+                        guarded(|| self.list_item(x, depth + 1, level + 1))?;
+                    }
+                }
+                Ok(())
+            }
+            Value::Object(map) => {
+                self.check(level + 1)?;
+                guarded(|| self.object_item(map, depth, level + 1))
+            }
+            primitive => {
+                self.w.item(depth);
+                self.primitive(primitive);
+                Ok(())
+            }
+        }
+    }
+
+    /// An object at `level` as a list item at `depth` (§10): the first field on the
+    /// hyphen line (its rows at depth + 2), the others at depth + 1; a bare `-` if empty.
+    fn object_item(&mut self, map: &Map, depth: usize, level: usize) -> Result<()> {
+        let mut entries = map.iter();
+        let Some((key, value)) = entries.next() else {
+            self.w.line(depth);
+            self.w.out.push('-');
+            return Ok(());
+        };
+        match value {
+            Value::Array(items) => {
+                self.check(level + 1)?;
+                self.w.item(depth);
+                self.array_body(Some(key), items, depth + 2, level + 1)?;
+            }
+            Value::Object(inner) => {
+                self.check(level + 1)?;
+                self.w.item(depth);
+                self.object_value(key, inner, depth + 2, level + 1)?;
+            }
+            primitive => {
+                self.w.item(depth);
+                write_key(&mut self.w.out, key);
+                self.w.out.push_str(": ");
+                self.primitive(primitive);
+            }
+        }
+        for (key, value) in entries {
+            self.field(key, value, depth + 1, level)?;
+        }
+        Ok(())
+    }
+}
+
+/// What [`Encoder::try_table`] writes: the header's key, count and kind, and where
+/// the rows go.
+struct TableSpec<'k> {
+    key: Option<&'k str>,
+    len: usize,
+    keyed: bool,
+    /// Nesting level of the row objects.
+    row_level: usize,
+    /// Indentation depth of the row lines.
+    row_depth: usize,
+}
+
+/// A field list: names joined by the delimiter, nested groups in braces.
+fn field_list(out: &mut String, fields: &[Field<'_>], delimiter: char) {
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(delimiter);
+        }
+        write_key(out, field.name);
+        if !field.children.is_empty() {
+            out.push('{');
+            guarded(|| field_list(out, &field.children, delimiter));
+            out.push('}');
+        }
+    }
+}

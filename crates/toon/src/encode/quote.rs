@@ -1,0 +1,204 @@
+//! Quoting decisions and escapes for string values and keys (spec §7.1–§7.3, with the
+//! reference 4.4 behaviour of DELTA-4.4 E1/E2).
+//!
+//! Every decision is one pass over the bytes through a 256-entry table per delimiter;
+//! the rarer checks (literals, numeric look-alikes) run only when the first byte could
+//! start one.
+
+use crate::Delimiter;
+
+/// Bytes that force quoting wherever they appear: `:`, `"`, `\`, brackets, braces and
+/// the C0 controls. The delimiter is added per table.
+const fn unsafe_table(delimiter: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b':' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[delimiter as usize] = true;
+    t
+}
+
+static UNSAFE_COMMA: [bool; 256] = unsafe_table(b',');
+static UNSAFE_TAB: [bool; 256] = unsafe_table(b'\t');
+static UNSAFE_PIPE: [bool; 256] = unsafe_table(b'|');
+
+/// Bytes that need an escape inside quotes: `"`, `\` and the C0 controls.
+static ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+fn table(delimiter: Delimiter) -> &'static [bool; 256] {
+    match delimiter {
+        Delimiter::Comma => &UNSAFE_COMMA,
+        Delimiter::Tab => &UNSAFE_TAB,
+        Delimiter::Pipe => &UNSAFE_PIPE,
+    }
+}
+
+/// True if the string value `s` must be quoted when written where `delimiter` is the
+/// relevant delimiter (spec §7.2, §11.1).
+///
+/// Leading or trailing whitespace means U+0020 or U+0009 only (DELTA E1); a leading
+/// `-` or `#` always quotes.
+pub(crate) fn needs_quotes(s: &str, delimiter: Delimiter) -> bool {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return true;
+    };
+    if matches!(first, b' ' | b'\t' | b'-' | b'#') || matches!(last, b' ' | b'\t') {
+        return true;
+    }
+    let t = table(delimiter);
+    if b.iter().any(|&c| t[c as usize]) {
+        return true;
+    }
+    match first {
+        b'0'..=b'9' | b'+' => is_numeric_like(b),
+        b't' | b'f' | b'n' => matches!(b, b"true" | b"false" | b"null"),
+        _ => false,
+    }
+}
+
+/// Matches `/^[+-]?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i` over ASCII digits.
+pub(crate) fn is_numeric_like(b: &[u8]) -> bool {
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i = 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > start
+    };
+    if !digits(&mut i) {
+        return false;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// True if a key or field name may be written unquoted: `^[A-Za-z_][A-Za-z0-9_.]*$`.
+pub(crate) fn is_unquoted_key(key: &str) -> bool {
+    let b = key.as_bytes();
+    match b.first() {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => b[1..]
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.'),
+        _ => false,
+    }
+}
+
+/// Appends `s` in double quotes with the escapes of spec §7.1: `\\`, `\"`, `\n`,
+/// `\r`, `\t`, and `\u00xx` (lowercase hex) for the other C0 controls.
+pub(crate) fn write_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    let b = s.as_bytes();
+    let mut start = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if !ESCAPED[c as usize] {
+            continue;
+        }
+        out.push_str(&s[start..i]);
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[usize::from(c >> 4)] as char);
+                out.push(HEX[usize::from(c & 0xf)] as char);
+            }
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Appends a string value, quoted only if [`needs_quotes`] says so.
+pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
+    if needs_quotes(s, delimiter) {
+        write_quoted(out, s);
+    } else {
+        out.push_str(s);
+    }
+}
+
+/// Appends a key or field name, quoted unless [`is_unquoted_key`] holds (spec §7.3).
+pub(crate) fn write_key(out: &mut String, key: &str) {
+    if is_unquoted_key(key) {
+        out.push_str(key);
+    } else {
+        write_quoted(out, key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_like_follows_the_reference_pattern() {
+        for yes in ["0", "05", "+1", "-3.14", "1e5", "1E+5", "2.5e-3", "007.0"] {
+            assert!(is_numeric_like(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "", "+", "1.", ".5", "1e", "1e+", "0x10", "1_000", "١", "1.2.3", "--1",
+        ] {
+            assert!(!is_numeric_like(no.as_bytes()), "{no}");
+        }
+    }
+
+    #[test]
+    fn keys() {
+        for yes in ["a", "_", "A.b_9", "user.name"] {
+            assert!(is_unquoted_key(yes), "{yes}");
+        }
+        for no in ["", "9a", ".a", "a-b", "a b", "é", "a:b", "$x"] {
+            assert!(!is_unquoted_key(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn escapes() {
+        let mut out = String::new();
+        write_quoted(&mut out, "a\"b\\c\nd\re\tf\u{1}\u{1f}\u{7f}");
+        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001\\u001f\u{7f}\"");
+    }
+}

@@ -1,0 +1,131 @@
+//! The output buffer of the encoder: one `String`, lines separated by LF with no
+//! trailing newline, indentation copied from a precomputed run of spaces, and optional
+//! draining into an `io::Write` so large documents stream out in chunks.
+
+use std::io;
+
+/// Once the buffer holds this many bytes, it is handed to the sink (if any).
+const FLUSH_AT: usize = 64 * 1024;
+
+/// A position in the output to return to (see [`LineWriter::mark`]).
+#[must_use]
+pub(crate) struct Mark {
+    len: usize,
+    started: bool,
+}
+
+/// Where the encoder appends its text.
+pub(crate) struct LineWriter<'w> {
+    /// Text not yet handed to the sink (all of it when there is no sink).
+    pub(crate) out: String,
+    sink: Option<&'w mut dyn io::Write>,
+    /// The first write error of the sink; later output is discarded.
+    io_error: Option<io::Error>,
+    /// True once any line has started, so the next one needs a separating LF.
+    started: bool,
+    /// Open [`Mark`]s; while any is open, nothing is handed to the sink.
+    held: usize,
+    indent_size: usize,
+    spaces: String,
+}
+
+impl<'w> LineWriter<'w> {
+    /// A writer that keeps everything in memory.
+    pub(crate) fn new(indent_size: usize) -> LineWriter<'static> {
+        LineWriter {
+            out: String::new(),
+            sink: None,
+            io_error: None,
+            started: false,
+            held: 0,
+            indent_size,
+            spaces: String::new(),
+        }
+    }
+
+    /// A writer that drains into `sink` in chunks of about [`FLUSH_AT`] bytes.
+    pub(crate) fn with_sink(indent_size: usize, sink: &'w mut dyn io::Write) -> LineWriter<'w> {
+        LineWriter {
+            out: String::with_capacity(FLUSH_AT + FLUSH_AT / 4),
+            sink: Some(sink),
+            io_error: None,
+            started: false,
+            held: 0,
+            indent_size,
+            spaces: String::new(),
+        }
+    }
+
+    /// Starts a new line at `depth` (LF unless it is the first line, then indentation).
+    #[inline]
+    pub(crate) fn line(&mut self, depth: usize) {
+        if self.started {
+            if self.held == 0 && self.sink.is_some() && self.out.len() >= FLUSH_AT {
+                self.flush_to_sink();
+            }
+            self.out.push('\n');
+        }
+        self.started = true;
+        let n = depth * self.indent_size;
+        if n > 0 {
+            if self.spaces.len() < n {
+                let want = n.max(64).max(self.spaces.len() * 2);
+                self.spaces = " ".repeat(want);
+            }
+            self.out.push_str(&self.spaces[..n]);
+        }
+    }
+
+    /// Starts a list-item line at `depth`: indentation then `- `.
+    #[inline]
+    pub(crate) fn item(&mut self, depth: usize) {
+        self.line(depth);
+        self.out.push_str("- ");
+    }
+
+    /// Remembers the current end of the output so it can be taken back with
+    /// [`rewind`](Self::rewind); until the mark is rewound or released, the buffer is
+    /// not drained.
+    pub(crate) fn mark(&mut self) -> Mark {
+        self.held += 1;
+        Mark {
+            len: self.out.len(),
+            started: self.started,
+        }
+    }
+
+    /// Drops everything written since `mark`.
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.out.truncate(mark.len);
+        self.started = mark.started;
+        self.held -= 1;
+    }
+
+    /// Keeps everything written since `mark`.
+    pub(crate) fn release(&mut self, mark: Mark) {
+        let _ = mark;
+        self.held -= 1;
+    }
+
+    fn flush_to_sink(&mut self) {
+        if let Some(sink) = self.sink.as_mut()
+            && self.io_error.is_none()
+            && let Err(e) = sink.write_all(self.out.as_bytes())
+        {
+            self.io_error = Some(e);
+        }
+        self.out.clear();
+    }
+
+    /// Hands the rest to the sink and reports the first write error, if any.
+    pub(crate) fn finish_sink(mut self) -> io::Result<()> {
+        self.flush_to_sink();
+        match self.io_error.take() {
+            Some(e) => Err(e),
+            None => match self.sink.as_mut() {
+                Some(sink) => sink.flush(),
+                None => Ok(()),
+            },
+        }
+    }
+}
