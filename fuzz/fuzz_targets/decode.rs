@@ -34,5 +34,6 @@ fuzz_target!(|data: &[u8]| {
 
 /// A run of 39 or more digits: an integer beyond 128 bits.
 fn has_huge_integer(text: &str) -> bool {
-    text.split(|c: char| !c.is_ascii_digit()).any(|run| run.len() >= 39)
+    text.split(|c: char| !c.is_ascii_digit())
+        .any(|run| run.len() >= 39)
 }

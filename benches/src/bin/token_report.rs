@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use toon_benches::datasets::Dataset;
+use toon_benches::plan_report;
 use toon_benches::report::{self, Entry, GITHUB_REPOS_OFFICIAL};
 use toon_tokens::{Bpe, Tokenizer, compare, thousands};
 
@@ -114,7 +115,20 @@ fn run() -> Result<PathBuf, String> {
         });
     }
 
-    let markdown = report::markdown(&entries, bpe.name(), COMMAND);
+    let mut markdown = report::markdown(&entries, bpe.name(), COMMAND);
+    let root = report::workspace_root();
+    let mut plans = plan_report::testdata_plans(&root.join("testdata/plans"), &bpe)?;
+    let seeds = root.join("../shared/seeds");
+    if seeds.is_dir() {
+        plans.extend(plan_report::seed_plans(&seeds, &bpe)?);
+    } else {
+        eprintln!(
+            "token_report: no seed documents at {}; plan section without them",
+            seeds.display()
+        );
+    }
+    markdown.push('\n');
+    markdown.push_str(&plan_report::markdown(&plans, bpe.name()));
     if let Some(dir) = options.out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

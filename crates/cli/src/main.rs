@@ -7,6 +7,8 @@
 mod codec_cmd;
 mod output;
 mod plan_cmd;
+mod plan_exec_cmd;
+mod plan_stats_cmd;
 mod stats_cmd;
 
 use std::process::ExitCode;

@@ -61,6 +61,16 @@ pub enum PlanCommand {
         #[arg(long, value_name = "FORMAT")]
         format: Option<Format>,
     },
+    /// Bytes and exact o200k_base tokens of a plan: its source, as JSON, as plain TOON,
+    /// in the tabular TOON layout and as the plan model.
+    Stats(crate::plan_stats_cmd::PlanStatsArgs),
+    /// Waves, stages, critical path and makespan of a plan; with --events, a dry run's
+    /// events as JSON lines.
+    Schedule(crate::plan_exec_cmd::ScheduleArgs),
+    /// Draw a plan's graph with its waves: Mermaid, Graphviz DOT or terminal text.
+    Graph(crate::plan_exec_cmd::GraphArgs),
+    /// Print the JSON Schema of a dialect (for structured output from a model).
+    Schema(crate::plan_exec_cmd::SchemaArgs),
 }
 
 /// Runs a plan subcommand, printing its own errors to stderr.
@@ -94,10 +104,23 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             }
         }
         PlanCommand::Show { file, from, format } => show(&file, from, format),
+        PlanCommand::Stats(args) => crate::plan_stats_cmd::run(&args),
+        PlanCommand::Schedule(args) => crate::plan_exec_cmd::schedule(args),
+        PlanCommand::Graph(args) => crate::plan_exec_cmd::graph(args),
+        PlanCommand::Schema(args) => crate::plan_exec_cmd::schema(args),
     }
 }
 
 fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<Loaded, String> {
+    load_with_text(path, from, format).map(|(_, loaded)| loaded)
+}
+
+/// Reads a plan file: its text and the loaded plan; errors name the file.
+pub(crate) fn load_with_text(
+    path: &Path,
+    from: Option<DialectId>,
+    format: Option<Format>,
+) -> Result<(String, Loaded), String> {
     let bytes = output::read_input(Some(path))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
@@ -106,7 +129,9 @@ fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<
             e.utf8_error().valid_up_to()
         )
     })?;
-    toon_plan::load(&text, Some(path), from, format).map_err(|e| format!("{}: {e}", path.display()))
+    let loaded = toon_plan::load(&text, Some(path), from, format)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((text, loaded))
 }
 
 /// Prints the problems of a loaded plan; returns how many are errors.

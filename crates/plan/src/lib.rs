@@ -29,8 +29,10 @@
 
 mod checks;
 pub mod dialects;
+pub mod exec;
 mod fields;
 pub mod format;
+pub mod forms;
 mod graph;
 pub mod loss;
 pub mod model;
@@ -41,6 +43,7 @@ pub mod yaml;
 use std::path::Path;
 
 pub use dialects::{Dialect, DialectId, Read};
+pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
 pub use format::{Document, Format};
 pub use loss::{Change, Loss, LossReport};
 pub use model::{Extra, Group, Plan, Task};

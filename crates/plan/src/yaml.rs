@@ -10,6 +10,10 @@ use crate::problem::{Location, PlanError};
 /// (valid YAML), so a hostile value cannot exhaust the stack.
 const MAX_BLOCK_DEPTH: usize = 64;
 
+/// YAML limits an implicit (`key: value`) key to 1024 characters; longer keys (as
+/// written, quotes and escapes included) use the explicit `? key` form.
+const MAX_IMPLICIT_KEY: usize = 1000;
+
 /// Parses YAML text into a JSON value. Errors carry the line.
 pub fn parse(text: &str) -> Result<Value, PlanError> {
     if text.trim().is_empty() {
@@ -58,7 +62,16 @@ fn write_map(out: &mut String, m: &serde_json::Map<String, Value>, indent: usize
             pad(out, indent);
         }
         first = false;
-        out.push_str(&key(k));
+        let written = key(k);
+        if written.chars().count() > MAX_IMPLICIT_KEY {
+            // Too long for an implicit key: an explicit `? key` line, then `: value`.
+            out.push_str("? ");
+            out.push_str(&written);
+            out.push('\n');
+            pad(out, indent);
+        } else {
+            out.push_str(&written);
+        }
         out.push(':');
         write_after_key(out, v, indent, depth + 1);
     }

@@ -80,6 +80,12 @@ impl Error {
         self
     }
 
+    /// The same error as another kind (e.g. a nesting limit found by the tokenizer).
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Error {
+        self.kind = kind;
+        self
+    }
+
     /// Attaches the byte offset into the input (used for invalid UTF-8).
     pub fn with_byte_offset(mut self, offset: usize) -> Error {
         self.byte_offset = Some(offset);

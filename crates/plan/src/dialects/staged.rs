@@ -262,17 +262,13 @@ fn derive_stages(
             return id;
         }
     };
-    for level in 0..=last + 1 {
-        let here: Vec<usize> = members
-            .iter()
-            .zip(&levels)
-            .filter(|(_, l)| match l {
-                Some(l) => *l == level,
-                // Tasks on a cycle go last.
-                None => level == last + 1,
-            })
-            .map(|(&i, _)| i)
-            .collect();
+    // One pass into per-level buckets (a long chain has as many levels as tasks).
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); last + 2];
+    for (&i, l) in members.iter().zip(&levels) {
+        // Tasks on a cycle go last.
+        by_level[l.unwrap_or(last + 1)].push(i);
+    }
+    for here in by_level {
         if here.is_empty() {
             continue;
         }

@@ -15,11 +15,11 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeseriali
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::header::{Field, Header, HeaderParse, parse_header};
+use super::header::{Field, FieldCache, Header, HeaderParse, parse_header};
 use super::scanner::{Line, Scanner};
 use super::tokens::{
-    NumericKind, TokenError, find_unquoted, numeric_kind, parse_key, quoted_str, split_delimited,
-    split_row, trim_spaces,
+    NumericKind, PlainKey, TokenError, find_unquoted, numeric_kind, parse_key, plain_key_colon,
+    quoted_str, split_delimited, split_row, trim_spaces,
 };
 use crate::stack::guarded;
 use crate::value::BIG_INTEGER_KEY;
@@ -42,6 +42,18 @@ pub struct Deserializer<'a> {
     nesting: usize,
     /// See [`TokenDe::exact`].
     pub(crate) exact_big_integers: bool,
+    /// The keys of the objects being read, innermost last, for strict duplicate
+    /// detection without a hash set per object (see [`Seen`]).
+    seen_keys: Vec<Cow<'a, str>>,
+    /// The key count of the last object finished at each nesting level: the size hint
+    /// of the next one there (siblings in a list usually share a shape).
+    object_sizes: Vec<usize>,
+    /// Whether objects report those guesses as size hints. A transcoder hands hints to
+    /// a serializer, which may trust them (serde_json closes a map hinted `Some(0)` at
+    /// once), so the JSON transcoder turns them off.
+    pub(crate) size_guesses: bool,
+    /// Field lists of recent headers (see [`FieldCache`]).
+    field_cache: FieldCache<'a>,
 }
 
 impl<'a> Deserializer<'a> {
@@ -55,6 +67,10 @@ impl<'a> Deserializer<'a> {
             indent_size: options.indent_size,
             nesting: 0,
             exact_big_integers: true,
+            seen_keys: Vec::new(),
+            object_sizes: Vec::new(),
+            size_guesses: true,
+            field_cache: FieldCache::default(),
         }
     }
 
@@ -83,11 +99,11 @@ impl<'a> Deserializer<'a> {
     }
 
     fn resolve_header(
-        &self,
+        &mut self,
         line: &Line<'a>,
         content: &'a str,
-    ) -> Result<Option<(Header, Option<&'a str>)>> {
-        match parse_header(content, self.max_depth) {
+    ) -> Result<Option<(Header<'a>, Option<&'a str>)>> {
+        match parse_header(content, self.max_depth, &mut self.field_cache) {
             HeaderParse::NotHeader => Ok(None),
             HeaderParse::Invalid(e) => Err(tok(line, content, e)),
             HeaderParse::Header {
@@ -132,10 +148,15 @@ impl<'a> Deserializer<'a> {
     }
 
     /// Reads a key-value (or keyed header) line of an object at `depth`.
-    fn field_line(&self, line: Line<'a>, depth: usize) -> Result<(Cow<'a, str>, Slot<'a>)> {
+    fn field_line(&mut self, line: Line<'a>, depth: usize) -> Result<(Cow<'a, str>, Slot<'a>)> {
         let content = line.content;
-        if let Some((header, inline)) = self.resolve_header(&line, content)? {
-            let Some(key) = header.key.clone() else {
+        if let PlainKey::Colon(colon) = plain_key_colon(content) {
+            let key = trim_spaces(&content[..colon]);
+            let rest = trim_spaces(&content[colon + 1..]);
+            return Ok((Cow::Borrowed(key), value_slot(rest, line, depth)));
+        }
+        if let Some((mut header, inline)) = self.resolve_header(&line, content)? {
+            let Some(key) = header.key.take() else {
                 return Err(line.error(if header.keyed {
                     "Keyless keyed header is only valid at the document root"
                 } else {
@@ -148,21 +169,11 @@ impl<'a> Deserializer<'a> {
                 base_depth: depth,
                 line,
             };
-            return Ok((Cow::Owned(key), slot));
+            return Ok((key, slot));
         }
         let (key, end) = parse_key(content).map_err(|e| tok(&line, content, e))?;
         let rest = trim_spaces(&content[end..]);
-        let slot = if rest.is_empty() {
-            Slot::Object {
-                parent_depth: depth,
-                line,
-            }
-        } else if rest == "[]" {
-            Slot::EmptyArray
-        } else {
-            Slot::Token { token: rest, line }
-        };
-        Ok((key, slot))
+        Ok((key, value_slot(rest, line, depth)))
     }
 
     /// Reads the list item at `item_depth` and says what it holds.
@@ -184,8 +195,30 @@ impl<'a> Deserializer<'a> {
             return Ok(Slot::EmptyArray);
         }
         let item = line.with_content(after);
+        match plain_key_colon(after) {
+            // `- key: value`: an object whose first field is plain (no header).
+            PlainKey::Colon(colon) => {
+                return Ok(Slot::ListObject {
+                    first: First::Plain(
+                        trim_spaces(&after[..colon]),
+                        trim_spaces(&after[colon + 1..]),
+                        item,
+                    ),
+                    depth: item_depth + 1,
+                    line: item,
+                });
+            }
+            // No colon, bracket or quote: a primitive.
+            PlainKey::Nothing => {
+                return Ok(Slot::Token {
+                    token: after,
+                    line: item,
+                });
+            }
+            PlainKey::Other => {}
+        }
         let parsed = self.resolve_header(&item, after)?;
-        if let Some((header, inline)) = parsed {
+        if let Some((mut header, inline)) = parsed {
             if header.key.is_none() && is_array_header_content(after) {
                 if header.keyed {
                     return Err(
@@ -205,7 +238,7 @@ impl<'a> Deserializer<'a> {
                 });
             }
             if header.fields.is_some()
-                && let Some(key) = header.key.clone()
+                && let Some(key) = header.key.take()
             {
                 let first = Slot::Array {
                     header,
@@ -214,7 +247,7 @@ impl<'a> Deserializer<'a> {
                     line: item,
                 };
                 return Ok(Slot::ListObject {
-                    first: First::Parsed(Cow::Owned(key), Box::new(first)),
+                    first: First::Parsed(key, Box::new(first)),
                     depth: item_depth + 1,
                     line: item,
                 });
@@ -249,7 +282,7 @@ impl<'a> Deserializer<'a> {
 
     fn visit_array<V: Visitor<'a>>(
         &mut self,
-        header: Header,
+        header: Header<'a>,
         inline: Option<&'a str>,
         base_depth: usize,
         line: Line<'a>,
@@ -296,8 +329,27 @@ impl<'a> Deserializer<'a> {
     }
 }
 
+/// The value of a field whose key ended before `rest` (trimmed) on `line`.
+fn value_slot<'a>(rest: &'a str, line: Line<'a>, depth: usize) -> Slot<'a> {
+    if rest.is_empty() {
+        Slot::Object {
+            parent_depth: depth,
+            line,
+        }
+    } else if rest == "[]" {
+        Slot::EmptyArray
+    } else {
+        Slot::Token { token: rest, line }
+    }
+}
+
 fn tok(line: &Line<'_>, part: &str, e: TokenError) -> Error {
-    line.error_at(part, e.offset, e.message)
+    let err = line.error_at(part, e.offset, e.message);
+    if e.depth {
+        err.with_kind(ErrorKind::Depth)
+    } else {
+        err
+    }
 }
 
 fn over_indented(line: &Line<'_>, expected: usize) -> Error {
@@ -348,7 +400,7 @@ enum Slot<'a> {
     EmptyObject,
     /// An array or keyed table under a header.
     Array {
-        header: Header,
+        header: Header<'a>,
         inline: Option<&'a str>,
         base_depth: usize,
         line: Line<'a>,
@@ -367,6 +419,8 @@ enum First<'a> {
     Line(Line<'a>),
     /// A field already split into key and value.
     Parsed(Cow<'a, str>, Box<Slot<'a>>),
+    /// A plain `key: rest` field (key and rest trimmed) on the given line.
+    Plain(&'a str, &'a str, Line<'a>),
 }
 
 struct ObjectInit<'a> {
@@ -719,30 +773,67 @@ fn deliver_key<'a, K: DeserializeSeed<'a>>(seed: K, key: Cow<'a, str>) -> Result
     }
 }
 
-/// Strict-mode duplicate detection for one object's keys.
-struct Seen<'a>(Option<HashSet<Cow<'a, str>>>);
+/// Keys an object may hold before its strict duplicate check moves from a linear scan
+/// of the shared key stack to a hash set.
+const LINEAR_KEYS: usize = 16;
+
+/// Strict-mode duplicate detection for one object's keys. Small objects (nearly all)
+/// push their keys on the deserializer's shared stack and compare linearly, which costs
+/// no allocation and no hashing; an object with more than [`LINEAR_KEYS`] keys moves
+/// them to its own hash set.
+struct Seen<'a> {
+    strict: bool,
+    /// Where this object's keys start on the shared stack.
+    start: usize,
+    set: Option<HashSet<Cow<'a, str>>>,
+}
 
 impl<'a> Seen<'a> {
-    fn new(strict: bool) -> Seen<'a> {
-        Seen(strict.then(HashSet::new))
+    fn new(strict: bool, stack: &[Cow<'a, str>]) -> Seen<'a> {
+        Seen {
+            strict,
+            start: stack.len(),
+            set: None,
+        }
     }
 
-    fn check(&mut self, key: Cow<'a, str>, line: &Line<'_>) -> Result<()> {
-        if let Some(set) = &mut self.0
-            && let Err(key) = insert_new(set, key)
-        {
+    // `&Cow`, not `&str`: a borrowed key is kept (cloned) without allocating.
+    #[allow(clippy::ptr_arg)]
+    fn check(
+        &mut self,
+        stack: &mut Vec<Cow<'a, str>>,
+        key: &Cow<'a, str>,
+        line: &Line<'_>,
+    ) -> Result<()> {
+        if !self.strict {
+            return Ok(());
+        }
+        let duplicate = match &mut self.set {
+            Some(set) => !set.insert(key.clone()),
+            None => {
+                let mine = stack.get(self.start..).unwrap_or(&[]);
+                if mine.iter().any(|k| k == key) {
+                    true
+                } else if mine.len() < LINEAR_KEYS {
+                    stack.push(key.clone());
+                    false
+                } else {
+                    let mut set: HashSet<Cow<'a, str>> = stack.drain(self.start..).collect();
+                    set.insert(key.clone());
+                    self.set = Some(set);
+                    false
+                }
+            }
+        };
+        if duplicate {
             return Err(line.error(format!("Duplicate sibling key \"{key}\"")));
         }
         Ok(())
     }
-}
 
-fn insert_new<'a>(set: &mut HashSet<Cow<'a, str>>, key: Cow<'a, str>) -> Result<(), Cow<'a, str>> {
-    if set.contains(&key) {
-        Err(key)
-    } else {
-        set.insert(key);
-        Ok(())
+    /// Drops this object's keys from the shared stack.
+    fn release(&self, stack: &mut Vec<Cow<'a, str>>) {
+        stack.truncate(self.start);
     }
 }
 
@@ -752,17 +843,22 @@ struct ObjectAccess<'s, 'a> {
     init: ObjectInit<'a>,
     pending: Option<(Slot<'a>, Line<'a>)>,
     seen: Seen<'a>,
+    /// The nesting level of this object and the keys read so far (for size hints).
+    level: usize,
+    keys: usize,
     done: bool,
 }
 
 impl<'s, 'a> ObjectAccess<'s, 'a> {
     fn new(de: &'s mut Deserializer<'a>, init: ObjectInit<'a>) -> Self {
-        let seen = Seen::new(de.strict);
+        let seen = Seen::new(de.strict, &de.seen_keys);
         ObjectAccess {
+            level: de.nesting,
             de,
             init,
             pending: None,
             seen,
+            keys: 0,
             done: false,
         }
     }
@@ -779,6 +875,9 @@ impl<'s, 'a> ObjectAccess<'s, 'a> {
                 First::Parsed(k, slot) => {
                     let line = slot_line(&slot);
                     (k, *slot, line)
+                }
+                First::Plain(k, rest, line) => {
+                    (Cow::Borrowed(k), value_slot(rest, line, depth), line)
                 }
             }));
         }
@@ -809,6 +908,12 @@ impl<'s, 'a> ObjectAccess<'s, 'a> {
     }
 }
 
+impl Drop for ObjectAccess<'_, '_> {
+    fn drop(&mut self) {
+        self.seen.release(&mut self.de.seen_keys);
+    }
+}
+
 fn slot_line<'a>(slot: &Slot<'a>) -> Line<'a> {
     match slot {
         Slot::Token { line, .. }
@@ -833,9 +938,15 @@ impl<'a> MapAccess<'a> for ObjectAccess<'_, 'a> {
         }
         let Some((key, slot, line)) = self.next_field()? else {
             self.done = true;
+            let sizes = &mut self.de.object_sizes;
+            if sizes.len() <= self.level {
+                sizes.resize(self.level + 1, 0);
+            }
+            sizes[self.level] = self.keys;
             return Ok(None);
         };
-        self.seen.check(key.clone(), &line)?;
+        self.keys += 1;
+        self.seen.check(&mut self.de.seen_keys, &key, &line)?;
         self.pending = Some((slot, line));
         deliver_key(seed, key)
             .map(Some)
@@ -849,7 +960,20 @@ impl<'a> MapAccess<'a> for ObjectAccess<'_, 'a> {
         seed.deserialize(SlotDe { de: self.de, slot })
             .map_err(|e| locate(e, &line))
     }
+
+    /// A guess: the size of the last object finished at this level, up to
+    /// [`OBJECT_HINT_CAP`] (`None` without one, or when guesses are off).
+    fn size_hint(&self) -> Option<usize> {
+        if !self.de.size_guesses {
+            return None;
+        }
+        let last = self.de.object_sizes.get(self.level).copied().unwrap_or(0);
+        (last > 0).then_some(last.min(OBJECT_HINT_CAP))
+    }
 }
+
+/// The largest size hint an object gives (a hint is a guess from its previous sibling).
+const OBJECT_HINT_CAP: usize = 32;
 
 /// Inline primitive values after a header's colon.
 struct InlineAccess<'a> {
@@ -862,7 +986,13 @@ struct InlineAccess<'a> {
 }
 
 impl<'a> InlineAccess<'a> {
-    fn new(strict: bool, exact: bool, header: &Header, inline: &'a str, line: Line<'a>) -> Self {
+    fn new(
+        strict: bool,
+        exact: bool,
+        header: &Header<'_>,
+        inline: &'a str,
+        line: Line<'a>,
+    ) -> Self {
         let mut cells = Vec::new();
         split_delimited(inline, header.delimiter, &mut cells);
         InlineAccess {
@@ -916,7 +1046,7 @@ impl<'a> SeqAccess<'a> for InlineAccess<'a> {
 /// One table row (or keyed entry) as an object over the header's field list.
 struct RowDe<'r, 'a> {
     exact: bool,
-    fields: &'r [Field],
+    fields: &'r [Field<'a>],
     cells: &'r [&'a str],
     line: Line<'a>,
 }
@@ -959,7 +1089,7 @@ impl<'a> de::Deserializer<'a> for RowDe<'_, 'a> {
 
 struct RowAccess<'r, 'a> {
     exact: bool,
-    fields: &'r [Field],
+    fields: &'r [Field<'a>],
     cells: &'r [&'a str],
     field: usize,
     cell: usize,
@@ -1010,7 +1140,7 @@ impl<'a> MapAccess<'a> for RowAccess<'_, 'a> {
 /// Rows of a tabular array.
 struct TabularAccess<'s, 'a> {
     de: &'s mut Deserializer<'a>,
-    header: Header,
+    header: Header<'a>,
     base_depth: usize,
     row_depth: usize,
     leaves: usize,
@@ -1025,7 +1155,7 @@ struct TabularAccess<'s, 'a> {
 impl<'s, 'a> TabularAccess<'s, 'a> {
     fn new(
         de: &'s mut Deserializer<'a>,
-        header: Header,
+        header: Header<'a>,
         base_depth: usize,
         line: Line<'a>,
     ) -> Result<Self> {
@@ -1140,7 +1270,7 @@ impl<'a> SeqAccess<'a> for TabularAccess<'_, 'a> {
 /// Entries of a keyed table: `entry: cell,cell`.
 struct KeyedAccess<'s, 'a> {
     de: &'s mut Deserializer<'a>,
-    header: Header,
+    header: Header<'a>,
     base_depth: usize,
     entry_depth: usize,
     leaves: usize,
@@ -1156,12 +1286,12 @@ struct KeyedAccess<'s, 'a> {
 impl<'s, 'a> KeyedAccess<'s, 'a> {
     fn new(
         de: &'s mut Deserializer<'a>,
-        header: Header,
+        header: Header<'a>,
         base_depth: usize,
         line: Line<'a>,
     ) -> Result<Self> {
         let entry_depth = de.scope_content_depth(base_depth)?;
-        let seen = Seen::new(de.strict);
+        let seen = Seen::new(de.strict, &de.seen_keys);
         Ok(KeyedAccess {
             leaves: header.leaf_count(),
             de,
@@ -1226,7 +1356,7 @@ impl<'a> MapAccess<'a> for KeyedAccess<'_, 'a> {
         self.end = line.number;
         self.last = line;
         let (key, key_end) = parse_key(line.content).map_err(|e| tok(&line, line.content, e))?;
-        self.seen.check(key.clone(), &line)?;
+        self.seen.check(&mut self.de.seen_keys, &key, &line)?;
         let rest = trim_spaces(&line.content[key_end..]);
         if rest.is_empty() {
             self.cells.clear();
@@ -1255,6 +1385,12 @@ impl<'a> MapAccess<'a> for KeyedAccess<'_, 'a> {
             cells: &self.cells,
             line: self.last,
         })
+    }
+}
+
+impl Drop for KeyedAccess<'_, '_> {
+    fn drop(&mut self) {
+        self.seen.release(&mut self.de.seen_keys);
     }
 }
 

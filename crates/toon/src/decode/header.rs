@@ -4,6 +4,7 @@
 use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{all_consuming, opt};
 use nom::{IResult, Parser};
+use std::borrow::Cow;
 
 use super::tokens::{
     TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
@@ -11,32 +12,32 @@ use super::tokens::{
 
 /// One field of a field list, possibly carrying a nested group.
 #[derive(Clone, Debug)]
-pub(crate) struct Field {
-    pub name: String,
-    pub children: Option<Vec<Field>>,
+pub(crate) struct Field<'a> {
+    pub name: Cow<'a, str>,
+    pub children: Option<Vec<Field<'a>>>,
     /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
     pub leaves: usize,
 }
 
 /// A parsed header.
 #[derive(Clone, Debug)]
-pub(crate) struct Header {
-    pub key: Option<String>,
+pub(crate) struct Header<'a> {
+    pub key: Option<Cow<'a, str>>,
     /// The declared length (saturated at `usize::MAX`; never used to pre-allocate).
     pub length: usize,
     pub delimiter: u8,
-    pub fields: Option<Vec<Field>>,
+    pub fields: Option<Vec<Field<'a>>>,
     pub keyed: bool,
 }
 
-impl Header {
+impl Header<'_> {
     /// The number of cells each row carries: the leaf fields, depth first.
     pub fn leaf_count(&self) -> usize {
         self.fields.as_deref().map_or(0, leaf_count)
     }
 }
 
-fn leaf_count(fields: &[Field]) -> usize {
+fn leaf_count(fields: &[Field<'_>]) -> usize {
     fields.iter().map(|f| f.leaves).sum()
 }
 
@@ -49,15 +50,56 @@ pub(crate) enum HeaderParse<'a> {
     Invalid(TokenError),
     /// A header, its inline values (if any) and an error that applies in strict mode only.
     Header {
-        header: Header,
+        header: Header<'a>,
         inline: Option<&'a str>,
         strict_error: Option<TokenError>,
     },
 }
 
+/// Field lists parsed lately, reused when a header carries the same `{…}` text with the
+/// same delimiter: a table header repeated in every list item (`items[3]{sku,qty}:`)
+/// differs only in its length. Holds a few entries, replaced round-robin.
+#[derive(Default)]
+pub(crate) struct FieldCache<'a> {
+    entries: Vec<CachedFields<'a>>,
+    next: usize,
+}
+
+/// One parsed field list: its text, delimiter, fields and duplicate-name message.
+struct CachedFields<'a> {
+    text: &'a str,
+    delimiter: u8,
+    fields: Vec<Field<'a>>,
+    duplicate: Option<String>,
+}
+
+/// Field lists a [`FieldCache`] keeps.
+const CACHED_FIELD_LISTS: usize = 8;
+
+impl<'a> FieldCache<'a> {
+    fn get(&self, text: &str, delimiter: u8) -> Option<&CachedFields<'a>> {
+        self.entries
+            .iter()
+            .find(|e| e.delimiter == delimiter && e.text == text)
+    }
+
+    fn put(&mut self, entry: CachedFields<'a>) {
+        if self.entries.len() < CACHED_FIELD_LISTS {
+            self.entries.push(entry);
+        } else {
+            self.entries[self.next] = entry;
+            self.next = (self.next + 1) % CACHED_FIELD_LISTS;
+        }
+    }
+}
+
 /// Parses `content` as a header line.
-pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
-    match parse_header_inner(content, max_depth) {
+pub(crate) fn parse_header<'a>(
+    content: &'a str,
+    max_depth: usize,
+    cache: &mut FieldCache<'a>,
+) -> HeaderParse<'a> {
+    match parse_header_inner(content, max_depth, cache) {
         Ok(Some((header, inline, strict_error))) => HeaderParse::Header {
             header,
             inline,
@@ -68,9 +110,13 @@ pub(crate) fn parse_header(content: &str, max_depth: usize) -> HeaderParse<'_> {
     }
 }
 
-type Parsed<'a> = Option<(Header, Option<&'a str>, Option<TokenError>)>;
+type Parsed<'a> = Option<(Header<'a>, Option<&'a str>, Option<TokenError>)>;
 
-fn parse_header_inner(content: &str, max_depth: usize) -> TokResult<Parsed<'_>> {
+fn parse_header_inner<'a>(
+    content: &'a str,
+    max_depth: usize,
+    cache: &mut FieldCache<'a>,
+) -> TokResult<Parsed<'a>> {
     let bracket_start = if content.starts_with('"') {
         let Some(close) = find_closing_quote(content, 0) else {
             return Ok(None);
@@ -131,7 +177,7 @@ fn parse_header_inner(content: &str, max_depth: usize) -> TokResult<Parsed<'_>> 
         Some(if raw_key.starts_with('"') {
             parse_name_token(raw_key)?
         } else {
-            raw_key.to_owned()
+            Cow::Borrowed(raw_key)
         })
     } else {
         None
@@ -148,11 +194,19 @@ fn parse_header_inner(content: &str, max_depth: usize) -> TokResult<Parsed<'_>> 
         )
     })?;
     let mut fields = None;
-    if let Some(bs) = brace_start
-        && bs < colon
-        && let Some(end) = find_matching_brace(content, bs)
-        && end < colon
+    let mut duplicate = None;
+    let field_span = brace_start.filter(|&bs| bs < colon).and_then(|bs| {
+        find_matching_brace(content, bs)
+            .filter(|&end| end < colon)
+            .map(|end| (bs, end))
+    });
+    if let Some((bs, end)) = field_span
+        && let Some(hit) = cache.get(&content[bs + 1..end], delimiter)
     {
+        // Parsed before: the checks below passed for this text and delimiter.
+        fields = Some(hit.fields.clone());
+        duplicate = hit.duplicate.clone();
+    } else if let Some((bs, end)) = field_span {
         let inner = &content[bs + 1..end];
         for cand in [b',', b'\t', b'|'] {
             if cand != delimiter && find_unquoted(inner, cand, 0).is_some() {
@@ -166,15 +220,25 @@ fn parse_header_inner(content: &str, max_depth: usize) -> TokResult<Parsed<'_>> 
                 ));
             }
         }
-        fields = Some(
-            parse_fields(inner, delimiter, 1, max_depth)
-                .map_err(|e| TokenError::new(e.message, e.offset + bs + 1))?,
-        );
+        // One linear scan bounds the nesting before the recursive parse (which rescans
+        // each level), so a 100,000-level header fails at once.
+        if brace_depth(inner) >= max_depth {
+            return Err(depth_error(max_depth, bs + 1));
+        }
+        let parsed = parse_fields(inner, delimiter, 1, max_depth).map_err(|e| TokenError {
+            offset: e.offset + bs + 1,
+            ..e
+        })?;
+        duplicate = find_duplicate_field(&parsed)
+            .map(|name| format!("Duplicate field name \"{name}\" in field list"));
+        cache.put(CachedFields {
+            text: inner,
+            delimiter,
+            fields: parsed.clone(),
+            duplicate: duplicate.clone(),
+        });
+        fields = Some(parsed);
     }
-    let duplicate = fields
-        .as_deref()
-        .and_then(find_duplicate_field)
-        .map(|name| format!("Duplicate field name \"{name}\" in field list"));
     if keyed && fields.is_none() {
         return Err(TokenError::new(
             "Keyed header requires a field list",
@@ -277,6 +341,37 @@ fn find_matching_brace(s: &str, start: usize) -> Option<usize> {
     None
 }
 
+/// The deepest unquoted `{` nesting in `s` (quotes and escapes as in
+/// [`find_matching_brace`]).
+fn brace_depth(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut in_quotes, mut depth, mut deepest, mut i) = (false, 0usize, 0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_quotes => i += 1,
+            b'"' => in_quotes = !in_quotes,
+            b'{' if !in_quotes => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' if !in_quotes => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
+}
+
+fn depth_error(max_depth: usize, offset: usize) -> TokenError {
+    TokenError {
+        depth: true,
+        ..TokenError::new(
+            format!("Field groups nest deeper than the limit of {max_depth} levels"),
+            offset,
+        )
+    }
+}
+
 /// Splits a field list on the delimiter at brace depth zero (offsets of each entry).
 fn split_fields(s: &str, delim: u8) -> Vec<(usize, &str)> {
     let b = s.as_bytes();
@@ -309,12 +404,14 @@ fn split_fields(s: &str, delim: u8) -> Vec<(usize, &str)> {
     out
 }
 
-fn parse_fields(s: &str, delim: u8, level: usize, max_depth: usize) -> TokResult<Vec<Field>> {
+fn parse_fields<'a>(
+    s: &'a str,
+    delim: u8,
+    level: usize,
+    max_depth: usize,
+) -> TokResult<Vec<Field<'a>>> {
     if level > max_depth {
-        return Err(TokenError::new(
-            format!("Field groups nest deeper than the limit of {max_depth} levels"),
-            0,
-        ));
+        return Err(depth_error(max_depth, 0));
     }
     let mut fields = Vec::new();
     for (offset, entry) in split_fields(s, delim) {
@@ -358,8 +455,12 @@ fn parse_fields(s: &str, delim: u8, level: usize, max_depth: usize) -> TokResult
                 offset + group_end + 1,
             ));
         }
-        let children = parse_fields(&t[group_start + 1..group_end], delim, level + 1, max_depth)
-            .map_err(|e| TokenError::new(e.message, e.offset + offset + group_start + 1))?;
+        let inner = &t[group_start + 1..group_end];
+        let children = crate::stack::guarded(|| parse_fields(inner, delim, level + 1, max_depth))
+            .map_err(|e| TokenError {
+            offset: e.offset + offset + group_start + 1,
+            ..e
+        })?;
         fields.push(Field {
             name: parse_name_token(name_part)
                 .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
@@ -370,11 +471,16 @@ fn parse_fields(s: &str, delim: u8, level: usize, max_depth: usize) -> TokResult
     Ok(fields)
 }
 
-/// The first field name repeated within one brace group, searched depth first.
-fn find_duplicate_field(fields: &[Field]) -> Option<&str> {
-    let mut seen = std::collections::HashSet::new();
-    for f in fields {
-        if !seen.insert(f.name.as_str()) {
+/// The first field name repeated within one brace group, searched depth first. Field
+/// lists are short, so a quadratic scan beats hashing up to a few dozen names.
+fn find_duplicate_field<'f>(fields: &'f [Field<'_>]) -> Option<&'f str> {
+    let mut seen = (fields.len() > 32).then(std::collections::HashSet::new);
+    for (i, f) in fields.iter().enumerate() {
+        let repeated = match &mut seen {
+            Some(set) => !set.insert(&*f.name),
+            None => fields[..i].iter().any(|g| g.name == f.name),
+        };
+        if repeated {
             return Some(&f.name);
         }
         if let Some(d) = f.children.as_deref().and_then(find_duplicate_field) {
@@ -388,15 +494,15 @@ fn find_duplicate_field(fields: &[Field]) -> Option<&str> {
 mod tests {
     use super::*;
 
-    fn header(s: &str) -> Header {
-        match parse_header(s, 100) {
+    fn header(s: &str) -> Header<'_> {
+        match parse_header(s, 100, &mut FieldCache::default()) {
             HeaderParse::Header { header, .. } => header,
             other => panic!("not a header: {other:?}"),
         }
     }
 
     fn invalid(s: &str) -> String {
-        match parse_header(s, 100) {
+        match parse_header(s, 100, &mut FieldCache::default()) {
             HeaderParse::Invalid(e) => e.message,
             other => panic!("expected invalid: {other:?}"),
         }
@@ -415,6 +521,36 @@ mod tests {
     }
 
     #[test]
+    fn repeated_field_lists_are_reused_with_their_checks() {
+        let mut cache = FieldCache::default();
+        for _ in 0..2 {
+            match parse_header("a[1]{x,x}:", 100, &mut cache) {
+                HeaderParse::Header {
+                    strict_error: Some(e),
+                    ..
+                } => assert!(e.message.contains("Duplicate field name"), "{e:?}"),
+                other => panic!("expected a duplicate: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse_header("a[2]{x,y}:", 100, &mut cache),
+            HeaderParse::Header { .. }
+        ));
+        match parse_header("b[1|]{x,y}:", 100, &mut cache) {
+            HeaderParse::Invalid(e) => assert!(e.message.contains("delimiter mismatch")),
+            other => panic!("expected a mismatch: {other:?}"),
+        }
+        match parse_header("c[3]{x,y}:", 100, &mut cache) {
+            HeaderParse::Header { header, .. } => {
+                assert_eq!((header.key.as_deref(), header.length), (Some("c"), 3));
+                let names: Vec<&str> = header.fields.iter().flatten().map(|f| &*f.name).collect();
+                assert_eq!(names, ["x", "y"]);
+            }
+            other => panic!("expected a header: {other:?}"),
+        }
+    }
+
+    #[test]
     fn rejects_malformed_headers() {
         assert!(invalid("a[03]: 1").contains("Invalid array length"));
         assert!(invalid("a[2] : 1").contains("whitespace between bracket segment and colon"));
@@ -424,7 +560,7 @@ mod tests {
         assert!(invalid("a[1|]{x,y}:").contains("delimiter mismatch"));
         assert!(invalid("foo [2]: x").contains("between key and bracket"));
         assert!(matches!(
-            parse_header("a: b[2]: x", 10),
+            parse_header("a: b[2]: x", 10, &mut FieldCache::default()),
             HeaderParse::NotHeader
         ));
     }

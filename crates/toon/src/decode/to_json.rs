@@ -40,6 +40,7 @@ pub fn to_json_writer<W: io::Write>(
     }
     let mut de = Deserializer::from_str(text, options);
     de.exact_big_integers = false;
+    de.size_guesses = false;
     let spaces = " ".repeat(indent.min(10));
     let result = if spaces.is_empty() {
         let mut ser = serde_json::Serializer::with_formatter(writer, JsFormatter(CompactFormatter));

@@ -2,8 +2,8 @@
 //! delimiter splitting (spec §4, §7, §11.2). Built on `nom` where a grammar is involved.
 
 use nom::branch::alt;
-use nom::character::complete::{char, digit0, digit1, one_of, satisfy};
-use nom::combinator::{all_consuming, opt, recognize};
+use nom::character::complete::{char, satisfy};
+use nom::combinator::recognize;
 use nom::{IResult, Parser};
 use std::borrow::Cow;
 
@@ -12,6 +12,8 @@ use std::borrow::Cow;
 pub(crate) struct TokenError {
     pub message: String,
     pub offset: usize,
+    /// Nesting beyond the limit: reported as [`ErrorKind::Depth`](crate::ErrorKind::Depth).
+    pub depth: bool,
 }
 
 impl TokenError {
@@ -19,6 +21,7 @@ impl TokenError {
         TokenError {
             message: message.into(),
             offset,
+            depth: false,
         }
     }
 }
@@ -26,8 +29,13 @@ impl TokenError {
 pub(crate) type TokResult<T> = Result<T, TokenError>;
 
 /// Trims surrounding U+0020 only (spec §12: no other whitespace is trimmed).
+#[inline]
 pub(crate) fn trim_spaces(s: &str) -> &str {
     let b = s.as_bytes();
+    // Most tokens have no surrounding spaces.
+    if b.first() != Some(&b' ') && b.last() != Some(&b' ') {
+        return s;
+    }
     let mut start = 0;
     let mut end = b.len();
     while start < end && b[start] == b' ' {
@@ -41,25 +49,23 @@ pub(crate) fn trim_spaces(s: &str) -> &str {
 }
 
 /// Byte index of the first `target` outside double quotes, from `start`.
-/// Inside quotes a backslash skips the next byte.
+/// Inside quotes a backslash skips the next byte. Jumps between candidates with
+/// `memchr2` instead of stepping byte by byte.
 pub(crate) fn find_unquoted(s: &str, target: u8, start: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut in_quotes = false;
-    let mut i = start;
-    while i < b.len() {
-        let c = b[i];
-        if in_quotes && c == b'\\' && i + 1 < b.len() {
-            i += 2;
-            continue;
-        }
-        if c == b'"' {
-            in_quotes = !in_quotes;
-        } else if c == target && !in_quotes {
-            return Some(i);
-        }
-        i += 1;
+    if target == b'"' {
+        // A quote only ever opens or closes a quoted part.
+        return None;
     }
-    None
+    let b = s.as_bytes();
+    let mut i = start;
+    loop {
+        let at = i + memchr::memchr2(target, b'"', b.get(i..)?)?;
+        if b[at] == target {
+            return Some(at);
+        }
+        // An unterminated quote hides everything after it.
+        i = skip_quoted(b, at)? + 1;
+    }
 }
 
 /// Byte index of the quote closing the one at `start`, skipping escapes.
@@ -144,18 +150,14 @@ fn describe_bad_escape(after: &str) -> String {
     }
 }
 
-/// Parses a whole token that starts with `"` as an owned string.
-pub(crate) fn parse_quoted_token(token: &str) -> TokResult<String> {
-    quoted_str(token).map(Cow::into_owned)
-}
-
-/// A field name or header key token: quoted tokens are unescaped, others taken as they are.
-pub(crate) fn parse_name_token(token: &str) -> TokResult<String> {
+/// A field name or header key token: quoted tokens are unescaped, others taken as they
+/// are. Borrows from the input unless there are escapes.
+pub(crate) fn parse_name_token(token: &str) -> TokResult<Cow<'_, str>> {
     let t = trim_spaces(token);
     if t.starts_with('"') {
-        parse_quoted_token(t)
+        quoted_str(t)
     } else {
-        Ok(t.to_owned())
+        Ok(Cow::Borrowed(t))
     }
 }
 
@@ -166,38 +168,66 @@ pub(crate) enum NumericKind {
     Float,
 }
 
-/// Recognises the decoder's number grammar (spec §4):
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, ASCII digits only.
-fn numeric_literal(input: &str) -> IResult<&str, NumericKind> {
-    let integer = alt((
-        recognize(char('0')),
-        recognize((satisfy(|c| matches!(c, '1'..='9')), digit0)),
-    ));
-    let fraction = (char('.'), digit1);
-    let exponent = (one_of("eE"), opt(one_of("+-")), digit1);
-    all_consuming((opt(char('-')), integer, opt(fraction), opt(exponent)))
-        .map(|(_, _, f, e)| {
-            if f.is_none() && e.is_none() {
-                NumericKind::Int
-            } else {
-                NumericKind::Float
-            }
-        })
-        .parse(input)
-}
-
-/// The numeric kind of a token, if it is a number under spec §4.
+/// The numeric kind of a token, if it is a number under spec §4: the grammar
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, ASCII digits only, matched by
+/// hand in one pass (this runs on every unquoted scalar).
 pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
     let b = token.as_bytes();
-    let first = *b.first()?;
-    if !(first == b'-' || first.is_ascii_digit()) {
-        return None;
+    let digits_from = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits_from(i + 1),
+        _ => return None,
+    };
+    let mut kind = NumericKind::Int;
+    if b.get(i) == Some(&b'.') {
+        let end = digits_from(i + 1);
+        if end == i + 1 {
+            return None;
+        }
+        i = end;
+        kind = NumericKind::Float;
     }
-    // Fast path for the common plain integer: digits only, no leading zero.
-    if first != b'0' && b.iter().all(u8::is_ascii_digit) {
-        return Some(NumericKind::Int);
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let end = digits_from(i);
+        if end == i {
+            return None;
+        }
+        i = end;
+        kind = NumericKind::Float;
     }
-    numeric_literal(token).ok().map(|(_, k)| k)
+    (i == b.len()).then_some(kind)
+}
+
+/// What a one-pass look at the start of a field line found (see [`plain_key_colon`]).
+pub(crate) enum PlainKey {
+    /// The first of `:`, `[` and `"` is a colon, at this byte index: a plain key.
+    Colon(usize),
+    /// None of the three occurs: no key, no header and no quotes.
+    Nothing,
+    /// A quote or a bracket comes first: the general path decides.
+    Other,
+}
+
+/// Finds a plain key's colon in one scan. When a `:` comes before any `[` and any `"`,
+/// the line is not a header (spec §6 needs a `[` before the first unquoted colon) and
+/// that colon is the first unquoted one, so the key is everything before it.
+pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
+    match memchr::memchr3(b':', b'[', b'"', content.as_bytes()) {
+        Some(i) if content.as_bytes()[i] == b':' => PlainKey::Colon(i),
+        Some(_) => PlainKey::Other,
+        None => PlainKey::Nothing,
+    }
 }
 
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
@@ -365,6 +395,52 @@ mod tests {
         }
         assert_eq!(numeric_kind("12"), Some(NumericKind::Int));
         assert_eq!(numeric_kind("1e2"), Some(NumericKind::Float));
+    }
+
+    /// `find_unquoted` agrees with a byte-by-byte reading of the quoting rules on every
+    /// short string over the bytes that matter.
+    #[test]
+    fn find_unquoted_matches_the_byte_by_byte_rules() {
+        fn reference(s: &str, target: u8, start: usize) -> Option<usize> {
+            let b = s.as_bytes();
+            let (mut in_quotes, mut i) = (false, start);
+            while i < b.len() {
+                let c = b[i];
+                if in_quotes && c == b'\\' && i + 1 < b.len() {
+                    i += 2;
+                    continue;
+                }
+                if c == b'"' {
+                    in_quotes = !in_quotes;
+                } else if c == target && !in_quotes {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            None
+        }
+        let alphabet = ['a', ':', '"', '\\', ','];
+        let mut strings = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> = strings
+                .iter()
+                .filter(|s| s.len() == strings.last().map_or(0, String::len))
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            strings.extend(longer);
+        }
+        for s in &strings {
+            for start in 0..=s.len() + 1 {
+                for target in [b':', b',', b'\\', b'"'] {
+                    assert_eq!(
+                        find_unquoted(s, target, start),
+                        reference(s, target, start),
+                        "{s:?} {} {start}",
+                        target as char
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -229,10 +229,10 @@ pub fn lines(yaml_text: &str, first_line: usize) -> Vec<(String, usize)> {
             if let Some(k) = after.split(':').next().filter(|_| after.contains(':')) {
                 out.push((format!("todos[{i}].{}", k.trim()), line));
             }
-        } else if let Some(i) = index {
-            if let Some(k) = t.split(':').next().filter(|_| t.contains(':') && !is_item) {
-                out.push((format!("todos[{i}].{}", k.trim()), line));
-            }
+        } else if let Some(i) = index
+            && let Some(k) = t.split(':').next().filter(|_| t.contains(':') && !is_item)
+        {
+            out.push((format!("todos[{i}].{}", k.trim()), line));
         }
     }
     out

@@ -189,6 +189,12 @@ fn key_value(text: &str) -> Option<(String, &str)> {
 
 /// A scalar the way YAML would read it, or the text itself.
 pub fn scalar(text: &str) -> Value {
+    scalar_at(text, 0)
+}
+
+/// [`scalar`] inside `depth` flow lists: deeper than [`MAX_DEPTH`], a flow list is kept
+/// as text, so `[[[[…]]]]` cannot exhaust the stack.
+fn scalar_at(text: &str, depth: usize) -> Value {
     let t = text.trim();
     if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
         if let Ok(Value::String(s)) = serde_json::from_str::<Value>(t) {
@@ -199,12 +205,12 @@ pub fn scalar(text: &str) -> Value {
     if t.len() >= 2 && t.starts_with('\'') && t.ends_with('\'') {
         return Value::String(t[1..t.len() - 1].replace("''", "'"));
     }
-    if t.starts_with('[') && t.ends_with(']') {
+    if t.starts_with('[') && t.ends_with(']') && depth < MAX_DEPTH {
         let inner = t[1..t.len() - 1].trim();
         if inner.is_empty() {
             return Value::Array(Vec::new());
         }
-        return Value::Array(inner.split(',').map(scalar).collect());
+        return Value::Array(inner.split(',').map(|s| scalar_at(s, depth + 1)).collect());
     }
     if t == "{}" {
         return Value::Object(Map::new());

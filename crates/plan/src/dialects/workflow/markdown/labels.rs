@@ -15,6 +15,27 @@ pub(super) fn heading_safe(s: &str) -> bool {
         && !s.ends_with('#')
 }
 
+/// Whether `**label**` reads back as exactly `label`: no markdown syntax (emphasis,
+/// code, links, escapes, entities, HTML), no control characters, no surrounding space,
+/// no trailing colon; `_` only after a letter or digit (and other `_`).
+pub(super) fn label_safe(s: &str) -> bool {
+    let chars: Vec<char> = s.chars().collect();
+    !s.is_empty()
+        && s.trim() == s
+        && !s.ends_with(':')
+        && chars.iter().enumerate().all(|(i, &c)| match c {
+            '*' | '`' | '\\' | '[' | ']' | '<' | '>' | '&' | '~' => false,
+            // A run of `_` after a letter or digit cannot open emphasis (CommonMark
+            // §6.2).
+            '_' => chars[..i]
+                .iter()
+                .rev()
+                .find(|&&c| c != '_')
+                .is_some_and(|c| c.is_alphanumeric()),
+            c => !c.is_control(),
+        })
+}
+
 /// Whether a section body can carry `s` exactly (it is read back trimmed, up to the
 /// next heading).
 pub(super) fn section_safe(s: &str) -> bool {

@@ -5,7 +5,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde_json::{Map, Value};
 
-use super::labels::{HEADING, STEP_LABELS, TASK_LABELS, key_for_label};
+use super::labels::{HEADING, STEP_LABELS, TASK_LABELS, key_for_label, label_safe};
 use super::values::{ValueKind, parse_value};
 use crate::problem::{Location, Problem};
 
@@ -443,6 +443,17 @@ impl<'a> Reader<'a> {
                     "layout",
                     Location::Line(line),
                     "list item without a `**Label**: value` form ignored",
+                ));
+            }
+            return;
+        }
+        if !label_safe(&label) {
+            // Markup in a label is lost in reading, so it could not be written back.
+            if section != Section::Unknown {
+                self.out.warnings.push(Problem::warning(
+                    "layout",
+                    Location::Line(line),
+                    format!("list item label {label:?} is not plain text; item ignored"),
                 ));
             }
             return;

@@ -1,0 +1,309 @@
+//! The plan section of the token report: every valid plan in `testdata/plans/` and
+//! every plan example inside the seed documents, measured in each of its forms
+//! (`toon_plan::forms`: source, JSON, plain TOON, tabular TOON, plan model TOON).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
+use toon_plan::forms::forms;
+use toon_plan::{Format, Severity};
+use toon_tokens::{Tokenizer, percent_change, thousands};
+
+/// The form keys, in report column order, with their column titles.
+pub const COLUMNS: [(&str, &str); 6] = [
+    ("source", "source"),
+    ("json_pretty", "JSON (pretty)"),
+    ("json_compact", "JSON (compact)"),
+    ("toon_naive", "TOON of the JSON"),
+    ("toon", "TOON, tables"),
+    ("plan_toon", "plan model TOON"),
+];
+
+/// One plan's figures.
+#[derive(Clone, Debug)]
+pub struct PlanEntry {
+    /// Where it comes from (`testdata/plans/…` or `seed 002, block 1`).
+    pub name: String,
+    /// Its dialect and format, as `workflow md`.
+    pub kind: String,
+    /// Token count per form key (`None`: the form does not apply).
+    pub tokens: Vec<Option<usize>>,
+    /// Forms whose text does not read back to the same plan.
+    pub lossy: Vec<&'static str>,
+}
+
+/// Measures one plan text; `Ok(None)` when it is not a valid plan.
+fn measure(
+    name: String,
+    text: &str,
+    path: Option<&Path>,
+    format: Option<Format>,
+    tokenizer: &dyn Tokenizer,
+) -> Result<Option<PlanEntry>, String> {
+    let Ok(loaded) = toon_plan::load(text, path, None, format) else {
+        return Ok(None);
+    };
+    if toon_plan::validate(&loaded)
+        .iter()
+        .any(|p| p.severity == Severity::Error)
+    {
+        return Ok(None);
+    }
+    let all = forms(&loaded, text).map_err(|e| format!("{name}: {e}"))?;
+    let tokens = COLUMNS
+        .iter()
+        .map(|(key, _)| {
+            all.iter()
+                .find(|f| f.key == *key)
+                .map(|f| tokenizer.count(&f.text))
+        })
+        .collect();
+    let lossy = all
+        .iter()
+        .filter(|f| f.lossless == Some(false))
+        .map(|f| f.key)
+        .collect();
+    Ok(Some(PlanEntry {
+        name,
+        kind: format!("{} {}", loaded.dialect, loaded.format),
+        tokens,
+        lossy,
+    }))
+}
+
+/// The valid plans under `dir` (`<dialect>/valid/*`), in path order.
+pub fn testdata_plans(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Vec<PlanEntry>, String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let dialects = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for dialect in dialects.filter_map(Result::ok) {
+        let valid = dialect.path().join("valid");
+        if let Ok(entries) = std::fs::read_dir(&valid) {
+            files.extend(entries.filter_map(Result::ok).map(|e| e.path()));
+        }
+    }
+    files.sort();
+    let root = dir.parent().and_then(Path::parent).unwrap_or(dir);
+    let mut out = Vec::new();
+    for path in files {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        match measure(name, &text, Some(&path), None, tokenizer)? {
+            Some(entry) => out.push(entry),
+            None => return Err(format!("{}: not a valid plan", path.display())),
+        }
+    }
+    Ok(out)
+}
+
+/// Fenced code blocks of a markdown text whose info string is `json`, `yaml` or `toon`,
+/// with their format.
+pub fn plan_blocks(markdown: &str) -> Vec<(Format, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(Format, String)> = None;
+    for event in Parser::new(markdown) {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                current = info.split_whitespace().next().and_then(|lang| {
+                    match lang.to_ascii_lowercase().as_str() {
+                        "json" => Some((Format::Json, String::new())),
+                        "yaml" | "yml" => Some((Format::Yaml, String::new())),
+                        "toon" => Some((Format::Toon, String::new())),
+                        _ => None,
+                    }
+                });
+            }
+            Event::Text(text) => {
+                if let Some((_, body)) = current.as_mut() {
+                    body.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => out.extend(current.take()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every code block of the seed documents in `dir` that is a valid plan.
+pub fn seed_plans(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Vec<PlanEntry>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let seed = path
+            .file_name()
+            .map(|n| n.to_string_lossy().chars().take(3).collect::<String>())
+            .unwrap_or_default();
+        for (i, (format, block)) in plan_blocks(&text).into_iter().enumerate() {
+            let name = format!("seed {seed}, code block {}", i + 1);
+            out.extend(measure(name, &block, None, Some(format), tokenizer)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The plan section as markdown: one table, a total row, and notes.
+pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## Plans\n");
+    let _ = writeln!(
+        out,
+        "Every valid plan in `testdata/plans/` and every plan example in the seed documents \
+         (`shared/seeds/`), in its own source, written in its dialect as JSON, that JSON \
+         encoded as plain TOON, the dialect in our TOON layout (every list of tasks or steps \
+         a table, dependency lists as edge tables) and the plan model in TOON \
+         (`toon plan stats FILE` prints the same for one file). Exact `{tokenizer}` tokens; \
+         percentages against the source.\n"
+    );
+    let mut header = String::from("| plan | dialect |");
+    let mut rule = String::from("| --- | --- |");
+    for (_, title) in COLUMNS {
+        let _ = write!(header, " {title} |");
+        rule.push_str(" ---: |");
+    }
+    let _ = writeln!(out, "{header}\n{rule}");
+    let mut totals = [0usize; COLUMNS.len()];
+    let mut complete = [true; COLUMNS.len()];
+    for e in entries {
+        let source = e.tokens.first().copied().flatten().unwrap_or(0);
+        let mut row = format!("| {} | {} |", e.name, e.kind);
+        for (i, t) in e.tokens.iter().enumerate() {
+            match t {
+                Some(n) => {
+                    totals[i] += n;
+                    if i == 0 {
+                        let _ = write!(row, " {} |", thousands(*n));
+                    } else {
+                        let _ =
+                            write!(row, " {} ({}) |", thousands(*n), percent_change(source, *n));
+                    }
+                }
+                None => {
+                    complete[i] = false;
+                    row.push_str(" – |");
+                }
+            }
+        }
+        let _ = writeln!(out, "{row}");
+    }
+    let mut total = String::from("| **Total** | |");
+    for (i, n) in totals.iter().enumerate() {
+        let mark = if complete[i] { "" } else { "¹" };
+        if i == 0 {
+            let _ = write!(total, " **{}** |", thousands(*n));
+        } else {
+            let _ = write!(
+                total,
+                " **{} ({})**{mark} |",
+                thousands(*n),
+                percent_change(totals[0], *n)
+            );
+        }
+    }
+    let _ = writeln!(out, "{total}\n");
+    let _ = writeln!(
+        out,
+        "¹ Plans in the plan model's own dialect have no separate plan model column.\n"
+    );
+    let lossy: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.lossy.is_empty())
+        .map(|e| format!("{} ({})", e.name, e.lossy.join(", ")))
+        .collect();
+    if lossy.is_empty() {
+        let _ = writeln!(
+            out,
+            "Every form of every plan above reads back to the same plan (no loss)."
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Forms that do not read back to the same plan: {}.",
+            lossy.join("; ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Words;
+    impl Tokenizer for Words {
+        fn name(&self) -> &'static str {
+            "words"
+        }
+        fn count(&self, text: &str) -> usize {
+            text.split_whitespace().count()
+        }
+    }
+
+    #[test]
+    fn plan_blocks_keep_json_yaml_and_toon_blocks_only() {
+        let md =
+            "text\n\n```json\n{\"a\": 1}\n```\n\n```ts\nlet x = 1;\n```\n\n```yaml\na: 1\n```\n";
+        let blocks = plan_blocks(md);
+        assert_eq!(
+            blocks,
+            vec![
+                (Format::Json, "{\"a\": 1}\n".to_owned()),
+                (Format::Yaml, "a: 1\n".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn measure_counts_each_form_and_skips_non_plans() -> Result<(), String> {
+        let text = r#"{"dag": [{"id": "a", "tool": "t", "query": "q", "dependencies": []}]}"#;
+        let entry = measure("x".into(), text, None, None, &Words)?.ok_or("not measured")?;
+        assert_eq!(entry.kind, "tooldag json");
+        assert_eq!(entry.tokens[0], Some(text.split_whitespace().count()));
+        assert_eq!(entry.tokens[2], Some(1), "compact JSON is one word");
+        assert!(entry.tokens.iter().all(Option::is_some));
+        assert!(entry.lossy.is_empty());
+        assert!(measure("y".into(), "{\"a\": 1}", None, None, &Words)?.is_none());
+        Ok(())
+    }
+
+    #[test]
+    fn markdown_totals_the_columns() {
+        let entries = vec![
+            PlanEntry {
+                name: "p1".into(),
+                kind: "tooldag json".into(),
+                tokens: vec![Some(10), Some(20), Some(5), Some(8), Some(6), Some(7)],
+                lossy: vec![],
+            },
+            PlanEntry {
+                name: "p2".into(),
+                kind: "plan json".into(),
+                tokens: vec![Some(30), Some(40), Some(15), Some(12), Some(14), None],
+                lossy: vec!["toon"],
+            },
+        ];
+        let md = markdown(&entries, "words");
+        assert!(
+            md.contains("| **Total** | | **40** | **60 (+50.0%)** |"),
+            "{md}"
+        );
+        assert!(md.contains("**7 (-82.5%)**¹ |"), "{md}");
+        assert!(
+            md.contains("Forms that do not read back to the same plan: p2 (toon)."),
+            "{md}"
+        );
+    }
+}

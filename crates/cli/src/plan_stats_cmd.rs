@@ -1,0 +1,244 @@
+//! `toon plan stats FILE`: bytes and exact o200k_base tokens of one plan in its own
+//! source, as JSON, as plain TOON, in our tabular TOON layout and as the plan model.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::json;
+use toon_plan::forms::Form;
+use toon_plan::{DialectId, Format};
+use toon_tokens::{Bpe, Tokenizer, percent_change, thousands};
+
+/// Arguments of `toon plan stats`.
+#[derive(clap::Args, Debug)]
+pub struct PlanStatsArgs {
+    /// The plan file.
+    pub file: PathBuf,
+    /// Dialect of the file; detected from the content when absent.
+    #[arg(long, value_name = "DIALECT")]
+    pub from: Option<DialectId>,
+    /// Format of the file (json, yaml, toon, md); from the extension when absent.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// Print the figures as JSON (`{file, dialect, format, tokenizer, forms: {key:
+    /// {label, bytes, tokens, lossless}}}`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `toon plan stats`, printing its own errors to stderr.
+pub fn run(args: &PlanStatsArgs) -> ExitCode {
+    let result = Bpe::o200k_base()
+        .map_err(|e| format!("cannot count tokens: {e}"))
+        .and_then(|bpe| stats(args, &bpe));
+    match result.and_then(|out| {
+        crate::output::emit(None, format!("{out}\n").as_bytes())
+            .map_err(|e| format!("cannot write stdout: {}", crate::output::describe_io(&e)))
+    }) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A form's figures.
+struct Row<'a> {
+    form: &'a Form,
+    tokens: usize,
+}
+
+fn stats(args: &PlanStatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
+    let (text, loaded) = crate::plan_cmd::load_with_text(&args.file, args.from, args.format)?;
+    let forms = toon_plan::forms::forms(&loaded, &text)
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let rows: Vec<Row> = forms
+        .iter()
+        .map(|form| Row {
+            form,
+            tokens: tokenizer.count(&form.text),
+        })
+        .collect();
+    Ok(if args.json {
+        to_json(&args.file, &loaded, &rows, tokenizer.name())
+    } else {
+        table(&args.file, &loaded, &rows, tokenizer.name())
+    })
+}
+
+fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str) -> String {
+    let forms: serde_json::Map<String, serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.form.key.to_owned(),
+                json!({
+                    "label": r.form.label,
+                    "bytes": r.form.text.len(),
+                    "tokens": r.tokens,
+                    "lossless": r.form.lossless,
+                }),
+            )
+        })
+        .collect();
+    json!({
+        "file": file.display().to_string(),
+        "dialect": loaded.dialect.name(),
+        "format": loaded.format.name(),
+        "tokenizer": tokenizer,
+        "forms": forms,
+    })
+    .to_string()
+}
+
+fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str) -> String {
+    let mut out = format!(
+        "{} — {} plan ({}), {} tasks — exact {tokenizer} token counts\n\n",
+        file.display(),
+        loaded.dialect,
+        loaded.format,
+        loaded.plan.tasks.len()
+    );
+    let width = rows
+        .iter()
+        .map(|r| r.form.label.chars().count())
+        .max()
+        .unwrap_or(4);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>10} {:>10} {:>10}  lossless",
+        "form", "bytes", "tokens", "vs source"
+    );
+    let source = rows.first().map_or(0, |r| r.tokens);
+    for (i, r) in rows.iter().enumerate() {
+        let change = if i == 0 {
+            "baseline".to_owned()
+        } else {
+            percent_change(source, r.tokens)
+        };
+        let lossless = match r.form.lossless {
+            None => "",
+            Some(true) => "yes",
+            Some(false) => "no (see toon plan convert)",
+        };
+        let line = format!(
+            "{:<width$} {:>10} {:>10} {:>10}  {lossless}",
+            r.form.label,
+            thousands(r.form.text.len()),
+            thousands(r.tokens),
+            change
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if let Some(best) = rows.iter().skip(1).min_by_key(|r| r.tokens) {
+        let _ = write!(
+            out,
+            "\nsmallest: {} ({} tokens, {} against the source)",
+            best.form.label,
+            thousands(best.tokens),
+            percent_change(source, best.tokens)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One token per whitespace-separated word: simple enough to check by hand.
+    struct Words;
+    impl Tokenizer for Words {
+        fn name(&self) -> &'static str {
+            "words"
+        }
+        fn count(&self, text: &str) -> usize {
+            text.split_whitespace().count()
+        }
+    }
+
+    const TOOLDAG: &str = r#"{"dag": [
+  {"id": "a", "tool": "search", "query": "rust-toon", "dependencies": []},
+  {"id": "b", "tool": "calc", "query": "{{a.result}}+1", "dependencies": ["a"]}
+]}"#;
+
+    fn args(dir: &tempfile::TempDir, json: bool) -> PlanStatsArgs {
+        let file = dir.path().join("dag.json");
+        std::fs::write(&file, TOOLDAG).expect("write plan");
+        PlanStatsArgs {
+            file,
+            from: None,
+            format: None,
+            json,
+        }
+    }
+
+    #[test]
+    fn json_output_counts_every_form_with_the_tokenizer() -> Result<(), String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let out = stats(&args(&dir, true), &Words)?;
+        let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
+        assert_eq!(v["dialect"], "tooldag");
+        assert_eq!(v["tokenizer"], "words");
+        let forms = v["forms"].as_object().ok_or("no forms")?;
+        let keys: Vec<&str> = forms.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "source",
+                "json_pretty",
+                "json_compact",
+                "toon_naive",
+                "toon",
+                "plan_toon"
+            ]
+        );
+        // The source's counts are those of the file as written.
+        assert_eq!(forms["source"]["bytes"], TOOLDAG.len());
+        assert_eq!(
+            forms["source"]["tokens"],
+            TOOLDAG.split_whitespace().count()
+        );
+        assert_eq!(forms["source"]["lossless"], serde_json::Value::Null);
+        // Compact JSON has no white space at all: one "word".
+        assert_eq!(forms["json_compact"]["tokens"], 1);
+        for key in ["json_pretty", "toon_naive", "toon", "plan_toon"] {
+            assert_eq!(forms[key]["lossless"], true, "{key}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn table_names_the_plan_and_the_smallest_form() -> Result<(), String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let out = stats(&args(&dir, false), &Words)?;
+        assert!(out.contains("tooldag plan (json), 2 tasks"), "{out}");
+        assert!(out.contains("baseline"), "{out}");
+        assert!(out.contains("tooldag as TOON, tables"), "{out}");
+        assert!(
+            out.contains("\nsmallest: tooldag as JSON (compact) (1 tokens"),
+            "{out}"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn unreadable_plans_are_errors_naming_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("x.json");
+        std::fs::write(&file, "{\"nothing\": 1}").expect("write");
+        let err = stats(
+            &PlanStatsArgs {
+                file: file.clone(),
+                from: None,
+                format: None,
+                json: false,
+            },
+            &Words,
+        )
+        .expect_err("not a plan");
+        assert!(err.contains(&file.display().to_string()), "{err}");
+    }
+}

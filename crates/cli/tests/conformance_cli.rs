@@ -1,0 +1,88 @@
+//! The spec's conformance fixtures run through the `toon` binary, as a user runs it:
+//! encode cases pipe the JSON into `toon -e` and expect the fixture's text (plus the
+//! final newline the CLI prints); decode cases pipe the TOON text into `toon -d` and
+//! expect the fixture's value as JSON, or, for error cases, exit code 1, an empty
+//! stdout and an error on stderr. The CLI decodes with the streaming TOON → JSON
+//! transcoder, so this checks a different code path from the library suite.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use toon_conformance::{Case, Category, run_suite};
+
+fn run_toon(args: &[String], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toon");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Err(e) = pipe.write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("wait for toon")
+}
+
+fn args(case: &Case) -> Vec<String> {
+    let mut args = vec![match case.category {
+        Category::Encode => "-e".to_owned(),
+        Category::Decode => "-d".to_owned(),
+    }];
+    if let Some(d) = &case.options.delimiter {
+        args.extend(["--delimiter".to_owned(), d.clone()]);
+    }
+    if let Some(n) = case.options.indent {
+        args.extend(["--indent".to_owned(), n.to_string()]);
+    }
+    if case.options.strict == Some(false) {
+        args.push("--no-strict".to_owned());
+    }
+    args
+}
+
+fn check(case: &Case) -> Result<(), String> {
+    let stdin = match case.category {
+        Category::Encode => serde_json::to_vec(&case.input).map_err(|e| e.to_string())?,
+        Category::Decode => case.toon_input().as_bytes().to_vec(),
+    };
+    let out = run_toon(&args(case), &stdin);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if case.should_error {
+        return match (
+            out.status.code(),
+            stdout.is_empty(),
+            stderr.starts_with("error: "),
+        ) {
+            (Some(1), true, true) => Ok(()),
+            _ => Err(format!(
+                "exit {:?}, stdout {stdout:?}, stderr {stderr:?}",
+                out.status.code()
+            )),
+        };
+    }
+    if !out.status.success() {
+        return Err(format!("exit {:?}: {stderr}", out.status.code()));
+    }
+    let same = match case.category {
+        Category::Encode => stdout == format!("{}\n", case.expected_toon()),
+        Category::Decode => {
+            let got: serde_json::Value = serde_json::from_str(&stdout)
+                .map_err(|e| format!("stdout is not JSON ({e}): {stdout}"))?;
+            toon::Value::from(got) == toon::Value::from(case.expected.clone())
+        }
+    };
+    if same {
+        Ok(())
+    } else {
+        Err(stdout.into_owned())
+    }
+}
+
+#[test]
+fn spec_fixtures_through_the_cli() {
+    run_suite("toon CLI", check);
+}

@@ -1,0 +1,190 @@
+//! The CLI under hostile conditions: an existing `-o` file survives every kind of
+//! failure and an interrupted write, and unreadable inputs give one-line errors
+//! (never a backtrace) from every subcommand.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn toon(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toon");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Err(e) = pipe.write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
+    drop(pipe);
+    child.wait_with_output().expect("wait")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The failure is reported on exactly one line, with no panic or backtrace.
+fn one_line_failure(o: &Output) {
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("RUST_BACKTRACE"), "{err}");
+}
+
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).expect("dir").count()
+}
+
+#[test]
+fn an_existing_output_survives_every_codec_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("out");
+    let out_s = out.to_str().expect("path");
+    std::fs::write(&out, "precious").expect("write");
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let cases: [(&[&str], &[u8]); 7] = [
+        // Encode: invalid JSON, invalid UTF-8, too deep, a bad flag value.
+        (&["-o", out_s], b"{\"a\": "),
+        (&["-o", out_s], b"{\"a\": \"\xff\"}"),
+        (&["-o", out_s], deep.as_bytes()),
+        (&["-o", out_s, "--delimiter", ";"], b"{}"),
+        // Decode: a count mismatch, invalid UTF-8, an error on the last line.
+        (&["-d", "-o", out_s], b"a[3]: 1,2"),
+        (&["-d", "-o", out_s], b"a: \xc3\x28"),
+        (&["-d", "-o", out_s], b"a: 1\nb: 2\nc: \"open"),
+    ];
+    for (args, input) in cases {
+        let o = toon(args, input);
+        assert!(!o.status.success(), "{args:?} should fail");
+        assert_eq!(std::fs::read(&out).expect("read"), b"precious", "{args:?}");
+        assert_eq!(entries(dir.path()), 1, "{args:?} left a temporary file");
+    }
+    // A missing input file fails before the output is touched, too.
+    let missing = dir.path().join("missing.json");
+    let o = toon(&[missing.to_str().expect("path"), "-o", out_s], b"");
+    one_line_failure(&o);
+    assert_eq!(std::fs::read(&out).expect("read"), b"precious");
+}
+
+#[test]
+fn an_existing_output_survives_plan_conversion_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("plan.json");
+    std::fs::write(&out, "precious").expect("write");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"dag\": [").expect("write");
+    let unknown = dir.path().join("unknown.json");
+    std::fs::write(&unknown, "{\"nothing\": \"here\"}").expect("write");
+    for input in [&bad, &unknown, &dir.path().join("missing.json")] {
+        let o = toon(
+            &[
+                "plan",
+                "convert",
+                input.to_str().expect("path"),
+                "--to",
+                "plan",
+                "-o",
+                out.to_str().expect("path"),
+            ],
+            b"",
+        );
+        assert!(!o.status.success(), "{}", input.display());
+        assert_eq!(std::fs::read(&out).expect("read"), b"precious");
+    }
+    assert_eq!(entries(dir.path()), 3, "no temporary files left behind");
+}
+
+/// A 20 MB JSON array: big enough that a kill can land in the middle of the write.
+fn big_json() -> Vec<u8> {
+    let mut s = String::from("[");
+    for i in 0..400_000 {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!("{{\"id\":{i},\"name\":\"item number {i}\"}}"));
+    }
+    s.push(']');
+    s.into_bytes()
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_write_leaves_the_old_file_or_the_new_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in.json");
+    std::fs::write(&input, big_json()).expect("write");
+    let out = dir.path().join("out.toon");
+    // The complete output, for comparison.
+    let full = toon(&[input.to_str().expect("path")], b"");
+    assert!(full.status.success(), "{}", stderr(&full));
+    // Interrupt runs at different moments (the assertion holds whenever the signal
+    // lands): before reading, while encoding, while writing, after renaming.
+    for delay_ms in [0, 5, 20, 50, 100, 200, 400] {
+        std::fs::write(&out, "old").expect("write");
+        let child = Command::new(env!("CARGO_BIN_EXE_toon"))
+            .args([
+                input.to_str().expect("path"),
+                "-o",
+                out.to_str().expect("path"),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        let _ = status;
+        let o = child.wait_with_output().expect("wait");
+        let now = std::fs::read(&out).expect("the output file is never removed");
+        assert!(
+            now == b"old" || now == full.stdout,
+            "delay {delay_ms} ms (exit {:?}): a partial file of {} bytes",
+            o.status,
+            now.len()
+        );
+    }
+}
+
+#[test]
+fn unreadable_inputs_give_one_line_errors_everywhere() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("path");
+    let missing = dir.path().join("nope.toon");
+    let m = missing.to_str().expect("path");
+    for args in [
+        vec![m],
+        vec![d],
+        vec!["-d", m],
+        vec!["-d", d],
+        vec!["stats", m],
+        vec!["stats", d],
+        vec!["plan", "validate", m],
+        vec!["plan", "convert", m, "--to", "plan"],
+    ] {
+        let o = toon(&args, b"");
+        one_line_failure(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains("no such file") || err.contains("directory"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn output_onto_a_directory_is_a_one_line_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let o = toon(&["-o", dir.path().to_str().expect("path")], b"{\"a\": 1}");
+    one_line_failure(&o);
+    assert!(stderr(&o).contains("directory"), "{}", stderr(&o));
+    assert_eq!(entries(dir.path()), 0);
+}

@@ -1,0 +1,55 @@
+//! Pictures of a plan's graph, with its waves visible: [`mermaid`], [`dot`] (Graphviz)
+//! and [`text`] (a compact terminal drawing in the style of seed 001's execution
+//! graph). Each draws the dependencies as declared by the tasks and marks the
+//! critical path.
+
+mod dot;
+mod mermaid;
+mod text;
+
+pub use dot::dot;
+pub use mermaid::mermaid;
+pub use text::text;
+
+use std::collections::HashMap;
+
+use crate::exec::{Schedule, ScheduledTask};
+use crate::model::Plan;
+
+/// The tasks of each wave, in plan order.
+pub(crate) fn by_wave(schedule: &Schedule) -> Vec<Vec<&ScheduledTask>> {
+    let mut out: Vec<Vec<&ScheduledTask>> = vec![Vec::new(); schedule.waves.len()];
+    for t in &schedule.tasks {
+        if let Some(w) = out.get_mut(t.wave) {
+            w.push(t);
+        }
+    }
+    out
+}
+
+/// The scheduled tasks by id.
+pub(crate) fn by_id(schedule: &Schedule) -> HashMap<&str, &ScheduledTask> {
+    schedule.tasks.iter().map(|t| (t.id.as_str(), t)).collect()
+}
+
+/// A task's label: its id, and its title when it has a different one.
+pub(crate) fn label(plan: &Plan, index: usize) -> String {
+    let t = &plan.tasks[index];
+    match t.title.as_deref() {
+        Some(title) if title != t.id && !title.trim().is_empty() => {
+            format!("{}: {}", t.id, one_line(title, 40))
+        }
+        _ => t.id.clone(),
+    }
+}
+
+/// Text on one line, cut to `max` characters with `…`.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > max {
+        let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}

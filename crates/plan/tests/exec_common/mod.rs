@@ -1,0 +1,127 @@
+//! Shared by the execution-view tests: the seed examples (read from
+//! `../shared/seeds/` at test time, as `seeds.rs` does, never copied) and plan
+//! builders.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use toon_plan::{DialectId, Format, Plan};
+
+pub fn seeds_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/seeds");
+    assert!(
+        dir.is_dir(),
+        "seed documents not found at {}",
+        dir.display()
+    );
+    dir
+}
+
+pub fn seed(prefix: &str) -> String {
+    let dir = seeds_dir();
+    let entry = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no seed {prefix}_*.txt"));
+    std::fs::read_to_string(entry.path()).unwrap()
+}
+
+/// Fenced code blocks with this info string.
+pub fn blocks_with(text: &str, lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in text.lines() {
+        match current.as_mut() {
+            None => {
+                if let Some(info) = line.trim_start().strip_prefix("```") {
+                    current = Some((info.trim().to_owned(), String::new()));
+                }
+            }
+            Some((_, body)) => {
+                if line.trim_start().starts_with("```") {
+                    let (info, body) = current.take().unwrap();
+                    if info == lang {
+                        out.push(body);
+                    }
+                } else {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn load(text: &str, format: Format) -> toon_plan::Loaded {
+    toon_plan::load(text, None, None, Some(format)).unwrap()
+}
+
+/// Seed 000's PlanDAG example.
+pub fn seed_000() -> Plan {
+    load(&blocks_with(&seed("000"), "json")[0], Format::Json).plan
+}
+
+/// Seed 001's CompositeTask example (the second yaml block; the first is the template).
+pub fn seed_001() -> Plan {
+    let loaded = load(&blocks_with(&seed("001"), "yaml")[1], Format::Yaml);
+    assert_eq!(loaded.dialect, DialectId::Composite);
+    loaded.plan
+}
+
+/// Seed 002's workflow examples (the JSON blocks).
+pub fn seed_002() -> Vec<Plan> {
+    blocks_with(&seed("002"), "json")
+        .iter()
+        .map(|b| load(b, Format::Json).plan)
+        .collect()
+}
+
+/// Seed 003's example plan (given in prose: two stages) as a staged plan.
+pub fn seed_003_json() -> serde_json::Value {
+    serde_json::json!({
+        "id": "plan-1", "goal": "Write a spec",
+        "stages": [
+            {"id": "s1", "name": "Research", "mode": "parallel", "steps": [
+                {"id": "trends", "title": "Research market trends", "intent": "research", "executor": "research"},
+                {"id": "competitors", "title": "Research competitors", "intent": "research", "executor": "research"},
+                {"id": "interviews", "title": "Review user interviews", "intent": "review", "executor": "research"}]},
+            {"id": "s2", "name": "Synthesis", "mode": "sequence", "steps": [
+                {"id": "summary", "title": "Draft findings summary", "intent": "draft", "executor": "writer",
+                 "inputs": ["trends", "competitors", "interviews"]},
+                {"id": "spec", "title": "Draft spec", "intent": "draft", "executor": "writer", "inputs": ["summary"]},
+                {"id": "edit", "title": "Edit spec", "intent": "edit", "executor": "editor", "inputs": ["spec"]}]}
+        ]
+    })
+}
+
+pub fn seed_003() -> Plan {
+    let loaded = load(&seed_003_json().to_string(), Format::Json);
+    assert_eq!(loaded.dialect, DialectId::Staged);
+    loaded.plan
+}
+
+/// Seed 004's tool DAG examples.
+pub fn seed_004() -> Vec<Plan> {
+    blocks_with(&seed("004"), "json")
+        .iter()
+        .map(|b| load(b, Format::Json).plan)
+        .collect()
+}
+
+/// A plan from `(id, dependencies)` pairs.
+pub fn plan(tasks: &[(&str, &[&str])]) -> Plan {
+    Plan {
+        tasks: tasks
+            .iter()
+            .map(|(id, deps)| toon_plan::Task {
+                id: (*id).to_owned(),
+                dependencies: Some(deps.iter().map(|d| (*d).to_owned()).collect()),
+                ..toon_plan::Task::default()
+            })
+            .collect(),
+        ..Plan::default()
+    }
+}

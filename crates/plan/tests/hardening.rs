@@ -1,0 +1,244 @@
+//! Hostile plans: nesting far beyond any parser's limit in every format, broken TOON
+//! counts, huge declared lengths, and very long dependency chains. Each must load into
+//! a plan or fail with a clean error; validation and conversion must never overflow
+//! the stack.
+
+use toon_plan::{DialectId, Format, Plan, Task};
+
+const DEEP: usize = 100_000;
+
+fn load(text: &str, dialect: Option<DialectId>, format: Option<Format>) -> Option<String> {
+    match toon_plan::load(text, None, dialect, format) {
+        Ok(l) => {
+            // Whatever loads must validate and convert without trouble.
+            let _ = toon_plan::validate(&l);
+            for to in DialectId::ALL {
+                if let Err(e) = toon_plan::convert(&l.plan, to, None) {
+                    // Only a reader's nesting limit may refuse what another accepted.
+                    let m = e.to_string();
+                    assert!(
+                        ["budget breached", "recursion limit", "deeper than"]
+                            .iter()
+                            .any(|k| m.contains(k)),
+                        "→ {to}: {m}"
+                    );
+                }
+            }
+            None
+        }
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+#[test]
+fn a_100_000_level_document_fails_cleanly_in_every_format() {
+    let json = format!("{{\"dag\": {}{}}}", "[".repeat(DEEP), "]".repeat(DEEP));
+    let yaml = format!("dag: {}{}\n", "[".repeat(DEEP), "]".repeat(DEEP));
+    let toon = format!(
+        "dag[1]{{{}c{}:\n  1",
+        "b{".repeat(DEEP),
+        "}".repeat(DEEP + 1)
+    );
+    for (text, format) in [
+        (&json, Format::Json),
+        (&yaml, Format::Yaml),
+        (&toon, Format::Toon),
+    ] {
+        for dialect in [None, Some(DialectId::ToolDag), Some(DialectId::Plan)] {
+            let e = load(text, dialect, Some(format));
+            assert!(
+                e.is_some(),
+                "{format} {dialect:?} loaded a 100,000-deep plan"
+            );
+        }
+    }
+    // Sniffed, too.
+    assert!(load(&json, None, None).is_some());
+}
+
+#[test]
+fn deep_front_matter_in_a_cursor_plan_is_kept_or_refused_never_a_crash() {
+    let flow = format!(
+        "---\nname: x\ntodos: {}{}\n---\n\nbody\n",
+        "[".repeat(DEEP),
+        "]".repeat(DEEP)
+    );
+    let mut block = String::from("---\nname: x\nextra:\n");
+    for i in 1..3000 {
+        block.push_str(&" ".repeat(i));
+        block.push_str("k:\n");
+    }
+    block.push_str("---\n\nbody\n");
+    for text in [&flow, &block] {
+        let _ = load(text, Some(DialectId::Cursor), Some(Format::Md));
+        let _ = load(text, None, None);
+    }
+}
+
+#[test]
+fn a_toon_plan_with_a_wrong_count_is_a_clean_error_with_its_line() {
+    // Planners write `tasks[19]` over 20 rows.
+    let mut text = String::from("dag[2]{id,tool,query,dependencies}:\n");
+    for i in 0..3 {
+        text.push_str(&format!("  t{i},search,q{i},\"\"\n"));
+    }
+    let e = toon_plan::load(&text, None, None, Some(Format::Toon)).expect_err("count");
+    let msg = e.to_string();
+    assert!(msg.contains("invalid TOON"), "{msg}");
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    // A huge declared count does not allocate.
+    let huge = "dag[4000000000]{id,tool,query}:\n  a,search,q\n";
+    assert!(toon_plan::load(huge, None, None, Some(Format::Toon)).is_err());
+}
+
+/// A plan whose tasks form one long chain: task i depends on task i-1.
+fn chain(n: usize) -> Plan {
+    let tasks = (0..n)
+        .map(|i| Task {
+            id: format!("t{i}"),
+            title: Some(format!("step {i}")),
+            description: Some(format!("do step {i}")),
+            tool: Some("search".into()),
+            dependencies: Some(if i == 0 {
+                vec![]
+            } else {
+                vec![format!("t{}", i - 1)]
+            }),
+            ..Task::default()
+        })
+        .collect();
+    Plan {
+        title: Some("chain".into()),
+        goal: Some("a long chain".into()),
+        tasks,
+        ..Plan::default()
+    }
+}
+
+#[test]
+fn a_5_000_task_dependency_chain_validates_and_converts_everywhere() {
+    let plan = chain(5_000);
+    for to in DialectId::ALL {
+        let conv = toon_plan::convert(&plan, to, None).expect("converts");
+        let back = toon_plan::load(&conv.text, None, Some(to), Some(conv.format)).expect("loads");
+        assert_eq!(back.plan.tasks.len(), 5_000, "{to}");
+        let _ = toon_plan::validate(&back);
+    }
+    // And a cycle through all of them is found, not a stack overflow.
+    let mut cyclic = chain(5_000);
+    cyclic.tasks[0].dependencies = Some(vec!["t4999".into()]);
+    let conv = toon_plan::convert(&cyclic, DialectId::ToolDag, None).expect("converts");
+    let back = toon_plan::load(&conv.text, None, None, None).expect("loads");
+    let problems = toon_plan::validate(&back);
+    assert!(
+        problems.iter().any(|p| p.to_string().contains("cycle")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn a_2_mb_line_in_every_format_loads() {
+    let long = "x".repeat(2 << 20);
+    let json = format!(
+        "{{\"dag\": [{{\"id\": \"a\", \"tool\": \"t\", \"query\": \"{long}\", \"dependencies\": []}}]}}"
+    );
+    let md = format!("---\nname: {long}\ntodos:\n  - id: a\n    content: {long}\n---\n\n{long}\n");
+    for (text, format) in [(&json, Format::Json), (&md, Format::Md)] {
+        let l = toon_plan::load(text, None, None, Some(format)).expect("loads");
+        let out = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).expect("ok");
+        assert!(out.report.is_empty(), "{}", out.report);
+        assert!(out.text.len() > 2 << 20);
+    }
+}
+
+/// Fuzz find (markdown_plan): a workflow markdown item whose label holds markup,
+/// `- *\x01t*Timeout**: 120s`, was read as the key `\x01tTimeout**`, which the writer
+/// cannot put back inside `**…**`; converting the plan to itself lost the field. Such
+/// items are now ignored with a warning, like other items without a plain label.
+#[test]
+fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/plans/workflow/valid/onboarding.md"
+    );
+    let valid = std::fs::read_to_string(path).expect("read");
+    for odd in [
+        "- *\u{1}t*Timeout**: 120s\nries: 2",
+        "- **a**b**: 1",
+        "- **_x_**: 1",
+        "- **`code`**: 1",
+        "- **a\\*b**: 1",
+        "- **[link](x)**: 1",
+        "- **Note:**: x",
+    ] {
+        let text = valid.replace(
+            "- **Timeout**: 120s",
+            &format!("- **Timeout**: 120s\n{odd}"),
+        );
+        let l = toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md))
+            .expect("loads");
+        let same =
+            toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).expect("converts");
+        assert!(same.report.is_empty(), "{odd}: {}", same.report);
+    }
+    let text = valid.replace(
+        "- **Timeout**: 120s",
+        "- **Timeout**: 120s\n- *\u{1}t*Timeout**: 120s",
+    );
+    let l =
+        toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md)).expect("loads");
+    let problems = toon_plan::validate(&l);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.to_string().contains("not plain text")),
+        "{problems:?}"
+    );
+    // Plain labels with inner underscores and spaces still read.
+    let text = valid.replace(
+        "- **Timeout**: 120s",
+        "- **Timeout**: 120s\n- **retry_after**: 5\n- **Owner Team**: data",
+    );
+    let l =
+        toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md)).expect("loads");
+    let same = toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+    assert!(same.report.is_empty(), "{}", same.report);
+    assert!(same.text.contains("retry_after"), "{}", same.text);
+}
+
+/// Fuzz find (model_plan): a 376-character key of control characters is 1,500
+/// characters once quoted with escapes, beyond YAML's 1024-character limit for an
+/// implicit key, so the YAML written for it did not parse back. Long keys are now
+/// written as explicit `? key` entries.
+#[test]
+fn keys_too_long_for_an_implicit_yaml_key_round_trip() {
+    let controls: String = "\u{0}\u{5}\u{7}\u{e}".repeat(94);
+    for key in [
+        controls,
+        "k".repeat(5000),
+        format!("{}: x", "é".repeat(1100)),
+    ] {
+        let mut extra = toon_plan::Extra::new();
+        extra.insert(
+            key.clone(),
+            serde_json::json!({"a": [1, {"b": key.clone()}]}),
+        );
+        let mut task = Task {
+            id: "t".into(),
+            ..Task::default()
+        };
+        task.extra.insert(key.clone(), serde_json::json!("v"));
+        let plan = Plan {
+            extra,
+            tasks: vec![task],
+            ..Plan::default()
+        };
+        for to in [DialectId::Plan, DialectId::Composite, DialectId::Staged] {
+            let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
+                .unwrap_or_else(|e| panic!("{to}: {e}"));
+            if to == DialectId::Plan {
+                assert!(conv.report.is_empty(), "{}", conv.report);
+            }
+        }
+    }
+}
