@@ -127,7 +127,8 @@ fn write_seq(out: &mut String, a: &[Value], indent: usize, depth: usize) {
 }
 
 fn key(k: &str) -> String {
-    if is_plain_safe(k) {
+    // A plain `<<` key is YAML's merge key.
+    if k != "<<" && is_plain_safe(k) {
         k.to_owned()
     } else {
         quote(k)
@@ -167,9 +168,13 @@ pub fn is_plain_safe(s: &str) -> bool {
     if s.contains(": ") || s.contains(" #") || s.ends_with(':') {
         return false;
     }
-    if s.chars()
-        .any(|c| c.is_control() || matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}'))
-    {
+    if s.chars().any(|c| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{fffe}' | '\u{ffff}'
+            )
+    }) {
         return false;
     }
     let lower = s.to_ascii_lowercase();
@@ -222,6 +227,8 @@ pub fn quote(s: &str) -> String {
             '\u{2029}' => out.push_str("\\P"),
             '\u{feff}' => out.push_str("\\uFEFF"),
             c if c.is_control() => out.push_str(&format!("\\x{:02X}", c as u32)),
+            // Not printable in YAML (§5.1), so escaped.
+            '\u{fffe}' | '\u{ffff}' => out.push_str(&format!("\\u{:04X}", c as u32)),
             c => out.push(c),
         }
     }

@@ -242,3 +242,86 @@ fn keys_too_long_for_an_implicit_yaml_key_round_trip() {
         }
     }
 }
+
+/// Fuzz find (staged_plan, through dialect detection): a document starting `<!-->`
+/// sliced the text with its comment's end before its start and panicked.
+#[test]
+fn an_html_comment_whose_end_overlaps_its_start_is_not_a_panic() {
+    for text in [
+        "<!-->_:\t\"w ta\nss\"confie\"s\"-",
+        "<!-->",
+        "<!--->",
+        "<!---->\nname: x\n",
+        "<!--\nname: x\n-->\n# body\n",
+    ] {
+        for (dialect, format) in [
+            (None, None),
+            (Some(DialectId::Cursor), Some(Format::Md)),
+            (None, Some(Format::Md)),
+        ] {
+            let _ = load(text, dialect, format);
+        }
+    }
+    let l = toon_plan::load(
+        "<!--\nname: x\ntodos: []\n-->\n# body\n",
+        None,
+        Some(DialectId::Cursor),
+        Some(Format::Md),
+    )
+    .expect("front matter in a comment");
+    assert_eq!(l.plan.title.as_deref(), Some("x"));
+}
+
+/// Fuzz find (tooldag_plan): U+FFFF (and U+FFFE) are not printable in YAML, but the
+/// YAML writer wrote them raw, so the plan's YAML did not read back.
+#[test]
+fn noncharacters_are_escaped_in_yaml() {
+    for s in ["\u{ffff}", "a\u{fffe}b", "---3\u{ffff}\u{ffff}"] {
+        let mut extra = toon_plan::Extra::new();
+        extra.insert(s.to_owned(), serde_json::json!([s]));
+        let plan = Plan {
+            title: Some(s.to_owned()),
+            extra,
+            tasks: vec![Task {
+                id: s.to_owned(),
+                description: Some(s.to_owned()),
+                ..Task::default()
+            }],
+            ..Plan::default()
+        };
+        for to in [DialectId::Plan, DialectId::Cursor, DialectId::Composite] {
+            let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
+                .unwrap_or_else(|e| panic!("{to}: {e}"));
+            if to == DialectId::Plan {
+                assert!(conv.report.is_empty(), "{}", conv.report);
+            }
+        }
+        let md = toon_plan::convert(&plan, DialectId::Cursor, Some(Format::Md)).expect("md");
+        assert!(toon_plan::load(&md.text, None, Some(DialectId::Cursor), None).is_ok());
+    }
+}
+
+/// Fuzz find (cursor_plan): front matter read tolerantly kept a todo key `<<`, which
+/// the YAML writer wrote plain, where YAML reads it as a merge key and fails.
+#[test]
+fn a_merge_key_lookalike_is_quoted_in_yaml() {
+    let mut task = Task {
+        id: "a".into(),
+        ..Task::default()
+    };
+    task.extra.insert("<<".into(), serde_json::json!("b"));
+    let mut extra = toon_plan::Extra::new();
+    extra.insert("<<".into(), serde_json::json!({"<<": 1}));
+    let plan = Plan {
+        extra,
+        tasks: vec![task],
+        ..Plan::default()
+    };
+    for to in [DialectId::Plan, DialectId::Composite, DialectId::Cursor] {
+        let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
+            .unwrap_or_else(|e| panic!("{to}: {e}"));
+        if to == DialectId::Plan {
+            assert!(conv.report.is_empty(), "{}", conv.report);
+        }
+    }
+}

@@ -81,8 +81,9 @@ fn find_head(text: &str) -> (&str, Option<&str>, bool) {
         }
         return ("", None, false);
     }
-    if text.starts_with("<!--")
-        && let Some(close) = text.find("-->")
+    // The closing `-->` is searched after the opening `<!--` (in `<!-->` they overlap).
+    if let Some(after) = text.strip_prefix("<!--")
+        && let Some(close) = after.find("-->").map(|i| i + 4)
     {
         let inner = &text[4..close];
         let mut end = close + 3;
