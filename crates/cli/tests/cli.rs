@@ -5,22 +5,10 @@ use std::io::Write;
 
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 fn toon(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn toon");
-    let mut pipe = child.stdin.take().expect("stdin");
-    // The command may reject its arguments and exit before reading stdin: a closed pipe
-    // is then expected, not a test failure.
-    if let Err(e) = pipe.write_all(stdin.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("wait")
+    common::run_toon(args, stdin.as_bytes())
 }
 
 fn stdout(o: &Output) -> String {

@@ -5,26 +5,11 @@
 //! stdout and an error on stderr. The CLI decodes with the streaming TOON → JSON
 //! transcoder, so this checks a different code path from the library suite.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use toon_conformance::{Case, Category, run_suite};
 
-fn run_toon(args: &[String], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn toon");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Err(e) = pipe.write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("wait for toon")
-}
+mod common;
+
+use common::run_toon;
 
 fn args(case: &Case) -> Vec<String> {
     let mut args = vec![match case.category {

@@ -2,26 +2,13 @@
 //! failure and an interrupted write, and unreadable inputs give one-line errors
 //! (never a backtrace) from every subcommand.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-fn toon(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toon"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn toon");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Err(e) = pipe.write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-    }
-    drop(pipe);
-    child.wait_with_output().expect("wait")
-}
+mod common;
+
+use common::run_toon as toon;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
