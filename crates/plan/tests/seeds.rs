@@ -1,61 +1,11 @@
 //! The examples inside the seed documents (read from `../shared/seeds/` at test time,
 //! never copied) parse, validate and convert.
 
-use std::path::PathBuf;
-
 use toon_plan::{DialectId, Format, Severity};
 
-fn seeds_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/seeds");
-    assert!(
-        dir.is_dir(),
-        "seed documents not found at {}",
-        dir.display()
-    );
-    dir
-}
+mod exec_common;
 
-fn seed(prefix: &str) -> String {
-    let dir = seeds_dir();
-    let entry = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().starts_with(prefix))
-        .unwrap_or_else(|| panic!("no seed {prefix}_*.txt"));
-    std::fs::read_to_string(entry.path()).unwrap()
-}
-
-/// Fenced code blocks: `(info string, content)`.
-fn blocks(text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut current: Option<(String, String)> = None;
-    for line in text.lines() {
-        match current.as_mut() {
-            None => {
-                if let Some(info) = line.trim_start().strip_prefix("```") {
-                    current = Some((info.trim().to_owned(), String::new()));
-                }
-            }
-            Some((_, body)) => {
-                if line.trim_start().starts_with("```") {
-                    out.push(current.take().unwrap());
-                } else {
-                    body.push_str(line);
-                    body.push('\n');
-                }
-            }
-        }
-    }
-    out
-}
-
-fn blocks_with(text: &str, lang: &str) -> Vec<String> {
-    blocks(text)
-        .into_iter()
-        .filter(|(l, _)| l == lang)
-        .map(|(_, b)| b)
-        .collect()
-}
+use exec_common::{blocks_with, seed};
 
 fn errors(loaded: &toon_plan::Loaded) -> Vec<String> {
     toon_plan::validate(loaded)

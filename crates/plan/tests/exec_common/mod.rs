@@ -1,5 +1,5 @@
-//! Shared by the execution-view tests: the seed examples (read from
-//! `../shared/seeds/` at test time, as `seeds.rs` does, never copied) and plan
+//! Shared by the seed and execution-view tests: the seed examples (read from
+//! `../shared/seeds/` at test time, never copied) and plan
 //! builders.
 
 #![allow(dead_code)]
