@@ -106,9 +106,15 @@ impl Document {
             Format::Json => serde_json::from_str::<Value>(text)
                 .map(Document::Tree)
                 .map_err(|e| {
+                    // serde_json ends its message with the position, which the location
+                    // and the column below already give; its column is 0 at the start of
+                    // a line, ours 1-based.
+                    let text = e.to_string();
+                    let position = format!(" at line {} column {}", e.line(), e.column());
+                    let message = text.strip_suffix(&position).unwrap_or(&text);
                     PlanError::new(
                         Location::Line(e.line()),
-                        format!("invalid JSON: {e} (column {})", e.column()),
+                        format!("invalid JSON: {message} (column {})", e.column().max(1)),
                     )
                 }),
             Format::Yaml => yaml::parse(text).map(Document::Tree),
@@ -151,5 +157,28 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
         Format::Md => Err(PlanError::doc(
             "this dialect has no markdown form (use json, yaml or toon)",
         )),
+    }
+}
+
+#[cfg(test)]
+mod json_error_tests {
+    use super::*;
+
+    #[test]
+    fn invalid_json_names_its_line_and_one_based_column_once() {
+        let Err(e) = Document::parse("", Format::Json) else {
+            panic!("empty text is not JSON");
+        };
+        assert_eq!(
+            e.to_string(),
+            "line 1: invalid JSON: EOF while parsing a value (column 1)"
+        );
+        let Err(e) = Document::parse("{\"a\": [1, 2", Format::Json) else {
+            panic!("unclosed list is not JSON");
+        };
+        assert_eq!(
+            e.to_string(),
+            "line 1: invalid JSON: EOF while parsing a list (column 11)"
+        );
     }
 }
