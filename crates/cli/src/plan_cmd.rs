@@ -43,7 +43,9 @@ pub enum PlanCommand {
         /// atomically.
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
-        /// Convert invalid plans too (their problems are still printed).
+        /// Convert invalid plans too, and write conversions that fail the target
+        /// dialect's validation (e.g. a Cursor plan as a tool DAG has no `tool`); the
+        /// problems are still printed and the exit status is 1.
         #[arg(long)]
         force: bool,
         /// Do not print loss reports, only their counts.
@@ -192,8 +194,12 @@ struct ConvertOpts {
 
 /// What happened to one file.
 enum Outcome {
-    Converted { losses: usize },
+    Converted {
+        losses: usize,
+    },
     Invalid,
+    /// The conversion would fail the target dialect's validation.
+    Unfit,
     Failed,
 }
 
@@ -247,7 +253,32 @@ fn convert_one(
             }
         }
     }
-    let outcome = if errors > 0 {
+    let target_errors = conv.target_errors();
+    if target_errors > 0 {
+        let verdict = if opts.force {
+            "written anyway (--force)"
+        } else {
+            "not converted (use --force to write it anyway)"
+        };
+        eprintln!(
+            "{}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
+             (it needs what the source does not hold):",
+            path.display(),
+            opts.to,
+            opts.to
+        );
+        for p in conv
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+        {
+            eprintln!("  {}: {} [{}]", p.location, p.message, p.rule);
+        }
+        if !opts.force {
+            return Err(Outcome::Unfit);
+        }
+    }
+    let outcome = if errors > 0 || target_errors > 0 {
         Outcome::Invalid
     } else {
         Outcome::Converted { losses: n }
@@ -433,6 +464,7 @@ fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitC
                 }
             }
             Err(Outcome::Invalid) => "invalid",
+            Err(Outcome::Unfit) => "not valid as the target (see above; --force writes them)",
             Err(_) => "failed",
         };
         *counts.entry(key).or_insert(0) += 1;
@@ -666,6 +698,48 @@ mod tests {
         assert!(!refused.exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "no temporary files left behind");
+    }
+
+    #[test]
+    fn a_conversion_the_target_would_reject_needs_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("dark-mode.json");
+        let input = testdata("cursor/valid/dark-mode.plan.md");
+        // A Cursor plan has no `tool` for a tool DAG: refused, nothing written.
+        let cmd = convert_cmd(input.clone(), DialectId::ToolDag, None, Some(out.clone()));
+        assert_eq!(run(cmd), ExitCode::FAILURE);
+        assert!(!out.exists());
+        // With --force it is written (exit status still 1), and it is what the tool
+        // DAG validator rejects for exactly the reason printed.
+        let forced = PlanCommand::Convert {
+            input,
+            from: None,
+            to: DialectId::ToolDag,
+            format: None,
+            output: Some(out.clone()),
+            force: true,
+            quiet: true,
+        };
+        assert_eq!(run(forced), ExitCode::FAILURE);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
+        let errors: Vec<_> = toon_plan::validate(&back)
+            .into_iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(|p| p.location.to_string())
+            .collect();
+        assert_eq!(
+            errors,
+            ["dag[0].tool", "dag[1].tool", "dag[2].tool", "dag[3].tool"]
+        );
+        // A target that holds everything the source needs still converts at once.
+        let cmd = convert_cmd(
+            testdata("plandag/valid/checkout.json"),
+            DialectId::Cursor,
+            None,
+            Some(dir.path().join("checkout.plan.md")),
+        );
+        assert_eq!(run(cmd), ExitCode::SUCCESS);
     }
 
     #[test]

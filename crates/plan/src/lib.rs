@@ -147,11 +147,27 @@ pub struct Conversion {
     pub format: Format,
     /// What the target could not hold.
     pub report: LossReport,
+    /// The target dialect's own validation of the converted text: errors here mean the
+    /// target requires something the source plan does not have (a Cursor plan has no
+    /// `tool` for a tool DAG, no `agent_type` for PlanDAG), so the text needs filling in
+    /// before the target's tools will accept it.
+    pub problems: Vec<Problem>,
+}
+
+impl Conversion {
+    /// The number of errors in [`Conversion::problems`].
+    pub fn target_errors(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == problem::Severity::Error)
+            .count()
+    }
 }
 
 /// Converts a plan to a dialect and format, with a loss report: the text is read back
 /// and compared with `plan`, so the report is empty exactly when converting back
-/// gives the same plan.
+/// gives the same plan. The text is also validated as the target dialect
+/// ([`Conversion::problems`]).
 pub fn convert(
     plan: &Plan,
     to: DialectId,
@@ -160,9 +176,11 @@ pub fn convert(
     let d = to.dialect();
     let format = format.unwrap_or_else(|| d.natural_format());
     let text = write(plan, to, Some(format))?;
-    let back = d.read(&Document::parse(&text, format)?)?.plan;
+    let document = Document::parse(&text, format)?;
+    let back = d.read(&document)?.plan;
     Ok(Conversion {
         report: LossReport::between(plan, &back),
+        problems: d.validate(&document),
         text,
         format,
     })

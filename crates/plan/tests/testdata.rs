@@ -53,6 +53,21 @@ fn converts_everywhere(l: &toon_plan::Loaded, name: &str) {
             });
             let diff = LossReport::between(&l.plan, &back.plan);
             assert_eq!(diff.losses, conv.report.losses, "{name} → {to} {fmt}");
+            // `problems` is the target's own verdict on the text.
+            assert_eq!(
+                conv.problems,
+                to.dialect().validate(&back.document),
+                "{name} → {to} {fmt}"
+            );
+            // Back into its own dialect, a valid plan stays valid.
+            if to == l.dialect && errors(l).is_empty() {
+                assert_eq!(
+                    conv.target_errors(),
+                    0,
+                    "{name} → {to} {fmt}: {:?}",
+                    conv.problems
+                );
+            }
         }
     }
     for fmt in [Format::Json, Format::Yaml, Format::Toon] {
