@@ -52,3 +52,21 @@ fn awkward_ids_are_escaped() {
     insta::assert_snapshot!("escaped_mermaid", render::mermaid(&plan, &s));
     insta::assert_snapshot!("escaped_dot", render::dot(&plan, &s));
 }
+
+#[test]
+fn waits_on_whole_groups_are_drawn_from_their_members() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/plans/workflow/valid/report.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let plan = toon_plan::load(&text, Some(&path), None, None)
+        .unwrap()
+        .plan;
+    let s = exec::schedule(&plan).unwrap();
+    // `analyse` and `chart` wait for group `prepare` (load, clean); `analyse` already
+    // depends on `clean` directly, so only `load` adds a group edge there.
+    let mermaid = render::mermaid(&plan, &s);
+    assert!(mermaid.contains("  t0 -.-> t2\n"), "{mermaid}");
+    assert!(!mermaid.contains("  t1 -.-> t2\n"), "{mermaid}");
+    insta::assert_snapshot!("workflow_groups_mermaid", mermaid);
+    insta::assert_snapshot!("workflow_groups_dot", render::dot(&plan, &s));
+}

@@ -1,4 +1,6 @@
-//! Graphviz DOT: one cluster per wave, left to right, critical tasks in bold.
+//! Graphviz DOT: one cluster per wave, left to right, critical tasks in bold; a wait on
+//! a whole group (a workflow task's `dependencies`) is a dashed edge from each of its
+//! members.
 
 use crate::exec::Schedule;
 use crate::model::Plan;
@@ -21,6 +23,7 @@ fn escape(s: &str) -> String {
 pub fn dot(plan: &Plan, schedule: &Schedule) -> String {
     let waves = super::by_wave(schedule);
     let ids = super::by_id(schedule);
+    let members = super::group_members(plan);
     let mut out = String::from("digraph plan {\n  rankdir=LR;\n  node [shape=box];\n");
     for w in &schedule.waves {
         out.push_str(&format!(
@@ -49,6 +52,19 @@ pub fn dot(plan: &Plan, schedule: &Schedule) -> String {
                 escape(d),
                 escape(&t.id)
             ));
+        }
+        for g in &t.waits_for_groups {
+            for &m in members.get(g.as_str()).into_iter().flatten() {
+                if t.waits_for.contains(&plan.tasks[m].id) {
+                    continue; // already drawn as a direct dependency
+                }
+                out.push_str(&format!(
+                    "  \"{}\" -> \"{}\" [style=dashed, tooltip=\"waits for group {}\"];\n",
+                    escape(&plan.tasks[m].id),
+                    escape(&t.id),
+                    escape(g)
+                ));
+            }
         }
     }
     out.push_str("}\n");

@@ -1,4 +1,5 @@
-//! Mermaid flowchart: one subgraph per wave, critical tasks in bold.
+//! Mermaid flowchart: one subgraph per wave, critical tasks in bold; a wait on a whole
+//! group (a workflow task's `dependencies`) is a dotted edge from each of its members.
 
 use crate::exec::Schedule;
 use crate::model::Plan;
@@ -25,6 +26,7 @@ fn escape(s: &str) -> String {
 pub fn mermaid(plan: &Plan, schedule: &Schedule) -> String {
     let waves = super::by_wave(schedule);
     let ids = super::by_id(schedule);
+    let members = super::group_members(plan);
     let mut out = String::from("flowchart TD\n");
     for w in &schedule.waves {
         out.push_str(&format!(
@@ -45,6 +47,14 @@ pub fn mermaid(plan: &Plan, schedule: &Schedule) -> String {
         for d in &t.waits_for {
             if let Some(dep) = ids.get(d.as_str()).copied() {
                 out.push_str(&format!("  t{} --> t{}\n", dep.index, t.index));
+            }
+        }
+        for g in &t.waits_for_groups {
+            for m in members.get(g.as_str()).into_iter().flatten() {
+                if t.waits_for.contains(&plan.tasks[*m].id) {
+                    continue; // already drawn as a direct dependency
+                }
+                out.push_str(&format!("  t{m} -.-> t{}\n", t.index));
             }
         }
     }

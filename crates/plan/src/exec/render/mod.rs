@@ -27,6 +27,18 @@ pub(crate) fn by_wave(schedule: &Schedule) -> Vec<Vec<&ScheduledTask>> {
     out
 }
 
+/// Each group's member tasks (plan indices, in plan order), for drawing a wait on a
+/// whole group as edges from its members.
+pub(crate) fn group_members(plan: &Plan) -> HashMap<&str, Vec<usize>> {
+    let mut out: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, t) in plan.tasks.iter().enumerate() {
+        if let Some(g) = t.group.as_deref() {
+            out.entry(g).or_default().push(i);
+        }
+    }
+    out
+}
+
 /// The scheduled tasks by id.
 pub(crate) fn by_id(schedule: &Schedule) -> HashMap<&str, &ScheduledTask> {
     schedule.tasks.iter().map(|t| (t.id.as_str(), t)).collect()
