@@ -8,9 +8,12 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.PID | head -60
 //! ```
 //!
-//! Arguments: `encode | encode-typed | decode | decode-typed`, a dataset slug, and the
-//! target size in bytes of pretty JSON (default 100000). Only the operation itself runs
-//! inside the `profiled` function; preparing the data does not. Without arguments (as
+//! Arguments: `encode | encode-typed | encode-typed-value | decode | decode-typed`, a
+//! dataset slug, and the target size in bytes of pretty JSON (default 100000).
+//! `encode-typed` is `toon::to_string` on the typed structs (written directly);
+//! `encode-typed-value` is the older route through a whole `Value` (`to_value`, then
+//! `encode_value`). Only the operation itself runs inside the `profiled` function;
+//! preparing the data does not. Without arguments (as
 //! under a plain `cargo bench`) it prints this usage and exits.
 
 mod common;
@@ -22,8 +25,7 @@ use common::prepared::Prepared;
 use common::typed::{Typed, TypedFn, with_typed};
 use toon_benches::datasets::Dataset;
 
-const USAGE: &str =
-    "usage: profile_codec (encode|encode-typed|decode|decode-typed) DATASET [BYTES]";
+const USAGE: &str = "usage: profile_codec (encode|encode-typed|encode-typed-value|decode|decode-typed) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -58,11 +60,12 @@ fn run(args: &[String]) -> Result<(), String> {
     let produced = match operation {
         "encode" => profiled(|| toon::encode_value(&p.value)).len(),
         "decode" => profiled(|| toon::decode_value(&p.toon_text)).map_or(0, |_| 1),
-        "encode-typed" | "decode-typed" => with_typed(
+        "encode-typed" | "encode-typed-value" | "decode-typed" => with_typed(
             dataset,
             TypedOp {
                 p: &p,
                 decode: operation == "decode-typed",
+                via_value: operation == "encode-typed-value",
             },
         )?,
         other => return Err(format!("unknown operation {other:?}")),
@@ -85,6 +88,8 @@ fn profiled<O>(work: impl FnOnce() -> O) -> O {
 struct TypedOp<'a> {
     p: &'a Prepared,
     decode: bool,
+    /// Encode through a whole `Value` (the route before the direct serializer).
+    via_value: bool,
 }
 
 impl TypedFn for TypedOp<'_> {
@@ -96,6 +101,10 @@ impl TypedFn for TypedOp<'_> {
             Ok(profiled(|| toon::from_str::<T>(&p.toon_text)).map_or(0, |_| 1))
         } else {
             let typed: T = serde_json::from_str(&p.json_text).map_err(|e| e.to_string())?;
+            if self.via_value {
+                let encode = || toon::to_value(&typed).map(|v| toon::encode_value(&v));
+                return Ok(profiled(encode).map_or(0, |s| s.len()));
+            }
             Ok(profiled(|| toon::to_string(&typed)).map_or(0, |s| s.len()))
         }
     }

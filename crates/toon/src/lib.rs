@@ -58,4 +58,17 @@ pub use value::{Map, Number, Value};
 #[doc(hidden)]
 pub mod __private {
     pub use serde_json;
+
+    /// `to_value` with a nesting limit, for tests comparing against the `Value` route.
+    pub fn to_value_limited<T: serde::Serialize + ?Sized>(
+        value: &T,
+        max_depth: usize,
+    ) -> crate::Result<crate::Value> {
+        crate::ser::to_value_limited(value, max_depth)
+    }
+
+    /// How many documents the direct serializer had to redo through a whole `Value`.
+    pub fn direct_fallbacks() -> usize {
+        crate::ser::direct::WHOLE_DOCUMENT_FALLBACKS.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }

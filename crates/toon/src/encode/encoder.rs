@@ -141,7 +141,13 @@ impl<'w> Encoder<'w> {
     }
 
     /// One field of an object at `level`, starting a line at `depth`.
-    fn field(&mut self, key: &str, value: &Value, depth: usize, level: usize) -> Result<()> {
+    pub(crate) fn field(
+        &mut self,
+        key: &str,
+        value: &Value,
+        depth: usize,
+        level: usize,
+    ) -> Result<()> {
         match value {
             Value::Array(items) => {
                 self.check(level + 1)?;
@@ -369,7 +375,7 @@ impl<'w> Encoder<'w> {
     }
 
     /// One item of an expanded list at `depth`; the list is at `level`.
-    fn list_item(&mut self, item: &Value, depth: usize, level: usize) -> Result<()> {
+    pub(crate) fn list_item(&mut self, item: &Value, depth: usize, level: usize) -> Result<()> {
         match item {
             Value::Array(inner) => {
                 self.check(level + 1)?;
@@ -405,28 +411,41 @@ impl<'w> Encoder<'w> {
             self.w.out.push('-');
             return Ok(());
         };
+        self.first_item_field(key, value, depth, level)?;
+        for (key, value) in entries {
+            self.field(key, value, depth + 1, level)?;
+        }
+        Ok(())
+    }
+
+    /// The first field of an object at `level` that is a list item at `depth`, on
+    /// the hyphen line.
+    pub(crate) fn first_item_field(
+        &mut self,
+        key: &str,
+        value: &Value,
+        depth: usize,
+        level: usize,
+    ) -> Result<()> {
         match value {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.array_body(Some(key), items, depth + 2, level + 1)?;
+                self.array_body(Some(key), items, depth + 2, level + 1)
             }
             Value::Object(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.object_value(key, inner, depth + 2, level + 1)?;
+                self.object_value(key, inner, depth + 2, level + 1)
             }
             primitive => {
                 self.w.item(depth);
                 write_key(&mut self.w.out, key);
                 self.w.out.push_str(": ");
                 self.primitive(primitive);
+                Ok(())
             }
         }
-        for (key, value) in entries {
-            self.field(key, value, depth + 1, level)?;
-        }
-        Ok(())
     }
 }
 

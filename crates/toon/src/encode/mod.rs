@@ -18,10 +18,10 @@
 //! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");
 //! ```
 
-mod encoder;
-mod quote;
+pub(crate) mod encoder;
+pub(crate) mod quote;
 mod table;
-mod writer;
+pub(crate) mod writer;
 
 use crate::{EncodeOptions, Result, Value};
 use encoder::Encoder;
@@ -91,11 +91,11 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
 }
 
 /// Serializes any `T: Serialize` to TOON with the given options.
+///
+/// The text is written as the value is serialized, without building a [`Value`]
+/// first; it is byte-identical to `encode_value_with(&to_value(value)?, options)`.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, options: &EncodeOptions) -> Result<String> {
-    encode_value_with(
-        &crate::ser::to_value_limited(value, options.max_depth)?,
-        options,
-    )
+    crate::ser::direct::to_string(value, options)
 }
 
 /// Serializes to a writer with default options.
@@ -103,12 +103,14 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T)
     to_writer_with(writer, value, &EncodeOptions::default())
 }
 
-/// Serializes to a writer with the given options, streaming the text in chunks.
+/// Serializes to a writer with the given options, streaming the text in chunks as
+/// the value is serialized (memory stays flat however large the value is).
+///
+/// On an error, part of the document may already have been written.
 pub fn to_writer_with<W: std::io::Write, T: Serialize + ?Sized>(
     writer: W,
     value: &T,
     options: &EncodeOptions,
 ) -> Result<()> {
-    let value = crate::ser::to_value_limited(value, options.max_depth)?;
-    encode_value_to_writer(writer, &value, options)
+    crate::ser::direct::to_writer(writer, value, options)
 }

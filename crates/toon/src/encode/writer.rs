@@ -25,6 +25,8 @@ pub(crate) struct LineWriter<'w> {
     started: bool,
     /// Open [`Mark`]s; while any is open, nothing is handed to the sink.
     held: usize,
+    /// True once any text has been handed to the sink.
+    pub(crate) flushed: bool,
     indent_size: usize,
     spaces: String,
 }
@@ -38,6 +40,7 @@ impl<'w> LineWriter<'w> {
             io_error: None,
             started: false,
             held: 0,
+            flushed: false,
             indent_size,
             spaces: String::new(),
         }
@@ -51,6 +54,7 @@ impl<'w> LineWriter<'w> {
             io_error: None,
             started: false,
             held: 0,
+            flushed: false,
             indent_size,
             spaces: String::new(),
         }
@@ -114,6 +118,7 @@ impl<'w> LineWriter<'w> {
         {
             self.io_error = Some(e);
         }
+        self.flushed |= self.sink.is_some() && !self.out.is_empty();
         self.out.clear();
     }
 

@@ -10,8 +10,9 @@
 //! integers, booleans, chars or finite floats, which become their string form.
 //! Integers stay exact at any width (including `i128`/`u128`).
 
+pub(crate) mod direct;
 mod map_key;
-mod serializer;
+pub(crate) mod serializer;
 mod value_impl;
 
 use crate::{DEFAULT_MAX_DEPTH, Result, Value};

@@ -22,6 +22,11 @@ impl ValueSerializer {
         }
     }
 
+    /// A serializer for a value with `level` containers around it.
+    pub(crate) fn at_level(level: usize, max_depth: usize) -> ValueSerializer {
+        ValueSerializer { level, max_depth }
+    }
+
     /// The serializer for the contents of a container opened here, or a depth error.
     fn inner(self) -> Result<ValueSerializer> {
         if self.level >= self.max_depth {

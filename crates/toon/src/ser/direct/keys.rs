@@ -1,0 +1,217 @@
+//! Map keys as text (by the rules of `ser/map_key.rs`, without allocating for string
+//! keys), and the set of key fingerprints that finds repeated keys.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::ser::{Impossible, Serialize, Serializer};
+
+use super::adapter::{Halt, Res};
+use crate::Error;
+use crate::ser::map_key::MapKeySerializer;
+
+/// Calls `f` with the text that the map key `key` becomes.
+pub(crate) fn with_key<K: Serialize + ?Sized, R>(key: &K, f: impl FnOnce(&str) -> R) -> Res<R> {
+    key.serialize(KeyText(f))
+}
+
+/// Serializes a map key and hands its text to the closure.
+struct KeyText<F>(F);
+
+fn fail(e: Error) -> Halt {
+    Halt::Fail(Box::new(e))
+}
+
+macro_rules! via_map_key {
+    ($($method:ident($t:ty)),*) => {$(
+        fn $method(self, v: $t) -> Res<R> {
+            let text = MapKeySerializer.$method(v).map_err(fail)?;
+            Ok((self.0)(&text))
+        }
+    )*};
+}
+
+macro_rules! refused {
+    ($($method:ident($($arg:ident: $t:ty),*) -> $ret:ty),*) => {$(
+        fn $method(self, $($arg: $t),*) -> Res<$ret> {
+            match MapKeySerializer.$method($($arg),*) {
+                Err(e) => Err(fail(e)),
+                Ok(_) => Err(Halt::Inconsistent),
+            }
+        }
+    )*};
+}
+
+impl<R, F: FnOnce(&str) -> R> Serializer for KeyText<F> {
+    type Ok = R;
+    type Error = Halt;
+    type SerializeSeq = Impossible<R, Halt>;
+    type SerializeTuple = Impossible<R, Halt>;
+    type SerializeTupleStruct = Impossible<R, Halt>;
+    type SerializeTupleVariant = Impossible<R, Halt>;
+    type SerializeMap = Impossible<R, Halt>;
+    type SerializeStruct = Impossible<R, Halt>;
+    type SerializeStructVariant = Impossible<R, Halt>;
+
+    via_map_key!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_i128(i128),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_u128(u128),
+        serialize_f32(f32),
+        serialize_f64(f64)
+    );
+
+    fn serialize_char(self, v: char) -> Res<R> {
+        let mut buf = [0u8; 4];
+        Ok((self.0)(v.encode_utf8(&mut buf)))
+    }
+
+    fn serialize_str(self, v: &str) -> Res<R> {
+        Ok((self.0)(v))
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Res<R> {
+        Ok((self.0)(variant))
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Res<R> {
+        value.serialize(self)
+    }
+
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Res<R> {
+        Ok((self.0)(&value.to_string()))
+    }
+
+    refused!(
+        serialize_bytes(v: &[u8]) -> R,
+        serialize_none() -> R,
+        serialize_unit() -> R,
+        serialize_unit_struct(name: &'static str) -> R,
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq,
+        serialize_tuple(len: usize) -> Self::SerializeTuple,
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct,
+        serialize_map(len: Option<usize>) -> Self::SerializeMap,
+        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct
+    );
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Res<R> {
+        match MapKeySerializer.serialize_some(value) {
+            Err(e) => Err(fail(e)),
+            Ok(_) => Err(Halt::Inconsistent),
+        }
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Res<R> {
+        match MapKeySerializer.serialize_newtype_variant(name, index, variant, value) {
+            Err(e) => Err(fail(e)),
+            Ok(_) => Err(Halt::Inconsistent),
+        }
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Res<Self::SerializeTupleVariant> {
+        match MapKeySerializer.serialize_tuple_variant(name, index, variant, len) {
+            Err(e) => Err(fail(e)),
+            Ok(_) => Err(Halt::Inconsistent),
+        }
+    }
+
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Res<Self::SerializeStructVariant> {
+        match MapKeySerializer.serialize_struct_variant(name, index, variant, len) {
+            Err(e) => Err(fail(e)),
+            Ok(_) => Err(Halt::Inconsistent),
+        }
+    }
+}
+
+/// A 64-bit FNV-1a fingerprint of a key. Equal keys have equal fingerprints; a
+/// collision of different keys only sends the object down the slower `Value` route.
+pub(crate) fn fingerprint(key: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in key.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Hashes a fingerprint to itself: fingerprints are hashes already.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The fingerprints of an object's keys seen so far.
+#[derive(Default)]
+pub(crate) struct KeySet {
+    small: Vec<u64>,
+    large: Option<HashSet<u64, BuildHasherDefault<Identity>>>,
+}
+
+impl KeySet {
+    /// Adds the key; `false` if its fingerprint was there already.
+    pub(crate) fn insert(&mut self, key: &str) -> bool {
+        let h = fingerprint(key);
+        if let Some(large) = self.large.as_mut() {
+            return large.insert(h);
+        }
+        if self.small.contains(&h) {
+            return false;
+        }
+        if self.small.len() < 32 {
+            self.small.push(h);
+        } else {
+            let mut large: HashSet<u64, BuildHasherDefault<Identity>> =
+                self.small.drain(..).collect();
+            large.insert(h);
+            self.large = Some(large);
+        }
+        true
+    }
+}

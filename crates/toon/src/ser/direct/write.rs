@@ -1,0 +1,976 @@
+//! The writing half of the direct encoder: each value is written where the `Value`
+//! encoder (`encode/encoder.rs`) would write it, in the same order of decisions.
+//!
+//! A value at a [`Pos`] is first serialized optimistically ([`Attempt`]): primitives
+//! are written at once, and an array is tried as one inline line (`key[N]: a,b`),
+//! which can be taken back because no line ends, so nothing reaches the sink, while it
+//! is written. A container that is not inline is then looked at once by
+//! [`analyze`](super::analyze) — its length, whether it is a table or keyed table —
+//! and serialized a second time into that form. A container the look-ahead cannot
+//! decide (repeated keys, tuple and struct variants, errors) is serialized into a
+//! small `Value` and handed to the `Value` encoder at the same place.
+
+use serde::Serialize;
+
+use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit};
+use super::analyze::{Field, count, plan_array, plan_object, same_name};
+use super::keys::with_key;
+use crate::encode::encoder::Encoder;
+use crate::encode::quote::{write_key, write_quoted, write_string};
+use crate::encode::writer::{LineWriter, Mark};
+use crate::ser::serializer::ValueSerializer;
+use crate::stack::guarded;
+use crate::{Delimiter, EncodeOptions, Map, Value};
+
+/// Where a value goes, as the `Value` encoder's functions receive it. `level` is
+/// the number of containers around the value.
+#[derive(Clone, Copy)]
+pub(crate) enum Pos<'k> {
+    /// The document root.
+    Root,
+    /// A field of an object, on its own line at `depth`.
+    Field {
+        key: &'k str,
+        depth: usize,
+        level: usize,
+    },
+    /// The first field of an object that is a list item at `depth` (on the `- ` line).
+    FirstField {
+        key: &'k str,
+        depth: usize,
+        level: usize,
+    },
+    /// An item of an expanded list at `depth`.
+    ListItem { depth: usize, level: usize },
+}
+
+impl<'k> Pos<'k> {
+    fn level(self) -> usize {
+        match self {
+            Pos::Root => 0,
+            Pos::Field { level, .. }
+            | Pos::FirstField { level, .. }
+            | Pos::ListItem { level, .. } => level,
+        }
+    }
+
+    fn key(self) -> Option<&'k str> {
+        match self {
+            Pos::Field { key, .. } | Pos::FirstField { key, .. } => Some(key),
+            Pos::Root | Pos::ListItem { .. } => None,
+        }
+    }
+
+    /// Depth of the lines below a container written here (array items, table rows).
+    fn child_depth(self) -> usize {
+        match self {
+            Pos::Root => 1,
+            Pos::Field { depth, .. } | Pos::ListItem { depth, .. } => depth + 1,
+            Pos::FirstField { depth, .. } => depth + 2,
+        }
+    }
+}
+
+/// Appends a primitive with delimiter-aware quoting, as the `Value` encoder does.
+fn write_prim(out: &mut String, p: &P<'_>, delimiter: Delimiter) {
+    match p {
+        P::Null => out.push_str("null"),
+        P::Bool(true) => out.push_str("true"),
+        P::Bool(false) => out.push_str("false"),
+        P::Num(n) => n.write_canonical(out),
+        P::Str(s) => write_string(out, s, delimiter),
+    }
+}
+
+/// The state of one direct encoding run: the `Value` encoder (for its output buffer
+/// and for containers that fall back to a `Value`) and the options.
+pub(crate) struct Out<'w> {
+    pub(crate) enc: Encoder<'w>,
+    delimiter: Delimiter,
+    max_depth: usize,
+    /// The mark of an inline attempt in progress.
+    attempt: Option<Mark>,
+}
+
+impl<'w> Out<'w> {
+    /// A run writing to `w` with `options`.
+    pub(crate) fn new(w: LineWriter<'w>, options: &EncodeOptions) -> Out<'w> {
+        Out {
+            enc: Encoder::new(w, options.delimiter, options.max_depth),
+            delimiter: options.delimiter,
+            max_depth: options.max_depth,
+            attempt: None,
+        }
+    }
+
+    fn out(&mut self) -> &mut String {
+        &mut self.enc.w.out
+    }
+
+    /// Starts the line of a value at `pos` that begins on its own line.
+    fn start_line(&mut self, pos: Pos<'_>) {
+        match pos {
+            Pos::Root => self.enc.w.line(0),
+            Pos::Field { depth, .. } => self.enc.w.line(depth),
+            Pos::FirstField { depth, .. } | Pos::ListItem { depth, .. } => self.enc.w.item(depth),
+        }
+    }
+
+    /// A header: `key[N]`, `key[N:]` when keyed, the delimiter mark, the field list,
+    /// and the colon.
+    fn header(&mut self, key: Option<&str>, len: usize, keyed: bool, fields: Option<&[Field]>) {
+        let delimiter = self.delimiter;
+        write_header(self.out(), key, len, keyed, delimiter, fields);
+    }
+
+    /// Writes `v` at `pos`.
+    pub(crate) fn write_at<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        match visit(v, Attempt { out: self, pos }) {
+            Ok(()) => Ok(()),
+            Err(Halt::Container) => self.write_object(pos, v),
+            Err(Halt::NoFit) => match self.attempt.take() {
+                Some(mark) => {
+                    self.enc.w.rewind(mark);
+                    self.write_array(pos, v)
+                }
+                None => Err(Halt::Inconsistent),
+            },
+            Err(e) => {
+                if let Some(mark) = self.attempt.take() {
+                    self.enc.w.release(mark);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Encodes `v` at `pos` through a `Value`.
+    fn fallback<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        let value = v.serialize(ValueSerializer::at_level(pos.level(), self.max_depth))?;
+        let enc = &mut self.enc;
+        let done = match pos {
+            Pos::Root => enc.root(&value),
+            Pos::Field { key, depth, level } => enc.field(key, &value, depth, level),
+            Pos::FirstField { key, depth, level } => {
+                enc.first_item_field(key, &value, depth, level)
+            }
+            Pos::ListItem { depth, level } => enc.list_item(&value, depth, level),
+        };
+        Ok(done?)
+    }
+
+    /// An array that is not one inline line, at `pos`.
+    fn write_array<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        let array_level = pos.level() + 1;
+        let child_depth = pos.child_depth();
+        if let Pos::ListItem { .. } = pos {
+            // An array in a list is inline or a nested list, never a table.
+            let len = match count(v) {
+                Ok(n) => n,
+                Err(Halt::Fallback) => return self.fallback(pos, v),
+                Err(e) => return Err(e),
+            };
+            self.start_line(pos);
+            self.header(None, len, false, None);
+            return self.list(v, len, child_depth, array_level);
+        }
+        let plan = match plan_array(v, array_level, self.max_depth) {
+            Ok(plan) => plan,
+            Err(Halt::Fallback) => return self.fallback(pos, v),
+            Err(e) => return Err(e),
+        };
+        self.start_line(pos);
+        match &plan.table {
+            Some(fields) => {
+                self.header(pos.key(), plan.len, false, Some(fields));
+                let rows = Rows {
+                    out: self,
+                    fields,
+                    row_depth: child_depth,
+                    level: array_level,
+                    n: 0,
+                };
+                check_len(visit(v, rows)?, plan.len)
+            }
+            None => {
+                self.header(pos.key(), plan.len, false, None);
+                self.list(v, plan.len, child_depth, array_level)
+            }
+        }
+    }
+
+    /// The items of an expanded list at `depth`; the list is at `level`.
+    fn list<T: Serialize + ?Sized>(
+        &mut self,
+        v: &T,
+        len: usize,
+        depth: usize,
+        level: usize,
+    ) -> Res<()> {
+        let items = Items {
+            out: self,
+            depth,
+            level,
+            n: 0,
+        };
+        check_len(visit(v, items)?, len)
+    }
+
+    /// An object at `pos`.
+    fn write_object<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        let object_level = pos.level() + 1;
+        let keyed = !matches!(pos, Pos::ListItem { .. });
+        let plan = match plan_object(v, object_level, self.max_depth, keyed) {
+            Ok(plan) => plan,
+            Err(Halt::Fallback) => return self.fallback(pos, v),
+            Err(e) => return Err(e),
+        };
+        if let Some(fields) = &plan.keyed {
+            self.start_line(pos);
+            self.header(pos.key(), plan.len, true, Some(fields));
+            let rows = KeyedRows {
+                out: self,
+                fields,
+                row_depth: pos.child_depth(),
+                level: object_level,
+                key: String::new(),
+                n: 0,
+            };
+            return check_len(visit(v, rows)?, plan.len);
+        }
+        let (depth, item) = match pos {
+            Pos::Root => (0, false),
+            Pos::ListItem { depth, .. } => (depth, true),
+            Pos::Field { key, .. } | Pos::FirstField { key, .. } => {
+                self.start_line(pos);
+                write_key(self.out(), key);
+                self.out().push(':');
+                (pos.child_depth(), false)
+            }
+        };
+        let fields = Fields {
+            out: self,
+            depth,
+            level: pos.level(),
+            item,
+        };
+        visit(v, fields)
+    }
+
+    /// One table row from a `Value`: the fallback for a row whose keys are not in
+    /// the header's order.
+    fn value_row<T: Serialize + ?Sized>(
+        &mut self,
+        v: &T,
+        fields: &[Field],
+        level: usize,
+    ) -> Res<()> {
+        let value = v.serialize(ValueSerializer::at_level(level, self.max_depth))?;
+        let Value::Object(row) = value else {
+            return Err(Halt::Inconsistent);
+        };
+        let delimiter = self.delimiter;
+        value_cells(self.out(), &row, fields, delimiter, &mut true)
+    }
+}
+
+/// The cells of a row held as a `Value`, in field order.
+fn value_cells(
+    out: &mut String,
+    row: &Map,
+    fields: &[Field],
+    delimiter: Delimiter,
+    first: &mut bool,
+) -> Res<()> {
+    for field in fields {
+        match (row.get(field.name.as_ref()), field.children.is_empty()) {
+            (Some(Value::Object(child)), false) => {
+                guarded(|| value_cells(out, child, &field.children, delimiter, first))?;
+            }
+            (Some(value), true) => {
+                let p = match value {
+                    Value::Null => P::Null,
+                    Value::Bool(b) => P::Bool(*b),
+                    Value::Number(n) => P::Num(n.clone()),
+                    Value::String(s) => P::Str(s),
+                    Value::Array(_) | Value::Object(_) => return Err(Halt::Inconsistent),
+                };
+                if !*first {
+                    out.push(delimiter.as_char());
+                }
+                *first = false;
+                write_prim(out, &p, delimiter);
+            }
+            _ => return Err(Halt::Inconsistent),
+        }
+    }
+    Ok(())
+}
+
+/// `Inconsistent` unless a container had the length its header announced.
+fn check_len(written: usize, announced: usize) -> Res<()> {
+    if written == announced {
+        Ok(())
+    } else {
+        Err(Halt::Inconsistent)
+    }
+}
+
+/// Appends a header (see [`Out::header`]).
+fn write_header(
+    out: &mut String,
+    key: Option<&str>,
+    len: usize,
+    keyed: bool,
+    delimiter: Delimiter,
+    fields: Option<&[Field]>,
+) {
+    if let Some(key) = key {
+        write_key(out, key);
+    }
+    out.push('[');
+    out.push_str(itoa::Buffer::new().format(len));
+    if keyed {
+        out.push(':');
+    }
+    if delimiter != Delimiter::Comma {
+        out.push(delimiter.as_char());
+    }
+    out.push(']');
+    if let Some(fields) = fields {
+        out.push('{');
+        field_list(out, fields, delimiter.as_char());
+        out.push('}');
+    }
+    out.push(':');
+}
+
+/// A field list: names joined by the delimiter, nested groups in braces.
+fn field_list(out: &mut String, fields: &[Field], delimiter: char) {
+    for (i, field) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(delimiter);
+        }
+        write_key(out, &field.name);
+        if !field.children.is_empty() {
+            out.push('{');
+            guarded(|| field_list(out, &field.children, delimiter));
+            out.push('}');
+        }
+    }
+}
+
+/// The first serialization of a value at a position: primitives and inline arrays
+/// are written; other containers stop with a signal, having written nothing.
+struct Attempt<'a, 'w, 'k> {
+    out: &'a mut Out<'w>,
+    pos: Pos<'k>,
+}
+
+impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
+    type Ok = ();
+    type Seq = Inline<'a, 'w, 'k>;
+    type Map = Never<()>;
+
+    fn prim(self, p: P<'_>) -> Res<()> {
+        let out = self.out;
+        out.start_line(self.pos);
+        if let Some(key) = self.pos.key() {
+            write_key(out.out(), key);
+            out.out().push_str(": ");
+        }
+        match (self.pos, &p) {
+            // DELTA-4.4 E2: a root string starting with U+FEFF is always quoted.
+            (Pos::Root, P::Str(s)) if s.starts_with('\u{feff}') => write_quoted(out.out(), s),
+            _ => {
+                let delimiter = out.delimiter;
+                write_prim(out.out(), &p, delimiter);
+            }
+        }
+        Ok(())
+    }
+
+    fn bytes(self, b: &[u8]) -> Res<()> {
+        let out = self.out;
+        open(self.pos.level(), out.max_depth)?;
+        out.start_line(self.pos);
+        if b.is_empty() && !matches!(self.pos, Pos::ListItem { .. }) {
+            write_empty(out.out(), self.pos.key());
+            return Ok(());
+        }
+        out.header(self.pos.key(), b.len(), false, None);
+        let delimiter = out.delimiter.as_char();
+        let text = out.out();
+        for (i, byte) in b.iter().enumerate() {
+            text.push(if i == 0 { ' ' } else { delimiter });
+            text.push_str(itoa::Buffer::new().format(*byte));
+        }
+        Ok(())
+    }
+
+    fn seq(self, len: Option<usize>) -> Res<Inline<'a, 'w, 'k>> {
+        let out = self.out;
+        open(self.pos.level(), out.max_depth)?;
+        let mark = out.enc.w.mark();
+        out.attempt = Some(mark);
+        out.start_line(self.pos);
+        let header_start = out.out().len();
+        let guess = len.unwrap_or(0);
+        out.header(self.pos.key(), guess, false, None);
+        let header_end = out.out().len();
+        Ok(Inline {
+            out,
+            pos: self.pos,
+            n: 0,
+            guess,
+            header_start,
+            header_end,
+        })
+    }
+
+    fn map(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::Container)
+    }
+
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<()> {
+        Err(Halt::Container)
+    }
+
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Inline<'a, 'w, 'k>> {
+        Err(Halt::Container)
+    }
+
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        Err(Halt::Container)
+    }
+}
+
+/// `key: []` (or `[]` without a key): an empty array outside a list.
+fn write_empty(out: &mut String, key: Option<&str>) {
+    if let Some(key) = key {
+        write_key(out, key);
+        out.push_str(": []");
+    } else {
+        out.push_str("[]");
+    }
+}
+
+/// An inline array being tried: `key[N]: a,b` on the current line.
+struct Inline<'a, 'w, 'k> {
+    out: &'a mut Out<'w>,
+    pos: Pos<'k>,
+    n: usize,
+    /// The count written in the header, from the serializer's length hint.
+    guess: usize,
+    header_start: usize,
+    header_end: usize,
+}
+
+impl SeqVisit for Inline<'_, '_, '_> {
+    type Ok = ();
+
+    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        let sep = if self.n == 0 {
+            ' '
+        } else {
+            self.out.delimiter.as_char()
+        };
+        let delimiter = self.out.delimiter;
+        visit(
+            v,
+            Cell {
+                out: self.out.out(),
+                sep: Some(sep),
+                delimiter,
+            },
+        )?;
+        self.n += 1;
+        Ok(())
+    }
+
+    fn end(self) -> Res<()> {
+        let out = self.out;
+        if let Some(mark) = out.attempt.take() {
+            out.enc.w.release(mark);
+        }
+        if self.n == 0 && !matches!(self.pos, Pos::ListItem { .. }) {
+            out.out().truncate(self.header_start);
+            write_empty(out.out(), self.pos.key());
+        } else if self.n != self.guess {
+            let mut header = String::new();
+            write_header(
+                &mut header,
+                self.pos.key(),
+                self.n,
+                false,
+                out.delimiter,
+                None,
+            );
+            out.out()
+                .replace_range(self.header_start..self.header_end, &header);
+        }
+        Ok(())
+    }
+}
+
+/// A primitive inside a line (an inline item or a table cell), after `sep`; any
+/// container answers [`Halt::NoFit`].
+struct Cell<'a> {
+    out: &'a mut String,
+    sep: Option<char>,
+    delimiter: Delimiter,
+}
+
+impl Visit for Cell<'_> {
+    type Ok = ();
+    type Seq = Never<()>;
+    type Map = Never<()>;
+    fn prim(self, p: P<'_>) -> Res<()> {
+        if let Some(sep) = self.sep {
+            self.out.push(sep);
+        }
+        write_prim(self.out, &p, self.delimiter);
+        Ok(())
+    }
+    fn bytes(self, _b: &[u8]) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+    fn map(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+}
+
+/// Visitors of the second serialization, which expect the container the look-ahead
+/// saw; anything else means the value serialized differently.
+macro_rules! only_containers {
+    () => {
+        fn prim(self, _p: P<'_>) -> Res<Self::Ok> {
+            Err(Halt::Inconsistent)
+        }
+        fn bytes(self, _b: &[u8]) -> Res<Self::Ok> {
+            Err(Halt::Inconsistent)
+        }
+        fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Self::Seq> {
+            Err(Halt::Inconsistent)
+        }
+    };
+}
+
+/// The items of an expanded list.
+struct Items<'a, 'w> {
+    out: &'a mut Out<'w>,
+    depth: usize,
+    level: usize,
+    n: usize,
+}
+
+impl<'a, 'w> Visit for Items<'a, 'w> {
+    type Ok = usize;
+    type Seq = Items<'a, 'w>;
+    type Map = Never<usize>;
+    only_containers!();
+    fn seq(self, _len: Option<usize>) -> Res<Self> {
+        Ok(self)
+    }
+    fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
+        Err(Halt::Inconsistent)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
+        Err(Halt::Inconsistent)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
+        Err(Halt::Inconsistent)
+    }
+}
+
+impl SeqVisit for Items<'_, '_> {
+    type Ok = usize;
+    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        let pos = Pos::ListItem {
+            depth: self.depth,
+            level: self.level,
+        };
+        guarded(|| self.out.write_at(pos, v))?;
+        self.n += 1;
+        Ok(())
+    }
+    fn end(self) -> Res<usize> {
+        Ok(self.n)
+    }
+}
+
+/// The rows of a table.
+struct Rows<'a, 'w, 'f> {
+    out: &'a mut Out<'w>,
+    fields: &'f [Field],
+    row_depth: usize,
+    /// Containers around each row.
+    level: usize,
+    n: usize,
+}
+
+impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
+    type Ok = usize;
+    type Seq = Rows<'a, 'w, 'f>;
+    type Map = Never<usize>;
+    only_containers!();
+    fn seq(self, _len: Option<usize>) -> Res<Self> {
+        Ok(self)
+    }
+    fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
+        Err(Halt::Inconsistent)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
+        Err(Halt::Inconsistent)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
+        Err(Halt::Inconsistent)
+    }
+}
+
+impl SeqVisit for Rows<'_, '_, '_> {
+    type Ok = usize;
+    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        self.out.enc.w.line(self.row_depth);
+        row(self.out, v, self.fields, self.level)?;
+        self.n += 1;
+        Ok(())
+    }
+    fn end(self) -> Res<usize> {
+        Ok(self.n)
+    }
+}
+
+/// Writes the cells of one row (the line is started); a row whose keys come out of
+/// order is written again from a `Value`.
+fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level: usize) -> Res<()> {
+    let start = out.out().len();
+    let mut first = true;
+    let cells = RowCells {
+        out,
+        fields,
+        level,
+        first: &mut first,
+    };
+    match visit(v, cells) {
+        Err(Halt::Reorder) => {
+            out.out().truncate(start);
+            out.value_row(v, fields, level)
+        }
+        other => other,
+    }
+}
+
+/// The entries of a keyed table: `key: cells` lines.
+struct KeyedRows<'a, 'w, 'f> {
+    out: &'a mut Out<'w>,
+    fields: &'f [Field],
+    row_depth: usize,
+    /// Containers around each entry value (the object's level).
+    level: usize,
+    /// The pending map key.
+    key: String,
+    n: usize,
+}
+
+impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
+    type Ok = usize;
+    type Seq = Never<usize>;
+    type Map = KeyedRows<'a, 'w, 'f>;
+    only_containers!();
+    fn seq(self, _len: Option<usize>) -> Res<Never<usize>> {
+        Err(Halt::Inconsistent)
+    }
+    fn map(self, _len: Option<usize>) -> Res<Self> {
+        open(self.level - 1, self.out.max_depth)?;
+        Ok(self)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
+        Err(Halt::Inconsistent)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Self> {
+        Err(Halt::Inconsistent)
+    }
+}
+
+impl KeyedRows<'_, '_, '_> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> Res<()> {
+        self.out.enc.w.line(self.row_depth);
+        write_key(self.out.out(), key);
+        self.out.out().push_str(": ");
+        row(self.out, v, self.fields, self.level)?;
+        self.n += 1;
+        Ok(())
+    }
+}
+
+impl MapVisit for KeyedRows<'_, '_, '_> {
+    type Ok = usize;
+    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
+        let key = &mut self.key;
+        with_key(k, |s| {
+            key.clear();
+            key.push_str(s);
+        })
+    }
+    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        let key = std::mem::take(&mut self.key);
+        let done = self.entry(&key, v);
+        self.key = key;
+        done
+    }
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+        self.entry(key, v)
+    }
+    fn end(self) -> Res<usize> {
+        Ok(self.n)
+    }
+}
+
+/// The cells of a row or of a nested field group, which the look-ahead found to fit
+/// `fields`.
+struct RowCells<'a, 'w, 'f> {
+    out: &'a mut Out<'w>,
+    fields: &'f [Field],
+    /// Containers around this value.
+    level: usize,
+    first: &'a mut bool,
+}
+
+impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
+    /// Writes the value of `field` (a cell, or a group's cells).
+    fn put<T: Serialize + ?Sized>(&mut self, field: &Field, v: &T, level: usize) -> Res<()> {
+        if field.children.is_empty() {
+            let sep = (!*self.first).then(|| self.out.delimiter.as_char());
+            *self.first = false;
+            let delimiter = self.out.delimiter;
+            let cell = Cell {
+                out: self.out.out(),
+                sep,
+                delimiter,
+            };
+            visit(v, cell).map_err(|e| match e {
+                Halt::NoFit => Halt::Inconsistent,
+                e => e,
+            })
+        } else {
+            let group = RowCells {
+                out: &mut *self.out,
+                fields: &field.children,
+                level,
+                first: &mut *self.first,
+            };
+            guarded(|| visit(v, group))
+        }
+    }
+}
+
+impl<'a, 'w, 'f> Visit for RowCells<'a, 'w, 'f> {
+    type Ok = ();
+    type Seq = Never<()>;
+    type Map = GroupEntries<'a, 'w, 'f>;
+    only_containers!();
+    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::Inconsistent)
+    }
+    fn map(self, _len: Option<usize>) -> Res<GroupEntries<'a, 'w, 'f>> {
+        open(self.level, self.out.max_depth)?;
+        Ok(GroupEntries {
+            level: self.level + 1,
+            cells: self,
+            i: 0,
+            pending: false,
+        })
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(mut self, variant: &'static str, v: &T) -> Res<()> {
+        open(self.level, self.out.max_depth)?;
+        match self.fields {
+            [only] if only.name == variant => {
+                let level = self.level + 1;
+                self.put(only, v, level)
+            }
+            _ => Err(Halt::Reorder),
+        }
+    }
+    fn struct_variant(
+        mut self,
+        variant: &'static str,
+        _len: usize,
+    ) -> Res<GroupEntries<'a, 'w, 'f>> {
+        open(self.level, self.out.max_depth)?;
+        open(self.level + 1, self.out.max_depth)?;
+        match self.fields {
+            [only] if only.name == variant && !only.children.is_empty() => {
+                self.fields = &only.children;
+                Ok(GroupEntries {
+                    level: self.level + 2,
+                    cells: self,
+                    i: 0,
+                    pending: false,
+                })
+            }
+            _ => Err(Halt::Reorder),
+        }
+    }
+}
+
+/// The entries of a row object or group object.
+struct GroupEntries<'a, 'w, 'f> {
+    cells: RowCells<'a, 'w, 'f>,
+    /// Containers around the entry values.
+    level: usize,
+    i: usize,
+    /// Whether the pending map key is the expected field.
+    pending: bool,
+}
+
+impl GroupEntries<'_, '_, '_> {
+    fn expected(&self, key: &str) -> bool {
+        self.cells
+            .fields
+            .get(self.i)
+            .is_some_and(|f| same_name(&f.name, key))
+    }
+
+    fn put<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        let fields = self.cells.fields;
+        let Some(field) = fields.get(self.i) else {
+            return Err(Halt::Reorder);
+        };
+        self.i += 1;
+        let level = self.level;
+        self.cells.put(field, v, level)
+    }
+}
+
+impl MapVisit for GroupEntries<'_, '_, '_> {
+    type Ok = ();
+    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
+        self.pending = with_key(k, |s| self.expected(s))?;
+        Ok(())
+    }
+    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        if !self.pending {
+            return Err(Halt::Reorder);
+        }
+        self.put(v)
+    }
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+        if !self.expected(key) {
+            return Err(Halt::Reorder);
+        }
+        self.put(v)
+    }
+    fn end(self) -> Res<()> {
+        if self.i == self.cells.fields.len() {
+            Ok(())
+        } else {
+            Err(Halt::Reorder)
+        }
+    }
+}
+
+/// The fields of an object, one per line, or (`item`) an object as a list item with
+/// its first field on the hyphen line (a bare `-` when empty).
+struct Fields<'a, 'w> {
+    out: &'a mut Out<'w>,
+    depth: usize,
+    /// Containers around the object.
+    level: usize,
+    item: bool,
+}
+
+impl<'a, 'w> Fields<'a, 'w> {
+    fn pos(&self, key: &'static str, n: usize) -> Pos<'static> {
+        field_pos(key, n, self.depth, self.level + 1, self.item)
+    }
+}
+
+/// Where the `n`th field of an object goes.
+fn field_pos(key: &str, n: usize, depth: usize, level: usize, item: bool) -> Pos<'_> {
+    match (item, n) {
+        (true, 0) => Pos::FirstField { key, depth, level },
+        (true, _) => Pos::Field {
+            key,
+            depth: depth + 1,
+            level,
+        },
+        (false, _) => Pos::Field { key, depth, level },
+    }
+}
+
+impl<'a, 'w> Visit for Fields<'a, 'w> {
+    type Ok = ();
+    type Seq = Never<()>;
+    type Map = FieldEntries<'a, 'w>;
+    only_containers!();
+    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::Inconsistent)
+    }
+    fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
+        open(self.level, self.out.max_depth)?;
+        Ok(FieldEntries {
+            fields: self,
+            n: 0,
+            key: String::new(),
+        })
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
+        open(self.level, self.out.max_depth)?;
+        let pos = self.pos(variant, 0);
+        guarded(|| self.out.write_at(pos, v))
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
+        Err(Halt::Inconsistent)
+    }
+}
+
+/// The entries of an object being written as fields.
+struct FieldEntries<'a, 'w> {
+    fields: Fields<'a, 'w>,
+    n: usize,
+    /// The pending map key.
+    key: String,
+}
+
+impl MapVisit for FieldEntries<'_, '_> {
+    type Ok = ();
+    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
+        let key = &mut self.key;
+        with_key(k, |s| {
+            key.clear();
+            key.push_str(s);
+        })
+    }
+    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        let f = &mut self.fields;
+        let pos = field_pos(&self.key, self.n, f.depth, f.level + 1, f.item);
+        self.n += 1;
+        guarded(|| f.out.write_at(pos, v))
+    }
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+        let pos = self.fields.pos(key, self.n);
+        self.n += 1;
+        guarded(|| self.fields.out.write_at(pos, v))
+    }
+    fn end(self) -> Res<()> {
+        if self.fields.item && self.n == 0 {
+            let out = self.fields.out;
+            out.enc.w.line(self.fields.depth);
+            out.out().push('-');
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,120 @@
+//! Peak heap while serializing typed data: `to_writer` holds a bounded buffer however
+//! long the array, and `to_string` holds little beyond the output string (no `Value`
+//! tree). A counting global allocator measures the peak.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::Serialize;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator, only counting sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
+            PEAK.fetch_max(now, Ordering::SeqCst);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// The tests measure one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Runs `f` and returns its result with the peak heap above what was live before.
+fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let base = CURRENT.load(Ordering::SeqCst);
+    PEAK.store(base, Ordering::SeqCst);
+    let r = f();
+    (r, PEAK.load(Ordering::SeqCst) - base)
+}
+
+#[derive(Serialize)]
+struct Employee {
+    id: u64,
+    name: String,
+    department: &'static str,
+    salary: i64,
+    active: bool,
+    score: f64,
+}
+
+#[derive(Serialize)]
+struct Doc {
+    employees: Vec<Employee>,
+}
+
+fn doc(n: usize) -> Doc {
+    Doc {
+        employees: (0..n as u64)
+            .map(|i| Employee {
+                id: i,
+                name: format!("Employee {i}"),
+                department: ["Sales", "R&D, Labs", "Ops"][i as usize % 3],
+                salary: 40_000 + (i as i64 * 37) % 90_000,
+                active: i % 2 == 0,
+                score: i as f64 / 7.0,
+            })
+            .collect(),
+    }
+}
+
+const N: usize = 200_000;
+
+#[test]
+fn to_writer_holds_a_bounded_buffer() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = doc(N);
+    let (r, peak) = peak_during(|| toon::to_writer(std::io::sink(), &d));
+    r.expect("encodes");
+    eprintln!("to_writer of {N} structs: peak extra heap {peak} bytes");
+    assert!(peak < 400 * 1024, "peak extra heap {peak} bytes");
+    // A table breaking at the last row takes the same bounded memory.
+    let mut rows: Vec<toon::Value> = (0..20_000)
+        .map(|i| toon::toon!({"id": i, "name": "x"}))
+        .collect();
+    rows.push(toon::toon!({"id": 1}));
+    let (r, peak) = peak_during(|| toon::to_writer(std::io::sink(), &rows));
+    r.expect("encodes");
+    assert!(peak < 400 * 1024, "peak extra heap {peak} bytes");
+}
+
+#[test]
+fn to_string_holds_little_beyond_the_output() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = doc(N);
+    let (text, peak) = peak_during(|| toon::to_string(&d).expect("encodes"));
+    let cap = text.capacity();
+    eprintln!(
+        "to_string of {N} structs: output {} bytes (capacity {cap}), peak extra heap {peak} bytes",
+        text.len()
+    );
+    // Growing the string by doubling briefly holds the old and the new buffer.
+    assert!(
+        peak <= cap + cap / 2 + 256 * 1024,
+        "peak {peak}, output capacity {cap}"
+    );
+    // The same text as the Value route, which needs far more.
+    let (via_value, value_peak) =
+        peak_during(|| toon::encode_value(&toon::to_value(&d).expect("to_value")));
+    eprintln!("through a Value: peak extra heap {value_peak} bytes");
+    assert_eq!(text, via_value);
+    assert!(value_peak > 2 * peak);
+}
