@@ -22,13 +22,16 @@ if [ $# -gt 0 ]; then targets="$*"; else targets=$(cargo fuzz list); fi
 mkdir -p scratch/logs
 status=0
 for t in $targets; do
-  mkdir -p "scratch/$t" "corpus/$t"
+  mkdir -p "scratch/$t"
   echo "=== $t for ${secs}s"
   log="scratch/logs/$t.log"
   mkdir -p "artifacts/$t"
   dict=toon.dict
   case "$t" in *_plan) dict=plan.dict ;; esac
-  if "$bin/$t" "scratch/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+  seeds="corpus/$t"
+  # The streaming decoder reads the same inputs as the tree decoder: share its seeds.
+  case "$t" in stream) seeds="corpus/decode" ;; esac
+  if "$bin/$t" "scratch/$t" "$seeds" -artifact_prefix="artifacts/$t/" \
       -dict="$dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -print_final_stats=1 >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 2 || true

@@ -3,6 +3,11 @@
 //!
 //! - `toon_value`: `toon::decode_value` to a `toon::Value`;
 //! - `toon_typed`: `toon::from_str` straight to the dataset's typed structs;
+//! - `toon_stream_json`: the streaming `toon::decode::EventReader` (reading the text
+//!   through `io::BufRead`) writing JSON into `io::sink()`
+//!   (`toon::decode::reader_to_json_writer`);
+//! - `toon_stream_value`: the same events collected into a `toon::Value`
+//!   (`toon::decode::reader_to_value`);
 //! - `toon_format`: the `toon-format` 0.7 crate's parser (to a `serde_json::Value`);
 //! - `toon_format_api`: its public `decode_default::<serde_json::Value>`, which parses
 //!   and then rebuilds the value through `serde_json::from_value`;
@@ -53,6 +58,17 @@ fn bench_dataset(c: &mut Criterion, p: &Prepared, size: Size) {
     timing::configure(&mut group, size);
     group.bench_function(BenchmarkId::new("toon_value", size.label), |b| {
         timing::iter(b, || toon::decode_value(&p.toon_text))
+    });
+    let strict = toon::DecodeOptions::default();
+    group.bench_function(BenchmarkId::new("toon_stream_json", size.label), |b| {
+        timing::iter(b, || {
+            toon::decode::reader_to_json_writer(p.toon_text.as_bytes(), &strict, std::io::sink(), 0)
+        })
+    });
+    group.bench_function(BenchmarkId::new("toon_stream_value", size.label), |b| {
+        timing::iter(b, || {
+            toon::decode::reader_to_value(p.toon_text.as_bytes(), &strict)
+        })
     });
     with_typed(
         p.dataset,

@@ -12,7 +12,9 @@
 //! dataset slug, and the target size in bytes of pretty JSON (default 100000).
 //! `encode-typed` is `toon::to_string` on the typed structs (written directly);
 //! `encode-typed-value` is the older route through a whole `Value` (`to_value`, then
-//! `encode_value`). Only the operation itself runs inside the `profiled` function;
+//! `encode_value`). `decode-json` is `toon::decode::to_json_writer` (whole text, no
+//! tree) and `decode-stream` `toon::decode::reader_to_json_writer` (from a reader), both
+//! into `io::sink()`. Only the operation itself runs inside the `profiled` function;
 //! preparing the data does not. Without arguments (as
 //! under a plain `cargo bench`) it prints this usage and exits.
 
@@ -25,7 +27,8 @@ use common::prepared::Prepared;
 use common::typed::{Typed, TypedFn, with_typed};
 use toon_benches::datasets::Dataset;
 
-const USAGE: &str = "usage: profile_codec (encode|encode-typed|encode-typed-value|decode|decode-typed) DATASET [BYTES]";
+const USAGE: &str = "usage: profile_codec \
+(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-json|decode-stream) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -60,6 +63,21 @@ fn run(args: &[String]) -> Result<(), String> {
     let produced = match operation {
         "encode" => profiled(|| toon::encode_value(&p.value)).len(),
         "decode" => profiled(|| toon::decode_value(&p.toon_text)).map_or(0, |_| 1),
+        "decode-json" => profiled(|| {
+            let options = toon::DecodeOptions::default();
+            toon::decode::to_json_writer(&p.toon_text, &options, std::io::sink(), 0)
+        })
+        .map_or(0, |()| 1),
+        "decode-stream" => profiled(|| {
+            let options = toon::DecodeOptions::default();
+            toon::decode::reader_to_json_writer(
+                p.toon_text.as_bytes(),
+                &options,
+                std::io::sink(),
+                0,
+            )
+        })
+        .map_or(0, |()| 1),
         "encode-typed" | "encode-typed-value" | "decode-typed" => with_typed(
             dataset,
             TypedOp {

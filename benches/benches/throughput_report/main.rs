@@ -15,10 +15,11 @@
 //! It is a bench target, not a binary, because the `toon-format` peer is a
 //! dev-dependency. It re-executes itself with `GLIBC_TUNABLES=glibc.malloc.mxfast=0`
 //! (see `common::tunables`), and runs itself again as a child for each peak-memory
-//! measurement (`--peak-encode IMPLEMENTATION FILE`).
+//! measurement (`--peak-encode IMPLEMENTATION FILE`, `--peak-decode WAY FILE`).
 
 #[path = "../common/mod.rs"]
 mod common;
+mod decode_memory;
 mod machine;
 mod markdown;
 mod measure;
@@ -54,6 +55,16 @@ fn main() -> ExitCode {
             implementation,
             file,
         }) => match memory::child(&implementation, &file) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::FAILURE
+            }
+        },
+        Ok(Mode::PeakDecode { way, file }) => match decode_memory::child(&way, &file) {
             Ok(line) => {
                 println!("{line}");
                 ExitCode::SUCCESS
@@ -105,6 +116,7 @@ fn run(options: &Options) -> Result<Report, String> {
         )?);
     }
     let (memory_file, memory, node_peak_kb) = measure_memory(node.as_ref().ok(), dir.path())?;
+    let decode_memory = measure_decode_memory(options, dir.path())?;
     let report = Report {
         machine,
         load: (load_before, machine::load_average()),
@@ -119,6 +131,7 @@ fn run(options: &Options) -> Result<Report, String> {
         memory_file,
         memory,
         node_peak_kb,
+        decode_memory,
     };
     if let Some(parent) = options.out.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
@@ -143,6 +156,7 @@ fn measure_dataset(
         toon_bytes: p.toon_bytes(),
         decode: [None; 6],
         encode: [None; 6],
+        to_json: [None; 2],
         checks: checks::run(p),
         node_checks: None,
         notes: Vec::new(),
@@ -188,6 +202,31 @@ fn measure_dataset(
             serde_json::from_str::<serde_json::Value>(&p.json_text)
         }),
     );
+
+    // TOON to JSON text, without a tree: the whole text, then streamed from a reader.
+    let options_default = toon::DecodeOptions::default();
+    let transcode = measure(options, || {
+        toon::decode::to_json_writer(&p.toon_text, &options_default, std::io::sink(), 0)
+    });
+    eprintln!(
+        "  to JSON {:<22} {:>9.1} MB/s",
+        "whole text",
+        transcode.mb_per_s(p.toon_bytes())
+    );
+    let stream = measure(options, || {
+        toon::decode::reader_to_json_writer(
+            p.toon_text.as_bytes(),
+            &options_default,
+            std::io::sink(),
+            0,
+        )
+    });
+    eprintln!(
+        "  to JSON {:<22} {:>9.1} MB/s",
+        "stream",
+        stream.mb_per_s(p.toon_bytes())
+    );
+    row.to_json = [Some(transcode), Some(stream)];
 
     // Encoding: each implementation from its own pre-built value.
     record(
@@ -283,6 +322,38 @@ impl TypedFn for TimeTyped<'_> {
             serde_encode: measure(options, || serde_json::to_string(&typed)),
         })
     }
+}
+
+/// Peak memory of decoding TOON files to JSON files: the employees table and the event
+/// log (a list of nested objects), each at `--stream-bytes`.
+fn measure_decode_memory(
+    options: &Options,
+    dir: &Path,
+) -> Result<Vec<decode_memory::DecodeMemoryRow>, String> {
+    let memory_dir = dir.join("decode-memory");
+    std::fs::create_dir_all(&memory_dir).map_err(|e| format!("{}: {e}", memory_dir.display()))?;
+    let mut rows = Vec::new();
+    for dataset in [Dataset::Employees, Dataset::Events] {
+        eprintln!(
+            "decode memory: generating {} at ~{} bytes",
+            dataset.slug(),
+            options.stream_bytes
+        );
+        let (file, label) = {
+            let p = Prepared::new(dataset, options.stream_bytes)?;
+            let json = p
+                .write_files(&memory_dir)
+                .map_err(|e| format!("writing the decode memory file: {e}"))?;
+            let _ = std::fs::remove_file(&json);
+            (
+                json.with_extension("toon"),
+                format!("{} ({} {})", dataset.slug(), p.count, dataset.unit()),
+            )
+        };
+        rows.push(decode_memory::measure_file(label, &file));
+        let _ = std::fs::remove_file(&file);
+    }
+    Ok(rows)
 }
 
 type MemoryResults = (Option<(usize, u64)>, Vec<MemoryRow>, Result<u64, String>);

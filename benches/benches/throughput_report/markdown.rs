@@ -75,6 +75,7 @@ pub fn render(r: &Report) -> String {
             ),
         ],
     );
+    to_json(&mut md, r);
     let _ = writeln!(md, "\n## Encode\n");
     let _ = writeln!(
         md,
@@ -132,6 +133,7 @@ pub fn render(r: &Report) -> String {
         ],
     );
     memory(&mut md, r);
+    decode_memory(&mut md, r);
     checks(&mut md, r);
     times(&mut md, r);
     notes(&mut md, r);
@@ -311,6 +313,90 @@ fn memory(md: &mut String, r: &Report) {
                 one_line(why)
             );
         }
+    }
+}
+
+fn to_json(md: &mut String, r: &Report) {
+    let _ = writeln!(md, "\n## Decode to JSON text\n");
+    let _ = writeln!(
+        md,
+        "MB/s of TOON text (medians), compact JSON written to `io::sink()` without building \
+         a tree: `toon::decode::to_json_writer` on the whole text (a serde transcoder), and \
+         `toon::decode::reader_to_json_writer` reading the same bytes through `io::BufRead` \
+         one line at a time (the streaming decoder `toon -d` uses, whose memory does not \
+         grow with the input; see below). `toon → Value` repeated for scale.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| dataset | toon → Value | whole text → JSON | stream → JSON | stream / whole text |"
+    );
+    let _ = writeln!(md, "| --- | ---: | ---: | ---: | ---: |");
+    for row in &r.rows {
+        let mb = |t: Option<crate::measure::Timing>| {
+            t.map_or("—".to_owned(), |t| {
+                format!("{:.1}", t.mb_per_s(row.toon_bytes))
+            })
+        };
+        let ratio = match row.to_json {
+            [Some(whole), Some(stream)] if stream.median.as_secs_f64() > 0.0 => format!(
+                "{:.2}×",
+                whole.median.as_secs_f64() / stream.median.as_secs_f64()
+            ),
+            _ => "—".to_owned(),
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            row.dataset.slug(),
+            row.mb_per_s(&row.decode, Imp::OursValue)
+                .map_or("—".to_owned(), |v| format!("{v:.1}")),
+            mb(row.to_json[0]),
+            mb(row.to_json[1]),
+            ratio
+        );
+    }
+}
+
+fn decode_memory(md: &mut String, r: &Report) {
+    let _ = writeln!(
+        md,
+        "\n## Peak memory decoding a large TOON file to a JSON file\n"
+    );
+    let _ = writeln!(
+        md,
+        "Each way runs in a fresh process that decodes the file into a JSON file (through a \
+         `BufWriter`); the figure is the peak resident memory (`VmHWM`) minus the resident \
+         memory before opening the file. Ways: {}.\n",
+        crate::decode_memory::WAYS
+            .iter()
+            .map(|(name, what)| format!("**{name}**: {what}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let names: Vec<&str> = crate::decode_memory::WAYS.iter().map(|w| w.0).collect();
+    let _ = writeln!(md, "| file | TOON | JSON | {} |", names.join(" | "));
+    let _ = writeln!(md, "| --- | ---: | ---: |{}", " ---: |".repeat(names.len()));
+    for row in &r.decode_memory {
+        let cells: Vec<String> = row
+            .samples
+            .iter()
+            .map(|s| match s {
+                Ok(s) => kb(s.used_kb()),
+                Err(why) => format!("not measured: {}", one_line(why)),
+            })
+            .collect();
+        let json = row
+            .samples
+            .iter()
+            .find_map(|s| s.as_ref().ok().map(|s| size(s.output_bytes)))
+            .unwrap_or_else(|| "—".to_owned());
+        let _ = writeln!(
+            md,
+            "| {} | {} | {json} | {} |",
+            row.label,
+            size(row.toon_bytes),
+            cells.join(" | ")
+        );
     }
 }
 

@@ -72,9 +72,19 @@ impl PeakSample {
 
 /// Runs the child for `implementation` on `file`.
 pub fn measure(implementation: &str, file: &Path) -> Result<PeakSample, String> {
+    run_child("--peak-encode", implementation, file)
+}
+
+/// Runs this program again as `PROGRAM FLAG IMPLEMENTATION FILE` and reads the last line
+/// it prints as JSON.
+pub fn run_child<T: DeserializeOwned>(
+    flag: &str,
+    implementation: &str,
+    file: &Path,
+) -> Result<T, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let output = Command::new(exe)
-        .arg("--peak-encode")
+        .arg(flag)
         .arg(implementation)
         .arg(file)
         .output()
@@ -172,7 +182,7 @@ fn run<V>(
 }
 
 /// A `kB` field of `/proc/self/status`, such as `VmRSS` or `VmHWM`.
-fn status(field: &str) -> Result<u64, String> {
+pub fn status(field: &str) -> Result<u64, String> {
     let text = std::fs::read_to_string("/proc/self/status")
         .map_err(|e| format!("/proc/self/status: {e} (peak memory needs Linux)"))?;
     text.lines()

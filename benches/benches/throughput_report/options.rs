@@ -10,12 +10,14 @@ use crate::common::prepared::LARGE_BYTES;
 
 pub const USAGE: &str = "usage: cargo bench -p toon-benches --bench throughput_report -- \
 [--bytes N] [--budget-ms N] [--min-runs N] [--max-runs N] [--datasets a,b,...] \
-[--out FILE] [--no-node] [--node PATH]";
+[--out FILE] [--no-node] [--node PATH] [--stream-bytes N]";
 
 /// What to measure and where to write it.
 pub struct Options {
     /// Target size of each dataset in bytes of pretty JSON.
     pub target_bytes: usize,
+    /// Size (bytes of pretty JSON) of the large files decoded for peak memory.
+    pub stream_bytes: usize,
     /// Time to spend measuring one implementation on one dataset and operation.
     pub budget: Duration,
     /// Fewest timed runs per measurement.
@@ -39,6 +41,8 @@ pub enum Mode {
         implementation: String,
         file: PathBuf,
     },
+    /// Internal: decode one TOON file one way in this process and print its peak memory.
+    PeakDecode { way: String, file: PathBuf },
     /// Print the usage and stop.
     Help,
 }
@@ -47,6 +51,7 @@ pub enum Mode {
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Mode, String> {
     let mut options = Options {
         target_bytes: LARGE_BYTES,
+        stream_bytes: 10 * LARGE_BYTES,
         budget: Duration::from_millis(2000),
         min_runs: 5,
         max_runs: 200,
@@ -69,7 +74,15 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Mode, String> {
                     file,
                 });
             }
+            "--peak-decode" => {
+                let way = value("--peak-decode")?;
+                let file = PathBuf::from(value("--peak-decode")?);
+                return Ok(Mode::PeakDecode { way, file });
+            }
             "--bytes" => options.target_bytes = number(&value("--bytes")?, "--bytes")?,
+            "--stream-bytes" => {
+                options.stream_bytes = number(&value("--stream-bytes")?, "--stream-bytes")?;
+            }
             "--budget-ms" => {
                 options.budget =
                     Duration::from_millis(number(&value("--budget-ms")?, "--budget-ms")? as u64);

@@ -3,6 +3,7 @@
 use toon_benches::datasets::Dataset;
 
 use crate::common::checks::Check;
+use crate::decode_memory::DecodeMemoryRow;
 use crate::machine::Machine;
 use crate::measure::Timing;
 use crate::memory::PeakSample;
@@ -71,6 +72,9 @@ pub struct Row {
     pub decode: Timings,
     /// Encoding timings.
     pub encode: Timings,
+    /// TOON to JSON text: `to_json_writer` on the whole text, then
+    /// `reader_to_json_writer` streaming from a reader; both into `io::sink()`.
+    pub to_json: [Option<Timing>; 2],
     /// Agreement checks among the Rust implementations.
     pub checks: Vec<Check>,
     /// The reference's `(encode_matches, decode_matches)`, if it ran.
@@ -131,6 +135,8 @@ pub struct Report {
     pub memory: Vec<MemoryRow>,
     /// Peak memory of the reference in kB, or why there is none.
     pub node_peak_kb: Result<u64, String>,
+    /// Peak memory of decoding TOON files to JSON files, three ways.
+    pub decode_memory: Vec<DecodeMemoryRow>,
 }
 
 impl Report {

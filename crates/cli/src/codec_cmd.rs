@@ -1,5 +1,6 @@
 //! The default command: encode JSON to TOON or decode TOON to JSON.
 
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,7 +14,10 @@ use crate::output;
 pub struct CodecArgs {
     /// Input file; `-` or absent reads stdin. `.json` encodes, `.toon` decodes.
     pub input: Option<PathBuf>,
-    /// Output file (written atomically); stdout if absent.
+    /// Output file (written atomically: an existing file survives any error); stdout if
+    /// absent. On stdout, output up to 8 MiB is printed only if the whole conversion
+    /// succeeds; larger decoded output streams as it is produced, so an error found
+    /// later leaves it partial (the error goes to stderr, exit code 1).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Force encoding (JSON → TOON); wins over --decode.
@@ -37,6 +41,11 @@ pub struct CodecArgs {
     /// Print exact token counts (o200k_base) of the JSON input and TOON output to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Decode to JSON Lines: one compact JSON value per line, for each element of the
+    /// root array, or of the array held by a root object's only key (`items[N]…:`).
+    /// Decoding only.
+    #[arg(long)]
+    pub jsonl: bool,
     /// Deepest nesting accepted before an error.
     #[arg(long, value_name = "N", default_value_t = toon::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
@@ -90,11 +99,14 @@ pub fn run(args: CodecArgs) -> ExitCode {
 }
 
 fn convert(args: &CodecArgs) -> Result<(), String> {
-    let input = output::read_input(args.input.as_deref())?;
     let name = source_name(args);
     let out = args.output.as_deref();
     match mode(args) {
         Mode::Encode => {
+            if args.jsonl {
+                return Err("--jsonl applies to decoding (TOON → JSON) only".to_owned());
+            }
+            let input = output::read_input(args.input.as_deref())?;
             let text = std::str::from_utf8(&input).map_err(|e| {
                 format!(
                     "{name}: input is not valid UTF-8 (byte {})",
@@ -123,17 +135,58 @@ fn convert(args: &CodecArgs) -> Result<(), String> {
             Ok(())
         }
         Mode::Decode => {
+            // Up to `whole_text_limit()` bytes of input, decoding reads the whole text and
+            // transcodes it (the fastest path); a larger input streams through the event
+            // reader, so memory stays bounded by that limit, the longest line and the
+            // nesting depth (strict mode; in non-strict mode, where repeated keys resolve
+            // last-write-wins, the decoded document — with --jsonl one record — is held
+            // as a value). --jsonl always streams. `--stats` has no decode figures (as
+            // in the reference CLI) and reads nothing more.
             let options = DecodeOptions::default()
                 .with_indent_size(args.indent)
                 .with_strict(!args.no_strict)
                 .with_max_depth(args.max_depth);
-            let text = toon::decode::text_from_bytes(&input, options.strict)
-                .map_err(|e| format!("{name}: {e}"))?;
-            output::emit_with(out, |w| {
-                toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
+            let mut input = output::open_input(args.input.as_deref())?;
+            if args.jsonl {
+                return output::emit_streaming(out, |w| {
+                    toon::decode::reader_to_json_lines(input, &options, &mut *w)
+                        .map(|_| ())
+                        .map_err(|e| format!("{name}: {e}"))
+                });
+            }
+            let limit = whole_text_limit();
+            let mut head = Vec::new();
+            io::Read::read_to_end(
+                &mut io::Read::take(&mut input, limit.saturating_add(1)),
+                &mut head,
+            )
+            .map_err(|e| format!("{name}: {}", output::describe_io(&e)))?;
+            if head.len() as u64 <= limit {
+                let text = toon::decode::text_from_bytes(&head, options.strict)
+                    .map_err(|e| format!("{name}: {e}"))?;
+                return output::emit_streaming(out, |w| {
+                    toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
+                        .map_err(|e| format!("{name}: {e}"))?;
+                    w.write_all(b"\n").map_err(|e| output::describe_io(&e))
+                });
+            }
+            let reader = io::Read::chain(io::Cursor::new(head), input);
+            output::emit_streaming(out, |w| {
+                toon::decode::reader_to_json_writer(reader, &options, &mut *w, args.indent)
                     .map_err(|e| format!("{name}: {e}"))?;
                 w.write_all(b"\n").map_err(|e| output::describe_io(&e))
             })
         }
     }
+}
+
+/// Inputs up to this many bytes are decoded as one text (faster); larger ones stream.
+/// `TOON_WHOLE_TEXT_LIMIT` (bytes) overrides it; `0` streams every input.
+const WHOLE_TEXT_LIMIT: u64 = 32 * 1024 * 1024;
+
+fn whole_text_limit() -> u64 {
+    std::env::var("TOON_WHOLE_TEXT_LIMIT")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(WHOLE_TEXT_LIMIT)
 }

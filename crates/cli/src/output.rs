@@ -1,4 +1,5 @@
-//! Writing results: atomically to files, all at once to stdout.
+//! Writing results: atomically to files; to stdout all at once, or, for streamed
+//! output beyond [`STDOUT_HOLD`] bytes, as it comes.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -18,10 +19,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
             format!("{} is a directory", path.display()),
         ));
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".toon-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut tmp = temp_file_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if let Ok(meta) = std::fs::metadata(path) {
@@ -29,6 +27,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// A temporary file in `dir`, to be renamed over the output. It is created with the
+/// permissions a new file gets (0666 less the umask, usually 0644), not tempfile's
+/// private 0600, so a new output file is as readable as one written by any other tool.
+fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".toon-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
 }
 
 /// Produces output with `produce` and delivers it only if it succeeds: into a temporary
@@ -48,11 +60,7 @@ pub fn emit_with(
                 return Err(format!("{}: is a directory", p.display()));
             }
             let fail = |e: io::Error| format!("cannot write {}: {}", p.display(), describe_io(&e));
-            let tmp = tempfile::Builder::new()
-                .prefix(".toon-")
-                .suffix(".tmp")
-                .tempfile_in(dir)
-                .map_err(fail)?;
+            let tmp = temp_file_in(dir).map_err(fail)?;
             let mut w = io::BufWriter::new(tmp);
             produce(&mut w)?;
             let tmp = w.into_inner().map_err(|e| fail(e.into_error()))?;
@@ -70,6 +78,125 @@ pub fn emit_with(
             produce(&mut buf)?;
             emit(None, &buf).map_err(|e| format!("cannot write stdout: {}", describe_io(&e)))
         }
+    }
+}
+
+/// Streamed output held back on stdout until it is known to succeed: output up to this
+/// size is printed only after success (all or nothing); beyond it, output streams.
+pub const STDOUT_HOLD: usize = 8 * 1024 * 1024;
+
+/// Like [`emit_with`] for output produced as a stream: a file is still written
+/// atomically (any size), but stdout holds only the first [`STDOUT_HOLD`] bytes; a
+/// larger output starts streaming then, so an error after that point leaves partial
+/// output on stdout (the error still goes to stderr with exit code 1). A closed stdout
+/// (e.g. `| head`) stops the work without an error.
+pub fn emit_streaming(
+    path: Option<&Path>,
+    produce: impl FnOnce(&mut dyn Write) -> Result<(), String>,
+) -> Result<(), String> {
+    match path {
+        Some(p) if p != Path::new("-") => emit_with(path, produce),
+        _ => {
+            let mut w = HoldingWriter::new(io::stdout().lock(), STDOUT_HOLD);
+            let result = produce(&mut w);
+            if w.closed {
+                return Ok(());
+            }
+            result?;
+            match w.finish() {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                other => other.map_err(|e| format!("cannot write stdout: {}", describe_io(&e))),
+            }
+        }
+    }
+}
+
+/// A writer that holds output in memory up to `limit` bytes, then passes it on.
+pub struct HoldingWriter<W: Write> {
+    out: io::BufWriter<W>,
+    held: Vec<u8>,
+    limit: usize,
+    streaming: bool,
+    /// The output was closed (broken pipe).
+    pub closed: bool,
+}
+
+impl<W: Write> HoldingWriter<W> {
+    /// Holds up to `limit` bytes before writing to `out`.
+    pub fn new(out: W, limit: usize) -> Self {
+        HoldingWriter {
+            out: io::BufWriter::with_capacity(64 * 1024, out),
+            held: Vec::new(),
+            limit,
+            streaming: false,
+            closed: false,
+        }
+    }
+
+    /// Whether output has started to pass through.
+    #[cfg(test)]
+    pub fn is_streaming(&self) -> bool {
+        self.streaming
+    }
+
+    fn pass(&mut self, buf: &[u8]) -> io::Result<()> {
+        let r = self.out.write_all(buf);
+        if let Err(e) = &r
+            && e.kind() == io::ErrorKind::BrokenPipe
+        {
+            self.closed = true;
+        }
+        r
+    }
+
+    /// Writes out what is held and flushes (after success).
+    pub fn finish(mut self) -> io::Result<()> {
+        let held = std::mem::take(&mut self.held);
+        self.pass(&held)?;
+        self.out.flush()
+    }
+}
+
+impl<W: Write> Write for HoldingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.streaming {
+            self.pass(buf)?;
+            return Ok(buf.len());
+        }
+        self.held.extend_from_slice(buf);
+        if self.held.len() > self.limit {
+            self.streaming = true;
+            let held = std::mem::take(&mut self.held);
+            self.pass(&held)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.streaming {
+            self.out.flush()
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Opens an input for reading as a stream: a file, or stdin for `None` and `-`. Errors
+/// name the path.
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, String> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            if p.is_dir() {
+                return Err(format!("{}: is a directory, not a file", p.display()));
+            }
+            let file = std::fs::File::open(p)
+                .map_err(|e| format!("{}: {}", p.display(), describe_io(&e)))?;
+            Ok(Box::new(io::BufReader::with_capacity(64 * 1024, file)))
+        }
+        _ => Ok(Box::new(io::BufReader::with_capacity(
+            64 * 1024,
+            io::stdin().lock(),
+        ))),
     }
 }
 
@@ -123,6 +250,29 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(unix)]
+    fn new_files_get_the_usual_permissions_and_old_ones_keep_theirs() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        // What any tool's new file gets here: 0666 less the umask.
+        let usual = dir.path().join("usual");
+        std::fs::File::create(&usual).unwrap();
+        let new = dir.path().join("new.toon");
+        write_atomic(&new, b"x").unwrap();
+        assert_eq!(mode(&new), mode(&usual));
+        let streamed = dir.path().join("streamed.json");
+        emit_with(Some(&streamed), |w| {
+            w.write_all(b"{}").map_err(|e| e.to_string())
+        })
+        .unwrap();
+        assert_eq!(mode(&streamed), mode(&usual));
+        std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&new, b"y").unwrap();
+        assert_eq!(mode(&new), 0o600);
+    }
+
+    #[test]
     fn atomic_write_replaces_and_keeps_no_temp_files() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.toon");
@@ -131,6 +281,28 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn holding_writer_holds_small_output_and_streams_large() {
+        let mut sink = Vec::new();
+        {
+            let mut w = HoldingWriter::new(&mut sink, 10);
+            w.write_all(b"12345").unwrap();
+            assert!(!w.is_streaming());
+            w.finish().unwrap();
+        }
+        assert_eq!(sink, b"12345");
+        let mut sink = Vec::new();
+        {
+            let mut w = HoldingWriter::new(&mut sink, 10);
+            w.write_all(b"123456").unwrap();
+            w.write_all(b"7890ab").unwrap();
+            assert!(w.is_streaming());
+            w.write_all(b"c").unwrap();
+            w.finish().unwrap();
+        }
+        assert_eq!(sink, b"1234567890abc");
     }
 
     #[test]

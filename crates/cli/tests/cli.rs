@@ -1,5 +1,6 @@
 //! The `toon` command as a user runs it: modes, flags, stdin/stdout, errors, and the
-//! guarantee that output is never partial and an existing `-o` file survives any error.
+//! guarantee that an existing `-o` file survives any error and that stdout output up to
+//! 8 MiB is never partial.
 
 use std::io::Write;
 

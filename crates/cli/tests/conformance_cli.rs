@@ -2,14 +2,16 @@
 //! encode cases pipe the JSON into `toon -e` and expect the fixture's text (plus the
 //! final newline the CLI prints); decode cases pipe the TOON text into `toon -d` and
 //! expect the fixture's value as JSON, or, for error cases, exit code 1, an empty
-//! stdout and an error on stderr. The CLI decodes with the streaming TOON → JSON
-//! transcoder, so this checks a different code path from the library suite.
+//! stdout and an error on stderr. Every decode case runs twice: as the CLI decodes an
+//! input of ordinary size (the whole text through the TOON → JSON transcoder) and with
+//! `TOON_WHOLE_TEXT_LIMIT=0`, through the streaming event reader it uses for large
+//! inputs. Both are different code paths from the library suite's.
 
 use toon_conformance::{Case, Category, run_suite};
 
 mod common;
 
-use common::run_toon;
+use common::run_toon_env;
 
 fn args(case: &Case) -> Vec<String> {
     let mut args = vec![match case.category {
@@ -29,11 +31,20 @@ fn args(case: &Case) -> Vec<String> {
 }
 
 fn check(case: &Case) -> Result<(), String> {
+    check_with(case, &[])?;
+    if case.category == Category::Decode {
+        check_with(case, &[("TOON_WHOLE_TEXT_LIMIT", "0")])
+            .map_err(|e| format!("streaming: {e}"))?;
+    }
+    Ok(())
+}
+
+fn check_with(case: &Case, env: &[(&str, &str)]) -> Result<(), String> {
     let stdin = match case.category {
         Category::Encode => serde_json::to_vec(&case.input).map_err(|e| e.to_string())?,
         Category::Decode => case.toon_input().as_bytes().to_vec(),
     };
-    let out = run_toon(&args(case), &stdin);
+    let out = run_toon_env(&args(case), &stdin, env);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if case.should_error {

@@ -2,49 +2,14 @@
 //! long the array, and `to_string` holds little beyond the output string (no `Value`
 //! tree). A counting global allocator measures the peak.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use serde::Serialize;
 
-struct Counting;
+mod heap;
 
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator, only counting sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: same contract as the caller's.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-            PEAK.fetch_max(now, Ordering::SeqCst);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::SeqCst);
-    }
-}
+use heap::{SERIAL, peak_during};
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// The tests measure one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Runs `f` and returns its result with the peak heap above what was live before.
-fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let base = CURRENT.load(Ordering::SeqCst);
-    PEAK.store(base, Ordering::SeqCst);
-    let r = f();
-    (r, PEAK.load(Ordering::SeqCst) - base)
-}
+static ALLOC: heap::Counting = heap::Counting;
 
 #[derive(Serialize)]
 struct Employee {

@@ -18,8 +18,8 @@ use serde::forward_to_deserialize_any;
 use super::header::{Field, FieldCache, Header, HeaderParse, parse_header};
 use super::scanner::{Line, Scanner};
 use super::tokens::{
-    NumericKind, PlainKey, TokenError, find_unquoted, numeric_kind, parse_key, plain_key_colon,
-    quoted_str, split_delimited, split_row, trim_spaces,
+    ItemStart, NOT_A_LIST_ITEM, NumericKind, PlainKey, TokenError, find_unquoted, item_start,
+    numeric_kind, parse_key, plain_key_colon, quoted_str, split_delimited, split_row, trim_spaces,
 };
 use crate::stack::guarded;
 use crate::value::BIG_INTEGER_KEY;
@@ -181,19 +181,12 @@ impl<'a> Deserializer<'a> {
         let Some(line) = self.lines.next_line()? else {
             return Ok(Slot::EmptyObject);
         };
-        if line.content == "-" {
-            return Ok(Slot::EmptyObject);
-        }
-        let Some(after) = line.content.strip_prefix("- ") else {
-            return Err(line.error("Expected list item to start with \"- \""));
+        let after = match item_start(line.content) {
+            None => return Err(line.error(NOT_A_LIST_ITEM)),
+            Some(ItemStart::EmptyObject) => return Ok(Slot::EmptyObject),
+            Some(ItemStart::EmptyArray) => return Ok(Slot::EmptyArray),
+            Some(ItemStart::Rest(after)) => after,
         };
-        let after = after.trim_start_matches(' ');
-        if after.is_empty() {
-            return Ok(Slot::EmptyObject);
-        }
-        if after == "[]" {
-            return Ok(Slot::EmptyArray);
-        }
         let item = line.with_content(after);
         match plain_key_colon(after) {
             // `- key: value`: an object whose first field is plain (no header).

@@ -11,10 +11,14 @@
 mod deserializer;
 mod header;
 mod scanner;
+mod stream;
 mod to_json;
 mod tokens;
 
 pub use deserializer::Deserializer;
+pub use stream::{
+    Event, EventReader, ValueBuilder, reader_to_json_lines, reader_to_json_writer, reader_to_value,
+};
 pub use to_json::to_json_writer;
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};

@@ -120,68 +120,92 @@ impl<'a> Scanner<'a> {
 
     fn fetch(&mut self) -> Result<Option<Line<'a>>> {
         loop {
-            let Some(mut raw) = self.raw_line() else {
+            let Some(raw) = self.raw_line() else {
                 return Ok(None);
             };
             self.line_number += 1;
-            let number = self.line_number;
-            if number == 1 {
-                raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
+            match classify(raw, self.line_number, self.indent_size, self.strict)? {
+                LineKind::Comment => {}
+                LineKind::Blank(number) => self.blank_lines.push(number),
+                LineKind::Content(line) => return Ok(Some(line)),
             }
-            raw = raw.strip_suffix('\r').unwrap_or(raw);
-            let bytes = raw.as_bytes();
-            let lead = bytes
-                .iter()
-                .take_while(|&&b| b == b' ' || b == b'\t')
-                .count();
-            let first_tab = bytes[..lead].iter().position(|&b| b == b'\t');
-            let indent = match first_tab {
-                Some(t) if self.strict => t,
-                _ => lead,
-            };
-            let content = raw[indent..].trim_end_matches(' ');
-            if first_tab.is_none() && content.starts_with('#') {
-                continue;
-            }
-            let tabs = if self.strict {
-                0
-            } else {
-                bytes[..lead].iter().filter(|&&b| b == b'\t').count()
-            };
-            let depth = (indent - tabs) / self.indent_size + tabs;
-            if content.is_empty() {
-                self.blank_lines.push(number);
-                continue;
-            }
-            if self.strict {
-                if first_tab.is_some() {
-                    return Err(Error::syntax(
-                        "Tabs are not allowed in indentation in strict mode",
-                        number,
-                        indent + 1,
-                        raw,
-                    ));
-                }
-                if indent % self.indent_size != 0 {
-                    return Err(Error::syntax(
-                        format!(
-                            "Indentation must be exact multiple of {}, but found {} spaces",
-                            self.indent_size, indent
-                        ),
-                        number,
-                        1,
-                        raw,
-                    ));
-                }
-            }
-            return Ok(Some(Line {
-                raw,
-                content,
-                depth,
-                number,
-            }));
         }
     }
+}
+
+/// What one raw line is, as [`classify`] finds it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LineKind<'a> {
+    /// A comment line (spaces alone precede a `#`): skipped.
+    Comment,
+    /// A blank line, with its 1-based number.
+    Blank(usize),
+    /// A line with content.
+    Content(Line<'a>),
+}
+
+/// Classifies one raw line (without its `\n`), numbered `number` (1-based): strips a
+/// BOM on line 1 and one trailing CR, computes the depth, and applies the strict-mode
+/// indentation checks. Shared by the in-memory [`Scanner`] and the streaming decoder.
+pub(crate) fn classify(
+    mut raw: &str,
+    number: usize,
+    indent_size: usize,
+    strict: bool,
+) -> Result<LineKind<'_>> {
+    if number == 1 {
+        raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
+    }
+    raw = raw.strip_suffix('\r').unwrap_or(raw);
+    let bytes = raw.as_bytes();
+    let lead = bytes
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let first_tab = bytes[..lead].iter().position(|&b| b == b'\t');
+    let indent = match first_tab {
+        Some(t) if strict => t,
+        _ => lead,
+    };
+    let content = raw[indent..].trim_end_matches(' ');
+    if first_tab.is_none() && content.starts_with('#') {
+        return Ok(LineKind::Comment);
+    }
+    let tabs = if strict {
+        0
+    } else {
+        bytes[..lead].iter().filter(|&&b| b == b'\t').count()
+    };
+    let depth = (indent - tabs) / indent_size + tabs;
+    if content.is_empty() {
+        return Ok(LineKind::Blank(number));
+    }
+    if strict {
+        if first_tab.is_some() {
+            return Err(Error::syntax(
+                "Tabs are not allowed in indentation in strict mode",
+                number,
+                indent + 1,
+                raw,
+            ));
+        }
+        if indent % indent_size != 0 {
+            return Err(Error::syntax(
+                format!(
+                    "Indentation must be exact multiple of {indent_size}, but found {indent} spaces"
+                ),
+                number,
+                1,
+                raw,
+            ));
+        }
+    }
+    Ok(LineKind::Content(Line {
+        raw,
+        content,
+        depth,
+        number,
+    }))
 }
 
 fn memchr_newline(s: &str) -> Option<usize> {

@@ -209,6 +209,33 @@ pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
     (i == b.len()).then_some(kind)
 }
 
+/// What a list item line (`- …`) holds after its hyphen, as far as its text alone says.
+pub(crate) enum ItemStart<'a> {
+    /// `-` or `- ` alone: an empty object.
+    EmptyObject,
+    /// `- []`: an empty array.
+    EmptyArray,
+    /// Anything else: the text after `- ` and any further spaces.
+    Rest(&'a str),
+}
+
+/// Reads the start of a list item's content; `None` if it does not start with `- `
+/// (nor is a bare `-`).
+pub(crate) fn item_start(content: &str) -> Option<ItemStart<'_>> {
+    if content == "-" {
+        return Some(ItemStart::EmptyObject);
+    }
+    let after = content.strip_prefix("- ")?.trim_start_matches(' ');
+    Some(match after {
+        "" => ItemStart::EmptyObject,
+        "[]" => ItemStart::EmptyArray,
+        rest => ItemStart::Rest(rest),
+    })
+}
+
+/// The error for a line in a list that is not a list item.
+pub(crate) const NOT_A_LIST_ITEM: &str = "Expected list item to start with \"- \"";
+
 /// What a one-pass look at the start of a field line found (see [`plain_key_colon`]).
 pub(crate) enum PlainKey {
     /// The first of `:`, `[` and `"` is a colon, at this byte index: a plain key.
@@ -223,12 +250,26 @@ pub(crate) enum PlainKey {
 /// the line is not a header (spec §6 needs a `[` before the first unquoted colon) and
 /// that colon is the first unquoted one, so the key is everything before it.
 pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
-    match memchr::memchr3(b':', b'[', b'"', content.as_bytes()) {
-        Some(i) if content.as_bytes()[i] == b':' => PlainKey::Colon(i),
+    let b = content.as_bytes();
+    // Keys are short: a plain loop finds their colon sooner than the vector search
+    // gets going, which then takes over for long keyless lines.
+    let head = b.len().min(PLAIN_KEY_HEAD);
+    let found = match b[..head]
+        .iter()
+        .position(|&c| c == b':' || c == b'[' || c == b'"')
+    {
+        Some(i) => Some(i),
+        None => memchr::memchr3(b':', b'[', b'"', &b[head..]).map(|i| head + i),
+    };
+    match found {
+        Some(i) if b[i] == b':' => PlainKey::Colon(i),
         Some(_) => PlainKey::Other,
         None => PlainKey::Nothing,
     }
 }
+
+/// How many leading bytes [`plain_key_colon`] checks one by one.
+const PLAIN_KEY_HEAD: usize = 24;
 
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
 /// An empty input gives no tokens. Returned slices borrow from `input`.

@@ -7,6 +7,7 @@ mod number;
 
 pub use from_json::from_json_str;
 pub use json::to_json_string;
+pub(crate) use json::write_json_string;
 pub(crate) use number::N;
 pub use number::Number;
 

@@ -1,0 +1,121 @@
+//! Peak memory of decoding a TOON file into a JSON file, three ways, each in a fresh
+//! child process (this program re-run with `--peak-decode WAY FILE`), read from Linux's
+//! `/proc/self/status`: building the whole tree, transcoding the whole text without a
+//! tree, and streaming from a reader (what `toon -d` does). The output goes to a file
+//! next to the input through a `BufWriter`, the same for all three.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::memory::{run_child, status};
+
+/// The ways measured, with a description for the report.
+pub const WAYS: [(&str, &str); 3] = [
+    (
+        "tree",
+        "`toon::decode_value` on the whole text, then the `Value` written as JSON",
+    ),
+    (
+        "transcode",
+        "`toon::decode::to_json_writer` on the whole text (no tree)",
+    ),
+    (
+        "stream",
+        "`toon::decode::reader_to_json_writer` over a `BufReader<File>` (what `toon -d` does)",
+    ),
+];
+
+/// What a child reports.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct DecodeSample {
+    /// Resident set size before opening the file, kB.
+    pub start_kb: u64,
+    /// Peak resident set size of the whole process, kB.
+    pub peak_kb: u64,
+    /// Bytes of JSON written.
+    pub output_bytes: u64,
+}
+
+impl DecodeSample {
+    /// What decoding added to the process at its peak, kB.
+    pub fn used_kb(&self) -> u64 {
+        self.peak_kb.saturating_sub(self.start_kb)
+    }
+}
+
+/// One input file and the three samples.
+pub struct DecodeMemoryRow {
+    /// What the file holds.
+    pub label: String,
+    /// Its size in bytes.
+    pub toon_bytes: u64,
+    /// One result per entry of [`WAYS`], in order.
+    pub samples: Vec<Result<DecodeSample, String>>,
+}
+
+/// Measures every way on `file`.
+pub fn measure_file(label: String, file: &Path) -> DecodeMemoryRow {
+    let toon_bytes = std::fs::metadata(file).map_or(0, |m| m.len());
+    let samples = WAYS
+        .iter()
+        .map(|&(way, _)| {
+            let sample = run_child::<DecodeSample>("--peak-decode", way, file);
+            match &sample {
+                Ok(s) => eprintln!("  {way:<10} peak +{:>8} kB", s.used_kb()),
+                Err(e) => eprintln!("  {way:<10} failed: {e}"),
+            }
+            sample
+        })
+        .collect();
+    DecodeMemoryRow {
+        label,
+        toon_bytes,
+        samples,
+    }
+}
+
+/// The child: decodes `file` the given way and prints a [`DecodeSample`] as JSON.
+pub fn child(way: &str, file: &Path) -> Result<String, String> {
+    let start_kb = status("VmRSS")?;
+    let out_path = output_path(file, way);
+    let options = toon::DecodeOptions::default();
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
+    let out = File::create(&out_path).map_err(|e| fail(&e))?;
+    let mut writer = BufWriter::new(out);
+    match way {
+        "tree" => {
+            let text = std::fs::read_to_string(file).map_err(|e| fail(&e))?;
+            let value = toon::decode_value(&text).map_err(|e| fail(&e))?;
+            let json = toon::value::to_json_string(&value, 0);
+            writer.write_all(json.as_bytes()).map_err(|e| fail(&e))?;
+        }
+        "transcode" => {
+            let text = std::fs::read_to_string(file).map_err(|e| fail(&e))?;
+            toon::decode::to_json_writer(&text, &options, &mut writer, 0).map_err(|e| fail(&e))?;
+        }
+        "stream" => {
+            let reader = BufReader::new(File::open(file).map_err(|e| fail(&e))?);
+            toon::decode::reader_to_json_writer(reader, &options, &mut writer, 0)
+                .map_err(|e| fail(&e))?;
+        }
+        other => return Err(format!("unknown way {other:?}")),
+    }
+    writer.flush().map_err(|e| fail(&e))?;
+    drop(writer);
+    let peak_kb = status("VmHWM")?;
+    let output_bytes = std::fs::metadata(&out_path).map_or(0, |m| m.len());
+    let _ = std::fs::remove_file(&out_path);
+    Ok(serde_json::json!({
+        "start_kb": start_kb,
+        "peak_kb": peak_kb,
+        "output_bytes": output_bytes,
+    })
+    .to_string())
+}
+
+fn output_path(file: &Path, way: &str) -> PathBuf {
+    file.with_extension(format!("{way}.json"))
+}

@@ -1,0 +1,143 @@
+//! The open containers of the pull decoder, one frame each, with the state their
+//! strict-mode checks need.
+
+use std::collections::HashSet;
+
+use crate::decode::header::Header;
+
+use super::slot::At;
+
+/// An open container.
+pub(super) enum Frame {
+    /// The document itself; when its value is complete, root arrays check that nothing
+    /// follows.
+    Root { array: bool },
+    /// Fields of an object, one line each.
+    Object(ObjectFrame),
+    /// Items of an expanded list (`- item` lines).
+    List(ListFrame),
+    /// Rows of a tabular array.
+    Tabular(TabularFrame),
+    /// Entries of a keyed table.
+    Keyed(KeyedFrame),
+}
+
+impl Frame {
+    /// The blank-line span of an array frame.
+    pub fn span_mut(&mut self) -> Option<&mut BlankSpan> {
+        match self {
+            Frame::List(f) => Some(&mut f.span),
+            Frame::Tabular(f) => Some(&mut f.span),
+            Frame::Keyed(f) => Some(&mut f.span),
+            Frame::Root { .. } | Frame::Object(_) => None,
+        }
+    }
+}
+
+/// The lines an array spans and the first blank line after its first item, for the
+/// strict rule against blank lines inside arrays. Constant size, unlike a list of all
+/// blank lines.
+#[derive(Default)]
+pub(super) struct BlankSpan {
+    /// The first item's line.
+    pub start: Option<usize>,
+    /// The last line the items consumed so far.
+    pub end: usize,
+    /// The first blank line after `start`.
+    pub first_blank: Option<usize>,
+}
+
+impl BlankSpan {
+    /// Records a blank line skipped by a fetch (always after every line fetched before).
+    pub fn note(&mut self, blank: usize) {
+        if self.start.is_some() && self.first_blank.is_none() {
+            self.first_blank = Some(blank);
+        }
+    }
+
+    /// The blank line strictly inside the span, if any.
+    pub fn blank_inside(&self) -> Option<usize> {
+        self.start?;
+        self.first_blank.filter(|&b| b < self.end)
+    }
+}
+
+/// Fields of an object.
+pub(super) struct ObjectFrame {
+    /// Lines shallower than this end the object.
+    pub min_depth: usize,
+    /// The depth of every field line (from the first one if `None`).
+    pub depth: Option<usize>,
+    /// Keys so far (strict mode only).
+    pub seen: Option<KeySet>,
+}
+
+/// Items of an expanded list.
+pub(super) struct ListFrame {
+    pub length: usize,
+    pub base_depth: usize,
+    pub item_depth: usize,
+    pub count: usize,
+    /// An item was started and has not been counted yet.
+    pub in_item: bool,
+    pub span: BlankSpan,
+    /// The header line (the last line while no item was read).
+    pub head: At,
+}
+
+/// Rows of a tabular array.
+pub(super) struct TabularFrame {
+    pub header: Header<'static>,
+    pub base_depth: usize,
+    pub row_depth: usize,
+    pub leaves: usize,
+    pub count: usize,
+    pub span: BlankSpan,
+    pub head: At,
+}
+
+/// Entries of a keyed table.
+pub(super) struct KeyedFrame {
+    pub header: Header<'static>,
+    pub base_depth: usize,
+    pub entry_depth: usize,
+    pub leaves: usize,
+    pub count: usize,
+    pub span: BlankSpan,
+    pub head: At,
+    pub seen: Option<KeySet>,
+}
+
+/// Keys an object holds before its duplicate check moves from a list to a hash set.
+const LINEAR_KEYS: usize = 16;
+
+/// The keys of one object, for the strict duplicate check.
+#[derive(Default)]
+pub(super) struct KeySet {
+    list: Vec<String>,
+    set: Option<HashSet<String>>,
+}
+
+impl KeySet {
+    /// Adds `key`; false if it was there already.
+    pub fn insert(&mut self, key: &str) -> bool {
+        if let Some(set) = &mut self.set {
+            if set.contains(key) {
+                return false;
+            }
+            set.insert(key.to_owned());
+            return true;
+        }
+        if self.list.iter().any(|k| k == key) {
+            return false;
+        }
+        if self.list.len() < LINEAR_KEYS {
+            self.list.push(key.to_owned());
+        } else {
+            let mut set: HashSet<String> = self.list.drain(..).collect();
+            set.insert(key.to_owned());
+            self.set = Some(set);
+        }
+        true
+    }
+}

@@ -1,0 +1,289 @@
+//! What one line says about the value it introduces, in owned form (the line buffer is
+//! reused once the reader moves on). Mirrors the tree decoder's reading of key-value
+//! lines, list items and headers; errors that the tree decoder raises only later (when
+//! it reaches the value) are kept in the slot and raised at the same point.
+
+use std::borrow::Cow;
+
+use crate::decode::header::{Field, FieldCache, Header, HeaderParse, parse_header};
+use crate::decode::scanner::Line;
+use crate::decode::tokens::{
+    ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
+    plain_key_colon, split_delimited, trim_spaces,
+};
+use crate::{Error, ErrorKind, Result, Value};
+
+use super::primitive::parse_primitive;
+
+/// A position for an error raised later about a line that is still the reader's current
+/// line: its number and the column of its content.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct At {
+    pub number: usize,
+    pub column: usize,
+}
+
+impl At {
+    /// The position of `line`'s content.
+    pub fn of(line: &Line<'_>) -> At {
+        At {
+            number: line.number,
+            column: line.column_in(line.content, 0),
+        }
+    }
+
+    /// An error of `kind` here; `raw` is the line's text.
+    pub fn error(self, kind: ErrorKind, message: impl Into<String>, raw: &str) -> Error {
+        Error::new(kind, message).at(self.number, self.column, raw)
+    }
+}
+
+/// The value a line introduces.
+pub(super) enum Slot {
+    /// A primitive, already parsed (or the error parsing it gave).
+    Prim(Result<Value>),
+    /// `key: []`, `[]`, `- []`.
+    EmptyArray,
+    /// A bare `-` list item (or an empty document).
+    EmptyObject,
+    /// `key:` with nothing after the colon: an object, empty unless deeper lines follow.
+    Object { parent_depth: usize, at: At },
+    /// An array or keyed table under a header.
+    Array(Box<ArraySlot>),
+    /// An object whose first field sits on the introducing line.
+    ListObject {
+        first: Box<Result<FirstField>>,
+        depth: usize,
+        at: At,
+    },
+}
+
+/// An array or keyed table under a header.
+pub(super) struct ArraySlot {
+    pub header: Header<'static>,
+    /// Inline values after the colon, parsed.
+    pub inline: Option<Result<Vec<Value>>>,
+    pub base_depth: usize,
+    pub at: At,
+}
+
+/// The first field of a [`Slot::ListObject`].
+pub(super) struct FirstField {
+    pub key: String,
+    pub slot: Slot,
+    /// Where a duplicate-key error points.
+    pub at: At,
+}
+
+/// The decoder's settings that line reading needs.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx {
+    pub strict: bool,
+    pub max_depth: usize,
+}
+
+/// A token-level error at `offset` of the sub-slice `part` of `line`.
+pub(super) fn tok(line: &Line<'_>, part: &str, e: TokenError) -> Error {
+    let err = line.error_at(part, e.offset, e.message);
+    if e.depth {
+        err.with_kind(ErrorKind::Depth)
+    } else {
+        err
+    }
+}
+
+/// `Over-indented line` at `line`.
+pub(super) fn over_indented(line: &Line<'_>, expected: usize) -> Error {
+    line.error(format!(
+        "Over-indented line: expected depth {expected}, but found {}",
+        line.depth
+    ))
+}
+
+/// `Expected N what, but got M`.
+pub(super) fn count_message(expected: usize, what: &str, got: usize) -> String {
+    format!("Expected {expected} {what}, but got {got}")
+}
+
+/// An array header's content: `[` first and a colon somewhere.
+pub(super) fn is_array_header_content(content: &str) -> bool {
+    trim_spaces(content).starts_with('[') && find_unquoted(content, b':', 0).is_some()
+}
+
+/// A line at row depth that is a table row rather than a key-value line.
+pub(super) fn is_data_row(content: &str, delim: u8) -> bool {
+    match find_unquoted(content, b':', 0) {
+        None => true,
+        Some(colon) => find_unquoted(content, delim, 0).is_some_and(|d| d < colon),
+    }
+}
+
+/// A parsed primitive token of `line`, errors located.
+pub(super) fn primitive(line: &Line<'_>, token: &str) -> Result<Value> {
+    parse_primitive(token).map_err(|e| tok(line, token, e))
+}
+
+/// `content` of `line` as a header, if it is one (strict-only errors in strict mode).
+pub(super) fn resolve_header<'a>(
+    ctx: Ctx,
+    line: &Line<'a>,
+    content: &'a str,
+) -> Result<Option<(Header<'a>, Option<&'a str>)>> {
+    let mut cache = FieldCache::default();
+    match parse_header(content, ctx.max_depth, &mut cache) {
+        HeaderParse::NotHeader => Ok(None),
+        HeaderParse::Invalid(e) => Err(tok(line, content, e)),
+        HeaderParse::Header {
+            header,
+            inline,
+            strict_error,
+        } => match strict_error {
+            Some(e) if ctx.strict => Err(tok(line, content, e)),
+            _ => Ok(Some((header, inline))),
+        },
+    }
+}
+
+fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
+    fields
+        .into_iter()
+        .map(|f| Field {
+            name: Cow::Owned(f.name.into_owned()),
+            children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
+            leaves: f.leaves,
+        })
+        .collect()
+}
+
+/// The header with owned names.
+pub(super) fn own_header(h: Header<'_>) -> Header<'static> {
+    Header {
+        key: h.key.map(|k| Cow::Owned(k.into_owned())),
+        length: h.length,
+        delimiter: h.delimiter,
+        fields: h.fields.map(own_fields),
+        keyed: h.keyed,
+    }
+}
+
+/// The slot of an array header on `line`, inline values parsed.
+pub(super) fn array_slot(
+    header: Header<'_>,
+    inline: Option<&str>,
+    base_depth: usize,
+    line: &Line<'_>,
+) -> Slot {
+    let inline = inline.map(|text| {
+        let mut cells = Vec::new();
+        split_delimited(text, header.delimiter, &mut cells);
+        cells
+            .iter()
+            .map(|t| primitive(line, t))
+            .collect::<Result<Vec<Value>>>()
+    });
+    Slot::Array(Box::new(ArraySlot {
+        header: own_header(header),
+        inline,
+        base_depth,
+        at: At::of(line),
+    }))
+}
+
+/// The value of a field whose key ended before `rest` (trimmed) on `line`.
+pub(super) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
+    if rest.is_empty() {
+        Slot::Object {
+            parent_depth: depth,
+            at: At::of(line),
+        }
+    } else if rest == "[]" {
+        Slot::EmptyArray
+    } else {
+        Slot::Prim(primitive(line, rest))
+    }
+}
+
+/// A key-value (or keyed header) line of an object at `depth`: its key and value.
+pub(super) fn field_line(ctx: Ctx, line: &Line<'_>, depth: usize) -> Result<(String, Slot)> {
+    let content = line.content;
+    if let PlainKey::Colon(colon) = plain_key_colon(content) {
+        let key = trim_spaces(&content[..colon]);
+        let rest = trim_spaces(&content[colon + 1..]);
+        return Ok((key.to_owned(), value_slot(rest, line, depth)));
+    }
+    if let Some((mut header, inline)) = resolve_header(ctx, line, content)? {
+        let Some(key) = header.key.take() else {
+            return Err(line.error(if header.keyed {
+                "Keyless keyed header is only valid at the document root"
+            } else {
+                "Keyless array header is only valid at the document root or as a list item"
+            }));
+        };
+        let slot = array_slot(header, inline, depth, line);
+        return Ok((key.into_owned(), slot));
+    }
+    let (key, end) = parse_key(content).map_err(|e| tok(line, content, e))?;
+    let rest = trim_spaces(&content[end..]);
+    Ok((key.into_owned(), value_slot(rest, line, depth)))
+}
+
+/// The list item on `line` (just consumed) at `item_depth`.
+pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<Slot> {
+    let after = match item_start(line.content) {
+        None => return Err(line.error(NOT_A_LIST_ITEM)),
+        Some(ItemStart::EmptyObject) => return Ok(Slot::EmptyObject),
+        Some(ItemStart::EmptyArray) => return Ok(Slot::EmptyArray),
+        Some(ItemStart::Rest(after)) => after,
+    };
+    let item = line.with_content(after);
+    let at = At::of(&item);
+    let depth = item_depth + 1;
+    match plain_key_colon(after) {
+        PlainKey::Colon(colon) => {
+            let key = trim_spaces(&after[..colon]).to_owned();
+            let slot = value_slot(trim_spaces(&after[colon + 1..]), &item, depth);
+            return Ok(Slot::ListObject {
+                first: Box::new(Ok(FirstField { key, slot, at })),
+                depth,
+                at,
+            });
+        }
+        PlainKey::Nothing => return Ok(Slot::Prim(primitive(&item, after))),
+        PlainKey::Other => {}
+    }
+    if let Some((mut header, inline)) = resolve_header(ctx, &item, after)? {
+        if header.key.is_none() && is_array_header_content(after) {
+            if header.keyed {
+                return Err(item.error("Keyless keyed header is only valid at the document root"));
+            }
+            if header.fields.is_some() {
+                return Err(item
+                    .error("Keyless header with a field list is only valid at the document root"));
+            }
+            return Ok(array_slot(header, inline, item_depth, &item));
+        }
+        if header.fields.is_some()
+            && let Some(key) = header.key.take()
+        {
+            let slot = array_slot(header, inline, depth, &item);
+            return Ok(Slot::ListObject {
+                first: Box::new(Ok(FirstField {
+                    key: key.into_owned(),
+                    slot,
+                    at,
+                })),
+                depth,
+                at,
+            });
+        }
+    }
+    if find_unquoted(after, b':', 0).is_some() {
+        let first = field_line(ctx, &item, depth).map(|(key, slot)| FirstField { key, slot, at });
+        return Ok(Slot::ListObject {
+            first: Box::new(first),
+            depth,
+            at,
+        });
+    }
+    Ok(Slot::Prim(primitive(&item, after)))
+}
