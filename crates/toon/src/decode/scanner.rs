@@ -158,6 +158,26 @@ pub(crate) fn classify(
     }
     raw = raw.strip_suffix('\r').unwrap_or(raw);
     let bytes = raw.as_bytes();
+    // The common case first: indentation of spaces only.
+    let spaces = bytes.iter().take_while(|&&b| b == b' ').count();
+    if bytes.get(spaces) != Some(&b'\t') {
+        let content = trim_end_spaces(&raw[spaces..]);
+        if content.starts_with('#') {
+            return Ok(LineKind::Comment);
+        }
+        if content.is_empty() {
+            return Ok(LineKind::Blank(number));
+        }
+        if strict && spaces % indent_size != 0 {
+            return Err(misaligned(raw, number, indent_size, spaces));
+        }
+        return Ok(LineKind::Content(Line {
+            raw,
+            content,
+            depth: spaces / indent_size,
+            number,
+        }));
+    }
     let lead = bytes
         .iter()
         .take_while(|&&b| b == b' ' || b == b'\t')
@@ -190,14 +210,7 @@ pub(crate) fn classify(
             ));
         }
         if indent % indent_size != 0 {
-            return Err(Error::syntax(
-                format!(
-                    "Indentation must be exact multiple of {indent_size}, but found {indent} spaces"
-                ),
-                number,
-                1,
-                raw,
-            ));
+            return Err(misaligned(raw, number, indent_size, indent));
         }
     }
     Ok(LineKind::Content(Line {
@@ -206,6 +219,24 @@ pub(crate) fn classify(
         depth,
         number,
     }))
+}
+
+/// `s` without trailing spaces (most lines have none).
+fn trim_end_spaces(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(b' ') => s.trim_end_matches(' '),
+        _ => s,
+    }
+}
+
+/// The strict-mode error for indentation that is not a multiple of the indent size.
+fn misaligned(raw: &str, number: usize, indent_size: usize, indent: usize) -> Error {
+    Error::syntax(
+        format!("Indentation must be exact multiple of {indent_size}, but found {indent} spaces"),
+        number,
+        1,
+        raw,
+    )
 }
 
 fn memchr_newline(s: &str) -> Option<usize> {
