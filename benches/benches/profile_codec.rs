@@ -14,7 +14,8 @@
 //! `encode-typed-value` is the older route through a whole `Value` (`to_value`, then
 //! `encode_value`). `decode-json` is `toon::decode::to_json_writer` (whole text, no
 //! tree) and `decode-stream` `toon::decode::reader_to_json_writer` (from a reader), both
-//! into `io::sink()`. Only the operation itself runs inside the `profiled` function;
+//! into `io::sink()`; `decode-stream-value` is `toon::decode::reader_to_value` (from a
+//! reader, to a `Value`). Only the operation itself runs inside the `profiled` function;
 //! preparing the data does not. Without arguments (as
 //! under a plain `cargo bench`) it prints this usage and exits.
 
@@ -28,7 +29,7 @@ use common::typed::{Typed, TypedFn, with_typed};
 use toon_benches::datasets::Dataset;
 
 const USAGE: &str = "usage: profile_codec \
-(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-json|decode-stream) DATASET [BYTES]";
+(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-json|decode-stream|decode-stream-value) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -78,6 +79,11 @@ fn run(args: &[String]) -> Result<(), String> {
             )
         })
         .map_or(0, |()| 1),
+        "decode-stream-value" => profiled(|| {
+            let options = toon::DecodeOptions::default();
+            toon::decode::reader_to_value(p.toon_text.as_bytes(), &options)
+        })
+        .map_or(0, |_| 1),
         "encode-typed" | "encode-typed-value" | "decode-typed" => with_typed(
             dataset,
             TypedOp {

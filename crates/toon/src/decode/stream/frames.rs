@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::decode::header::Header;
 
+use super::sink::RowCache;
 use super::slot::At;
 
 /// An open container.
@@ -94,6 +95,7 @@ pub(super) struct TabularFrame {
     pub count: usize,
     pub span: BlankSpan,
     pub head: At,
+    pub rows: RowCache,
 }
 
 /// Entries of a keyed table.
@@ -106,15 +108,20 @@ pub(super) struct KeyedFrame {
     pub span: BlankSpan,
     pub head: At,
     pub seen: Option<KeySet>,
+    pub rows: RowCache,
 }
 
 /// Keys an object holds before its duplicate check moves from a list to a hash set.
 const LINEAR_KEYS: usize = 16;
 
-/// The keys of one object, for the strict duplicate check.
+/// The keys of one object, for the strict duplicate check. The first keys sit in one
+/// text buffer (no allocation per key; the set is recycled between objects).
 #[derive(Default)]
 pub(super) struct KeySet {
-    list: Vec<String>,
+    /// The first keys, one after another.
+    names: String,
+    /// The end of each key in `names`.
+    ends: Vec<usize>,
     set: Option<HashSet<String>>,
 }
 
@@ -128,16 +135,36 @@ impl KeySet {
             set.insert(key.to_owned());
             return true;
         }
-        if self.list.iter().any(|k| k == key) {
-            return false;
+        let mut start = 0;
+        for &end in &self.ends {
+            if &self.names[start..end] == key {
+                return false;
+            }
+            start = end;
         }
-        if self.list.len() < LINEAR_KEYS {
-            self.list.push(key.to_owned());
+        if self.ends.len() < LINEAR_KEYS {
+            self.names.push_str(key);
+            self.ends.push(self.names.len());
         } else {
-            let mut set: HashSet<String> = self.list.drain(..).collect();
+            let mut set = HashSet::with_capacity(LINEAR_KEYS * 2);
+            let mut start = 0;
+            for &end in &self.ends {
+                set.insert(self.names[start..end].to_owned());
+                start = end;
+            }
             set.insert(key.to_owned());
+            self.names.clear();
+            self.ends.clear();
             self.set = Some(set);
         }
         true
+    }
+
+    /// Empties the set for reuse; false if it holds more memory than is worth keeping.
+    pub fn reset(&mut self) -> bool {
+        self.names.clear();
+        self.ends.clear();
+        self.set = None;
+        self.names.capacity() <= 1024
     }
 }

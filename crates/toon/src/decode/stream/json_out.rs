@@ -4,7 +4,13 @@
 use crate::value::write_json_string;
 use std::io::{self, BufRead, Write};
 
+use super::reader::Driver;
+use super::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
+use super::slot::primitive;
 use super::{Event, EventReader};
+use crate::decode::header::Field;
+use crate::decode::scanner::Line;
+use crate::decode::tokens::{NumericKind, numeric_kind, quoted_str};
 use crate::{DecodeOptions, Error, ErrorKind, Number, Result, Value};
 
 /// Bytes collected before they are handed to the writer.
@@ -63,36 +69,34 @@ impl JsonEmitter {
     /// Writes one event; true when it completes a top-level value.
     fn event(&mut self, event: &Event) -> bool {
         match event {
-            Event::StartObject | Event::StartArray { .. } => {
-                self.before_value();
-                let object = matches!(event, Event::StartObject);
-                self.buf.push(if object { '{' } else { '[' });
-                self.open.push((object, false));
-                false
-            }
+            Event::StartObject => self.start_object(),
+            Event::StartArray { len } => self.start_array(*len),
             Event::EndObject | Event::EndArray => {
-                let (object, has) = self.open.pop().unwrap_or((false, false));
-                if has {
-                    self.newline(self.open.len());
-                }
-                self.buf.push(if object { '}' } else { ']' });
-                self.open.is_empty()
+                self.close();
+                return self.open.is_empty();
             }
-            Event::Key(k) => {
-                self.member();
-                write_json_string(&mut self.buf, k);
-                self.buf.push(':');
-                if self.indent > 0 {
-                    self.buf.push(' ');
-                }
-                false
-            }
+            Event::Key(k) => self.key(k),
             Event::Primitive(v) => {
                 self.before_value();
                 self.primitive(v);
-                self.open.is_empty()
+                return self.open.is_empty();
             }
         }
+        false
+    }
+
+    fn open(&mut self, object: bool) {
+        self.before_value();
+        self.buf.push(if object { '{' } else { '[' });
+        self.open.push((object, false));
+    }
+
+    fn close(&mut self) {
+        let (object, has) = self.open.pop().unwrap_or((false, false));
+        if has {
+            self.newline(self.open.len());
+        }
+        self.buf.push(if object { '}' } else { ']' });
     }
 
     fn primitive(&mut self, v: &Value) {
@@ -100,7 +104,7 @@ impl JsonEmitter {
             Value::Null => self.buf.push_str("null"),
             Value::Bool(b) => self.buf.push_str(if *b { "true" } else { "false" }),
             Value::Number(n) => write_number(&mut self.buf, n, self.exact_big),
-            Value::String(s) => write_json_string(&mut self.buf, s),
+            Value::String(s) => write_str(&mut self.buf, s),
             // Events never carry containers; write them whole if one comes anyway.
             other => self.buf.push_str(&crate::value::to_json_string(other, 0)),
         }
@@ -118,6 +122,183 @@ impl JsonEmitter {
         self.buf.clear();
         Ok(())
     }
+}
+
+impl Sink for JsonEmitter {
+    fn start_object(&mut self) {
+        self.open(true);
+    }
+    fn end_object(&mut self) {
+        self.close();
+    }
+    fn start_array(&mut self, _len: usize) {
+        self.open(false);
+    }
+    fn end_array(&mut self) {
+        self.close();
+    }
+    fn key(&mut self, key: &str) {
+        self.member();
+        write_str(&mut self.buf, key);
+        self.buf.push(':');
+        if self.indent > 0 {
+            self.buf.push(' ');
+        }
+    }
+    fn value(&mut self, v: Value) {
+        self.before_value();
+        self.primitive(&v);
+    }
+    fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
+        self.before_value();
+        if !write_token(&mut self.buf, token) {
+            let v = primitive(line, token)?;
+            self.primitive(&v);
+        }
+        Ok(())
+    }
+    /// Rows follow a list of steps made once per table, keys escaped.
+    fn row(
+        &mut self,
+        cache: &mut RowCache,
+        fields: &[Field<'_>],
+        cells: &[&str],
+        line: &Line<'_>,
+    ) -> Result<()> {
+        if cache.first_use(fields) && cache.simple {
+            let space = self.indent > 0;
+            let prepared = |name: &str| {
+                let mut k = String::new();
+                write_str(&mut k, name);
+                k.push(':');
+                if space {
+                    k.push(' ');
+                }
+                k
+            };
+            let mut ops = Vec::new();
+            walk(fields, |step| {
+                ops.push(match step {
+                    Walk::Leaf(name) => RowOp::Leaf(prepared(name)),
+                    Walk::Open(name) => RowOp::Open(prepared(name)),
+                    Walk::Close => RowOp::Close,
+                });
+            });
+            cache.ops = ops;
+        }
+        if !cache.simple {
+            return row_events(self, fields, cells, line);
+        }
+        self.start_object();
+        let mut cell = 0;
+        for op in &cache.ops {
+            match op {
+                RowOp::Leaf(key) => {
+                    self.member();
+                    self.buf.push_str(key);
+                    let token = cells.get(cell).copied().unwrap_or("");
+                    cell += 1;
+                    if !write_token(&mut self.buf, token) {
+                        let v = primitive(line, token)?;
+                        self.primitive(&v);
+                    }
+                }
+                RowOp::Open(key) => {
+                    self.member();
+                    self.buf.push_str(key);
+                    self.open(true);
+                }
+                RowOp::Close => self.close(),
+            }
+        }
+        self.end_object();
+        Ok(())
+    }
+}
+
+/// Writes `s` as [`write_json_string`] does, copying it whole when no byte needs an
+/// escape (checked eight bytes at a time).
+fn write_str(out: &mut String, s: &str) {
+    if needs_no_escape(s.as_bytes()) {
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        write_json_string(out, s);
+    }
+}
+
+/// No control character, `"` or backslash in `b` (the bytes [`write_json_string`] escapes).
+fn needs_no_escape(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Some byte below 0x20, a quote or a backslash (exact: no false hits).
+        let control = x.wrapping_sub(LO * 0x20) & !x;
+        let q = x ^ (LO * u64::from(b'"'));
+        let quote = q.wrapping_sub(LO) & !q;
+        let s = x ^ (LO * u64::from(b'\\'));
+        let slash = s.wrapping_sub(LO) & !s;
+        if (control | quote | slash) & HI != 0 {
+            return false;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .all(|&c| c >= 0x20 && c != b'"' && c != b'\\')
+}
+
+/// Writes the primitive token `token` as JSON directly, byte for byte as its parsed
+/// [`Value`] is written, when that needs no `Value`; false (nothing written) otherwise:
+/// quoted strings with errors, integers that may not fit 64 bits or are `-0`.
+fn write_token(out: &mut String, token: &str) -> bool {
+    let Some(&first) = token.as_bytes().first() else {
+        out.push_str("\"\"");
+        return true;
+    };
+    if first == b'"' {
+        return match quoted_str(token) {
+            Ok(s) => {
+                write_str(out, &s);
+                true
+            }
+            Err(_) => false,
+        };
+    }
+    match token {
+        "true" | "false" | "null" => {
+            out.push_str(token);
+            return true;
+        }
+        _ => {}
+    }
+    match numeric_kind(token) {
+        // Canonical already (the grammar has no leading zeros), and within 64 bits.
+        Some(NumericKind::Int) => {
+            if token.len() > 18 || token == "-0" {
+                return false;
+            }
+            out.push_str(token);
+        }
+        Some(NumericKind::Float) => match token.parse::<f64>() {
+            Ok(f) if f.is_finite() => {
+                if f == 0.0 {
+                    out.push('0');
+                } else {
+                    out.push_str(ryu_js::Buffer::new().format_finite(f));
+                }
+            }
+            _ => write_str(out, token),
+        },
+        None => write_str(out, token),
+    }
+    true
 }
 
 /// A number as the JSON transcoder writes it: exact integers up to 128 bits, larger ones
@@ -165,13 +346,11 @@ pub fn reader_to_json_writer<R: BufRead, W: Write>(
         writer.write_all(crate::value::to_json_string(&value, indent).as_bytes())?;
         return Ok(());
     }
-    let mut events = EventReader::new(reader, options);
-    let mut out = JsonEmitter::new(indent, false);
-    while let Some(event) = events.next_event()? {
-        out.event(&event);
-        out.flush_if_full(&mut writer)?;
+    let mut driver = Driver::new(reader, options, JsonEmitter::new(indent, false));
+    while driver.step()? {
+        driver.sink().flush_if_full(&mut writer)?;
     }
-    out.flush(&mut writer)?;
+    driver.sink().flush(&mut writer)?;
     Ok(())
 }
 
@@ -288,4 +467,75 @@ pub fn reader_to_json_lines<R: BufRead, W: Write>(
     while events.next_event()?.is_some() {}
     out.flush(&mut writer)?;
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::stream::primitive::parse_primitive;
+
+    #[test]
+    fn write_str_is_write_json_string() {
+        let mut samples: Vec<String> = vec![String::new(), "plain".into(), "é/ünï€😀".into()];
+        for b in 0u8..=0x7f {
+            for at in [0, 3, 7, 8, 9, 15, 16] {
+                let mut s = "abcdefghijklmnopq".to_string();
+                s.insert(at, char::from(b));
+                samples.push(s);
+            }
+        }
+        samples.push("ab\u{80}\u{7f}é\u{1f}".into());
+        for s in &samples {
+            let (mut a, mut b) = (String::new(), String::new());
+            write_str(&mut a, s);
+            write_json_string(&mut b, s);
+            assert_eq!(a, b, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn write_token_is_the_parsed_value() {
+        for t in [
+            "",
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "12",
+            "123456789012345678",
+            "1234567890123456789",
+            "-123456789012345678",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999999999999999999999",
+            "1.5",
+            "-0.0",
+            "0.0",
+            "1e3",
+            "1E-7",
+            "1.0",
+            "-1.25e+2",
+            "1e400",
+            "-1e400",
+            "05",
+            "1.",
+            ".5",
+            "true",
+            "false",
+            "null",
+            "True",
+            "\"a\\\"b\"",
+            "\"\"",
+            "abc",
+            "a\"b",
+            "\"x",
+        ] {
+            let mut fast = String::new();
+            let mut slow = JsonEmitter::new(0, false);
+            if write_token(&mut fast, t) {
+                slow.primitive(&parse_primitive(t).unwrap());
+                assert_eq!(fast, slow.buf, "{t:?}");
+            }
+        }
+    }
 }

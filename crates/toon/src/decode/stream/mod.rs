@@ -16,6 +16,7 @@ mod json_out;
 mod line_source;
 mod primitive;
 mod reader;
+mod sink;
 mod slot;
 mod value_builder;
 

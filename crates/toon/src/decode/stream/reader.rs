@@ -2,8 +2,9 @@
 //!
 //! It performs the tree decoder's steps in the tree decoder's order — the same peeks,
 //! the same checks, the same errors — but keeps no text: every step reads at most one
-//! line ahead, turns what it needs into owned state, and queues the events of that
-//! line.
+//! line ahead, turns what it needs into owned state, and hands the events of that line
+//! to its [`Sink`]: the public event queue, or (crate-private) the JSON writer or value
+//! builder, fed directly.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -11,13 +12,17 @@ use std::io::BufRead;
 use super::Event;
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
 use super::line_source::LineSource;
+use super::sink::{RowCache, Sink};
 use super::slot::{
     At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
     list_item, over_indented, primitive, resolve_header, tok,
 };
-use crate::decode::header::Field;
+use crate::decode::header::{Field, Header};
 use crate::decode::scanner::Line;
-use crate::decode::tokens::{find_unquoted, parse_key, split_delimited, split_row, trim_spaces};
+use crate::decode::tokens::{
+    ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
+    split_row, trim_spaces,
+};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
 /// A streaming TOON decoder: reads a document from a [`BufRead`] one line at a time and
@@ -54,28 +59,79 @@ use crate::{DecodeOptions, Error, ErrorKind, Result};
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub struct EventReader<R> {
+    inner: Driver<R, VecDeque<Event>>,
+}
+
+/// The state machine over a line source, feeding a [`Sink`].
+pub(super) struct Driver<R, S> {
     src: LineSource<R>,
-    st: State,
+    st: State<S>,
 }
 
 /// Everything but the line source (so line views and state can be borrowed apart).
-struct State {
+struct State<S> {
     ctx: Ctx,
     indent_size: usize,
     /// Open objects and arrays, as the tree decoder counts them for `max_depth`.
     nesting: usize,
     stack: Vec<Frame>,
-    queue: VecDeque<Event>,
+    out: S,
     started: bool,
     finished: bool,
     /// A reusable cell buffer.
     cells: Vec<&'static str>,
+    /// Key sets of closed objects, for reuse.
+    key_pool: Vec<KeySet>,
+    /// The field list and row cache of the last table closed, for the next table with
+    /// the same fields (as in a list of objects that each hold a table).
+    row_stash: Option<(Vec<Field<'static>>, RowCache)>,
 }
+
+/// Key sets kept for reuse at most.
+const KEY_POOL: usize = 64;
 
 impl<R: BufRead> EventReader<R> {
     /// A reader of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
         EventReader {
+            inner: Driver::new(reader, options, VecDeque::new()),
+        }
+    }
+
+    /// The next event, `None` after the document's last one (and after an error).
+    pub fn next_event(&mut self) -> Result<Option<Event>> {
+        let d = &mut self.inner;
+        loop {
+            if let Some(e) = d.st.out.pop_front() {
+                return Ok(Some(e));
+            }
+            if d.st.finished {
+                return Ok(None);
+            }
+            if let Err(e) = d.st.step(&mut d.src) {
+                d.st.finished = true;
+                d.st.out.clear();
+                return Err(e);
+            }
+        }
+    }
+
+    /// The 1-based number of the last line read as part of the document (0 before the
+    /// first), for locating what a consumer of the events finds wrong.
+    pub fn line_number(&self) -> usize {
+        self.inner.src.current().map_or(0, |l| l.number)
+    }
+
+    /// Whether strict mode is on.
+    pub fn is_strict(&self) -> bool {
+        self.inner.st.ctx.strict
+    }
+}
+
+impl<R: BufRead, S: Sink> Driver<R, S> {
+    /// A driver over `reader`, decoded with `options`, feeding `out`.
+    pub fn new(reader: R, options: &DecodeOptions, out: S) -> Self {
+        Driver {
             src: LineSource::new(reader, options.indent_size, options.strict),
             st: State {
                 ctx: Ctx {
@@ -85,40 +141,36 @@ impl<R: BufRead> EventReader<R> {
                 indent_size: options.indent_size,
                 nesting: 0,
                 stack: Vec::new(),
-                queue: VecDeque::new(),
+                out,
                 started: false,
                 finished: false,
                 cells: Vec::new(),
+                key_pool: Vec::new(),
+                row_stash: None,
             },
         }
     }
 
-    /// The next event, `None` after the document's last one (and after an error).
-    pub fn next_event(&mut self) -> Result<Option<Event>> {
-        loop {
-            if let Some(e) = self.st.queue.pop_front() {
-                return Ok(Some(e));
-            }
-            if self.st.finished {
-                return Ok(None);
-            }
-            if let Err(e) = self.st.step(&mut self.src) {
-                self.st.finished = true;
-                self.st.queue.clear();
-                return Err(e);
-            }
+    /// Runs one step; false once the document is done (and after an error).
+    pub fn step(&mut self) -> Result<bool> {
+        if self.st.finished {
+            return Ok(false);
         }
+        if let Err(e) = self.st.step(&mut self.src) {
+            self.st.finished = true;
+            return Err(e);
+        }
+        Ok(true)
     }
 
-    /// The 1-based number of the last line read as part of the document (0 before the
-    /// first), for locating what a consumer of the events finds wrong.
-    pub fn line_number(&self) -> usize {
-        self.src.current().map_or(0, |l| l.number)
+    /// The sink.
+    pub fn sink(&mut self) -> &mut S {
+        &mut self.st.out
     }
 
-    /// Whether strict mode is on.
-    pub fn is_strict(&self) -> bool {
-        self.st.ctx.strict
+    /// The sink, taken out.
+    pub fn into_sink(self) -> S {
+        self.st.out
     }
 }
 
@@ -145,11 +197,7 @@ fn at_error<R: BufRead>(src: &LineSource<R>, at: At, kind: ErrorKind, msg: Strin
     at.error(kind, msg, raw)
 }
 
-impl State {
-    fn push(&mut self, e: Event) {
-        self.queue.push_back(e);
-    }
-
+impl<S: Sink> State<S> {
     /// The next line (fetched if needed), noting skipped blank lines in open arrays.
     fn peek<'s, R: BufRead>(&mut self, src: &'s mut LineSource<R>) -> Result<Option<Line<'s>>> {
         src.fill()?;
@@ -168,25 +216,47 @@ impl State {
     fn enter<R: BufRead>(&mut self, src: &LineSource<R>, at: At) -> Result<()> {
         self.nesting += 1;
         if self.nesting > self.ctx.max_depth {
-            return Err(at_error(
-                src,
-                at,
-                ErrorKind::Depth,
-                format!(
-                    "Nesting deeper than the limit of {} levels",
-                    self.ctx.max_depth
-                ),
-            ));
+            return Err(at_error(src, at, ErrorKind::Depth, self.depth_message()));
         }
         Ok(())
+    }
+
+    /// [`State::enter`] at the content of `line`, the current line.
+    fn enter_line(&mut self, line: &Line<'_>) -> Result<()> {
+        self.nesting += 1;
+        if self.nesting > self.ctx.max_depth {
+            return Err(At::of(line).error(ErrorKind::Depth, self.depth_message(), line.raw));
+        }
+        Ok(())
+    }
+
+    /// The row cache of the last table if `header` has its fields, else a new one.
+    fn rows_for(&mut self, header: &Header<'_>) -> RowCache {
+        match (&self.row_stash, &header.fields) {
+            (Some((stashed, _)), Some(fields)) if same_fields(stashed, fields) => self
+                .row_stash
+                .take()
+                .map(|(_, rows)| rows)
+                .unwrap_or_default(),
+            _ => RowCache::default(),
+        }
+    }
+
+    fn depth_message(&self) -> String {
+        format!(
+            "Nesting deeper than the limit of {} levels",
+            self.ctx.max_depth
+        )
     }
 
     fn leave(&mut self) {
         self.nesting = self.nesting.saturating_sub(1);
     }
 
-    fn new_keys(&self) -> Option<KeySet> {
-        self.ctx.strict.then(KeySet::default)
+    fn new_keys(&mut self) -> Option<KeySet> {
+        self.ctx
+            .strict
+            .then(|| self.key_pool.pop().unwrap_or_default())
     }
 
     fn step<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
@@ -226,8 +296,8 @@ impl State {
         let ctx = self.ctx;
         let Some(first) = self.peek(src)? else {
             self.stack.push(Frame::Root { array: false });
-            self.push(Event::StartObject);
-            self.push(Event::EndObject);
+            self.out.start_object();
+            self.out.end_object();
             return Ok(());
         };
         if first.depth != 0 {
@@ -236,8 +306,8 @@ impl State {
         if trim_spaces(first.content) == "[]" {
             src.consume()?;
             self.stack.push(Frame::Root { array: true });
-            self.push(Event::StartArray { len: 0 });
-            self.push(Event::EndArray);
+            self.out.start_array(0);
+            self.out.end_array();
             return Ok(());
         }
         if is_array_header_content(first.content)
@@ -284,14 +354,14 @@ impl State {
     /// Starts the value `slot` describes: queues its events, or opens its frame.
     fn enter_slot<R: BufRead>(&mut self, src: &mut LineSource<R>, slot: Slot) -> Result<()> {
         match slot {
-            Slot::Prim(v) => self.push(Event::Primitive(v?)),
+            Slot::Prim(v) => self.out.value(v?),
             Slot::EmptyArray => {
-                self.push(Event::StartArray { len: 0 });
-                self.push(Event::EndArray);
+                self.out.start_array(0);
+                self.out.end_array();
             }
             Slot::EmptyObject => {
-                self.push(Event::StartObject);
-                self.push(Event::EndObject);
+                self.out.start_object();
+                self.out.end_object();
             }
             Slot::Object { parent_depth, at } => {
                 let deeper = match self.peek(src)? {
@@ -307,7 +377,7 @@ impl State {
                     }
                     _ => false,
                 };
-                self.push(Event::StartObject);
+                self.out.start_object();
                 if deeper {
                     self.enter(src, at)?;
                     let seen = self.new_keys();
@@ -317,7 +387,7 @@ impl State {
                         seen,
                     }));
                 } else {
-                    self.push(Event::EndObject);
+                    self.out.end_object();
                 }
             }
             Slot::Array(a) => {
@@ -327,7 +397,8 @@ impl State {
                 if header.keyed {
                     let entry_depth = self.scope_content_depth(src, a.base_depth)?;
                     let seen = self.new_keys();
-                    self.push(Event::StartObject);
+                    let rows = self.rows_for(&header);
+                    self.out.start_object();
                     self.stack.push(Frame::Keyed(KeyedFrame {
                         leaves: header.leaf_count(),
                         header,
@@ -337,14 +408,21 @@ impl State {
                         span: Default::default(),
                         head: a.at,
                         seen,
+                        rows,
                     }));
-                } else if let Some(values) = a.inline {
-                    let values = values?;
-                    self.push(Event::StartArray { len: header.length });
-                    let got = values.len();
-                    for v in values {
-                        self.push(Event::Primitive(v));
+                } else if let Some(range) = a.inline {
+                    let Some(line) = src.current() else {
+                        return Err(Error::new(ErrorKind::Syntax, "internal: lost the line"));
+                    };
+                    let text = line.raw.get(range).unwrap_or("");
+                    let mut cells = std::mem::take(&mut self.cells);
+                    split_delimited(text, header.delimiter, &mut cells);
+                    self.out.start_array(header.length);
+                    let got = cells.len();
+                    for t in &cells {
+                        self.out.token(&line, t)?;
                     }
+                    self.cells = recycle(cells);
                     if self.ctx.strict && got != header.length {
                         return Err(at_error(
                             src,
@@ -353,11 +431,12 @@ impl State {
                             count_message(header.length, "inline-form values", got),
                         ));
                     }
-                    self.push(Event::EndArray);
+                    self.out.end_array();
                     self.leave();
                 } else if header.fields.as_ref().is_some_and(|f| !f.is_empty()) {
                     let row_depth = self.scope_content_depth(src, a.base_depth)?;
-                    self.push(Event::StartArray { len: header.length });
+                    self.out.start_array(header.length);
+                    let rows = self.rows_for(&header);
                     self.stack.push(Frame::Tabular(TabularFrame {
                         leaves: header.leaf_count(),
                         header,
@@ -366,10 +445,11 @@ impl State {
                         count: 0,
                         span: Default::default(),
                         head: a.at,
+                        rows,
                     }));
                 } else {
                     let item_depth = self.scope_content_depth(src, a.base_depth)?;
-                    self.push(Event::StartArray { len: header.length });
+                    self.out.start_array(header.length);
                     self.stack.push(Frame::List(ListFrame {
                         length: header.length,
                         base_depth: a.base_depth,
@@ -384,7 +464,7 @@ impl State {
             Slot::ListObject { first, depth, at } => {
                 self.enter(src, at)?;
                 let seen = self.new_keys();
-                self.push(Event::StartObject);
+                self.out.start_object();
                 self.stack.push(Frame::Object(ObjectFrame {
                     min_depth: depth,
                     depth: Some(depth),
@@ -427,10 +507,17 @@ impl State {
         slot: Slot,
         at: At,
     ) -> Result<()> {
+        self.check_key(src, &key, at)?;
+        self.out.key_owned(key);
+        self.enter_slot(src, slot)
+    }
+
+    /// The strict duplicate check of a key of the object on top.
+    fn check_key<R: BufRead>(&mut self, src: &LineSource<R>, key: &str, at: At) -> Result<()> {
         if let Some(Frame::Object(ObjectFrame {
             seen: Some(seen), ..
         })) = self.stack.last_mut()
-            && !seen.insert(&key)
+            && !seen.insert(key)
         {
             return Err(at_error(
                 src,
@@ -439,14 +526,35 @@ impl State {
                 format!("Duplicate sibling key \"{key}\""),
             ));
         }
-        self.push(Event::Key(key));
-        self.enter_slot(src, slot)
+        Ok(())
     }
 
     /// Closes the frame on top.
-    fn close(&mut self, event: Event) {
-        self.stack.pop();
-        self.push(event);
+    fn close(&mut self, object: bool) {
+        let (seen, table) = match self.stack.pop() {
+            Some(Frame::Object(f)) => (f.seen, None),
+            Some(Frame::Keyed(f)) => (f.seen, Some((f.header, f.rows))),
+            Some(Frame::Tabular(f)) => (None, Some((f.header, f.rows))),
+            _ => (None, None),
+        };
+        if let Some(mut s) = seen
+            && s.reset()
+            && self.key_pool.len() < KEY_POOL
+        {
+            self.key_pool.push(s);
+        }
+        if let Some((header, rows)) = table
+            && rows.ready
+            && rows.simple
+            && let Some(fields) = header.fields
+        {
+            self.row_stash = Some((fields, rows));
+        }
+        if object {
+            self.out.end_object();
+        } else {
+            self.out.end_array();
+        }
         self.leave();
     }
 
@@ -457,11 +565,11 @@ impl State {
         let (min_depth, fixed) = (f.min_depth, f.depth);
         let ctx = self.ctx;
         let Some(line) = self.peek(src)? else {
-            self.close(Event::EndObject);
+            self.close(true);
             return Ok(());
         };
         if line.depth < min_depth {
-            self.close(Event::EndObject);
+            self.close(true);
             return Ok(());
         }
         let depth = fixed.unwrap_or(line.depth);
@@ -470,6 +578,31 @@ impl State {
         }
         if line.depth != depth {
             return Err(over_indented(&line, depth));
+        }
+        // `key: primitive`, the commonest line: key and token straight from the line.
+        if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
+            let rest = trim_spaces(&line.content[colon + 1..]);
+            if !rest.is_empty() && rest != "[]" {
+                src.consume()?;
+                let Some(line) = src.current() else {
+                    return Ok(());
+                };
+                let key = trim_spaces(&line.content[..colon]);
+                let rest = trim_spaces(&line.content[colon + 1..]);
+                if let Some(Frame::Object(ObjectFrame {
+                    seen: Some(seen), ..
+                })) = self.stack.last_mut()
+                    && !seen.insert(key)
+                {
+                    return Err(At::of(&line).error(
+                        ErrorKind::Syntax,
+                        format!("Duplicate sibling key \"{key}\""),
+                        line.raw,
+                    ));
+                }
+                self.out.key(key);
+                return self.out.token(&line, rest);
+            }
         }
         let (key, slot) = field_line(ctx, &line, depth)?;
         let at = At::of(&line);
@@ -527,10 +660,37 @@ impl State {
                     );
                 }
             }
-            self.close(Event::EndArray);
+            self.close(false);
             return Ok(());
         }
         src.consume()?;
+        // `- key: primitive`: an object whose first field is on the item line.
+        if let Some(line) = src.current()
+            && let Some(ItemStart::Rest(after)) = item_start(line.content)
+            && let PlainKey::Colon(colon) = plain_key_colon(after)
+        {
+            let rest = trim_spaces(&after[colon + 1..]);
+            if !rest.is_empty() && rest != "[]" {
+                let item = line.with_content(after);
+                let key = trim_spaces(&after[..colon]);
+                if let Some(Frame::List(f)) = self.stack.last_mut() {
+                    f.in_item = true;
+                }
+                self.enter_line(&item)?;
+                let mut seen = self.new_keys();
+                if let Some(seen) = &mut seen {
+                    seen.insert(key);
+                }
+                self.out.start_object();
+                self.stack.push(Frame::Object(ObjectFrame {
+                    min_depth: item_depth + 1,
+                    depth: Some(item_depth + 1),
+                    seen,
+                }));
+                self.out.key(key);
+                return self.out.token(&item, rest);
+            }
+        }
         let slot = match src.current() {
             Some(line) => list_item(self.ctx, &line, item_depth)?,
             None => Slot::EmptyObject,
@@ -608,7 +768,7 @@ impl State {
                 return Err(next.error(format!("Expected {length} tabular rows, but found more")));
             }
         }
-        self.close(Event::EndArray);
+        self.close(false);
         Ok(())
     }
 
@@ -624,7 +784,7 @@ impl State {
         }
         f.count += 1;
         let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        row_events(&mut self.queue, fields, cells, line)
+        self.out.row(&mut f.rows, fields, cells, line)
     }
 
     fn step_keyed<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
@@ -668,7 +828,7 @@ impl State {
             }
             self.check_blank_span("keyed tabular object")?;
         }
-        self.close(Event::EndObject);
+        self.close(true);
         Ok(())
     }
 
@@ -707,10 +867,27 @@ impl State {
             return Err(line.error(count_message(f.leaves, "keyed entry cells", cells.len())));
         }
         f.count += 1;
-        self.queue.push_back(Event::Key(key.into_owned()));
+        match key {
+            std::borrow::Cow::Borrowed(k) => self.out.key(k),
+            std::borrow::Cow::Owned(k) => self.out.key_owned(k),
+        }
         let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        row_events(&mut self.queue, fields, cells, line)
+        self.out.row(&mut f.rows, fields, cells, line)
     }
+}
+
+/// The same field names in the same groups (recursion ends at the first difference,
+/// so within the depth of a stashed, simple list).
+fn same_fields(a: &[Field<'_>], b: &[Field<'_>]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.name == y.name
+                && match (&x.children, &y.children) {
+                    (None, None) => true,
+                    (Some(p), Some(q)) => same_fields(p, q),
+                    _ => false,
+                }
+        })
 }
 
 /// The error at the end of an array about its count: at the last line read, or at the
@@ -719,44 +896,5 @@ fn last_error<R: BufRead>(src: &LineSource<R>, head: At, count: usize, msg: Stri
     match src.current() {
         Some(line) if count > 0 || line.number != head.number => line.error(msg),
         _ => at_error(src, head, ErrorKind::Syntax, msg),
-    }
-}
-
-/// The events of one row: an object over the field list, cells depth first.
-fn row_events(
-    queue: &mut VecDeque<Event>,
-    fields: &[Field<'_>],
-    cells: &[&str],
-    line: &Line<'_>,
-) -> Result<()> {
-    queue.push_back(Event::StartObject);
-    let mut cell = 0;
-    let mut stack: Vec<(&[Field<'_>], usize)> = Vec::new();
-    let mut level: (&[Field<'_>], usize) = (fields, 0);
-    loop {
-        let Some(f) = level.0.get(level.1) else {
-            queue.push_back(Event::EndObject);
-            match stack.pop() {
-                Some(outer) => {
-                    level = outer;
-                    continue;
-                }
-                None => return Ok(()),
-            }
-        };
-        level.1 += 1;
-        queue.push_back(Event::Key(f.name.to_string()));
-        match &f.children {
-            None => {
-                let token = cells.get(cell).copied().unwrap_or("");
-                cell += 1;
-                queue.push_back(Event::Primitive(primitive(line, token)?));
-            }
-            Some(children) => {
-                queue.push_back(Event::StartObject);
-                stack.push(level);
-                level = (children, 0);
-            }
-        }
     }
 }

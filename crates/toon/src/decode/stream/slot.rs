@@ -4,12 +4,13 @@
 //! it reaches the value) are kept in the slot and raised at the same point.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::decode::header::{Field, FieldCache, Header, HeaderParse, parse_header};
 use crate::decode::scanner::Line;
 use crate::decode::tokens::{
     ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
-    plain_key_colon, split_delimited, trim_spaces,
+    plain_key_colon, trim_spaces,
 };
 use crate::{Error, ErrorKind, Result, Value};
 
@@ -61,8 +62,9 @@ pub(super) enum Slot {
 /// An array or keyed table under a header.
 pub(super) struct ArraySlot {
     pub header: Header<'static>,
-    /// Inline values after the colon, parsed.
-    pub inline: Option<Result<Vec<Value>>>,
+    /// The inline values after the colon: their byte range in the line's `raw` text
+    /// (the line is still the reader's current line when the slot is entered).
+    pub inline: Option<Range<usize>>,
     pub base_depth: usize,
     pub at: At,
 }
@@ -166,7 +168,7 @@ pub(super) fn own_header(h: Header<'_>) -> Header<'static> {
     }
 }
 
-/// The slot of an array header on `line`, inline values parsed.
+/// The slot of an array header on `line`.
 pub(super) fn array_slot(
     header: Header<'_>,
     inline: Option<&str>,
@@ -174,12 +176,8 @@ pub(super) fn array_slot(
     line: &Line<'_>,
 ) -> Slot {
     let inline = inline.map(|text| {
-        let mut cells = Vec::new();
-        split_delimited(text, header.delimiter, &mut cells);
-        cells
-            .iter()
-            .map(|t| primitive(line, t))
-            .collect::<Result<Vec<Value>>>()
+        let start = (text.as_ptr() as usize).saturating_sub(line.raw.as_ptr() as usize);
+        start..start + text.len()
     });
     Slot::Array(Box::new(ArraySlot {
         header: own_header(header),

@@ -2,7 +2,12 @@
 
 use std::io::BufRead;
 
+use super::reader::Driver;
+use super::sink::{RowCache, Sink, Walk, row_events, walk};
+use super::slot::primitive;
 use super::{Event, EventReader};
+use crate::decode::header::Field;
+use crate::decode::scanner::Line;
 use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 
 /// Builds [`Value`]s from [`Event`]s: feed it events with [`ValueBuilder::push`] and it
@@ -79,6 +84,11 @@ impl ValueBuilder {
             },
             Event::Primitive(v) => v,
         };
+        self.complete(done)
+    }
+
+    /// Puts a complete value into the open container (or hands it back at the top).
+    fn complete(&mut self, done: Value) -> Result<Option<Value>> {
         match self.stack.last_mut() {
             None => Ok(Some(done)),
             Some(Partial::Array(items)) => {
@@ -94,6 +104,142 @@ impl ValueBuilder {
             },
         }
     }
+}
+
+/// A [`ValueBuilder`] fed by the reader directly: keeps the first complete value.
+#[derive(Default)]
+pub(super) struct ValueSink {
+    builder: ValueBuilder,
+    result: Option<Value>,
+    /// Per nesting level, the size of the last object closed there (at most
+    /// [`SIZE_HINT_CAP`]): the capacity of the next one, as objects in a list tend to
+    /// have the same keys.
+    sizes: Vec<usize>,
+}
+
+/// The largest capacity a previous object's size gives the next.
+const SIZE_HINT_CAP: usize = 64;
+
+impl ValueSink {
+    fn complete(&mut self, done: Value) {
+        // The reader's calls are well formed, so this cannot fail.
+        if let Ok(Some(v)) = self.builder.complete(done)
+            && self.result.is_none()
+        {
+            self.result = Some(v);
+        }
+    }
+}
+
+impl Sink for ValueSink {
+    fn start_object(&mut self) {
+        let hint = self
+            .sizes
+            .get(self.builder.stack.len())
+            .copied()
+            .unwrap_or(0);
+        self.builder
+            .stack
+            .push(Partial::Object(Map::with_capacity(hint), None));
+    }
+    fn start_object_sized(&mut self, fields: usize) {
+        self.builder
+            .stack
+            .push(Partial::Object(Map::with_capacity(fields), None));
+    }
+    fn end_object(&mut self) {
+        if let Some(Partial::Object(m, _)) = self.builder.stack.pop() {
+            let level = self.builder.stack.len();
+            if self.sizes.len() <= level {
+                self.sizes.resize(level + 1, 0);
+            }
+            self.sizes[level] = m.len().min(SIZE_HINT_CAP);
+            self.complete(Value::Object(m));
+        }
+    }
+    fn start_array(&mut self, len: usize) {
+        self.builder
+            .stack
+            .push(Partial::Array(Vec::with_capacity(len.min(1024))));
+    }
+    fn end_array(&mut self) {
+        if let Some(Partial::Array(v)) = self.builder.stack.pop() {
+            self.complete(Value::Array(v));
+        }
+    }
+    fn key(&mut self, key: &str) {
+        self.key_owned(key.to_owned());
+    }
+    fn key_owned(&mut self, key: String) {
+        if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
+            *pending = Some(key);
+        }
+    }
+    fn value(&mut self, v: Value) {
+        self.complete(v);
+    }
+    /// Rows are clones of the table's shape (keys copied, not hashed) with the values
+    /// put in: the same map as inserting the keys one by one.
+    fn row(
+        &mut self,
+        cache: &mut RowCache,
+        fields: &[Field<'_>],
+        cells: &[&str],
+        line: &Line<'_>,
+    ) -> Result<()> {
+        if cache.first_use(fields) && cache.simple {
+            cache.shape = shape_of(fields);
+        }
+        let Some(shape) = &cache.shape else {
+            return row_events(self, fields, cells, line);
+        };
+        let mut map = shape.clone();
+        let mut cell = 0;
+        fill(&mut map, cells, &mut cell, line)?;
+        self.complete(Value::Object(map));
+        Ok(())
+    }
+}
+
+/// The row object of `fields` with `null` leaves; `None` if a name repeats.
+fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
+    let mut open: Vec<(Map, &str, usize)> = Vec::new();
+    let mut map = Map::new();
+    let mut count = 0;
+    let mut ok = true;
+    walk(fields, |step| match step {
+        Walk::Leaf(name) => {
+            map.insert(name.to_owned(), Value::Null);
+            count += 1;
+        }
+        Walk::Open(name) => {
+            open.push((std::mem::take(&mut map), name, count + 1));
+            count = 0;
+        }
+        Walk::Close => {
+            if let Some((outer, name, outer_count)) = open.pop() {
+                ok &= map.len() == count;
+                let inner = std::mem::replace(&mut map, outer);
+                map.insert(name.to_owned(), Value::Object(inner));
+                count = outer_count;
+            }
+        }
+    });
+    (ok && map.len() == count).then_some(map)
+}
+
+/// Puts the cells into a clone of the shape, depth first (groups nest at most a few
+/// levels: see [`RowCache::first_use`]).
+fn fill(map: &mut Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<()> {
+    for (_, v) in map.iter_mut() {
+        if let Value::Object(group) = v {
+            fill(group, cells, cell, line)?;
+        } else {
+            *v = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
+            *cell += 1;
+        }
+    }
+    Ok(())
 }
 
 impl<R: BufRead> EventReader<R> {
@@ -126,9 +272,8 @@ impl<R: BufRead> EventReader<R> {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn reader_to_value<R: BufRead>(reader: R, options: &DecodeOptions) -> Result<Value> {
-    let mut events = EventReader::new(reader, options);
-    let value = events.next_value()?.unwrap_or(Value::Null);
-    // Drain to run the end-of-document checks.
-    while events.next_event()?.is_some() {}
-    Ok(value)
+    let mut driver = Driver::new(reader, options, ValueSink::default());
+    // Runs to the end, for the end-of-document checks too.
+    while driver.step()? {}
+    Ok(driver.into_sink().result.unwrap_or(Value::Null))
 }
