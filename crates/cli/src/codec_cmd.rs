@@ -182,7 +182,7 @@ fn convert(args: &CodecArgs) -> Result<(), String> {
 
 /// Inputs up to this many bytes are decoded as one text (faster); larger ones stream.
 /// `TOON_WHOLE_TEXT_LIMIT` (bytes) overrides it; `0` streams every input.
-const WHOLE_TEXT_LIMIT: u64 = 32 * 1024 * 1024;
+const WHOLE_TEXT_LIMIT: u64 = 8 * 1024 * 1024;
 
 fn whole_text_limit() -> u64 {
     std::env::var("TOON_WHOLE_TEXT_LIMIT")

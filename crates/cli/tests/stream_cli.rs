@@ -1,7 +1,7 @@
 //! Decoding through the streaming path: large inputs stream from stdin to stdout,
 //! `--jsonl`, located errors, atomic `-o` files kept on error, and the stdout hold
 //! threshold (small output all-or-nothing, large output streams). The CLI decodes
-//! inputs up to `TOON_WHOLE_TEXT_LIMIT` bytes (32 MiB by default) as one text; these
+//! inputs up to `TOON_WHOLE_TEXT_LIMIT` bytes (8 MiB by default) as one text; these
 //! tests lower it so that their inputs take the streaming path.
 
 use std::io::{Read, Write};
