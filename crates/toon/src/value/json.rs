@@ -80,9 +80,21 @@ fn write_number(out: &mut String, n: &Number) {
 
 /// Writes `s` as a JSON string literal with `JSON.stringify`'s escapes: `"`, `\`, the
 /// short forms `\b \f \n \r \t`, and `\u00XX` for the other control characters.
-/// Runs of bytes that need no escape are copied whole.
+/// A string with nothing to escape (checked eight bytes at a time) is copied whole.
 pub(crate) fn write_json_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
+    if needs_no_escape(s.as_bytes()) {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        write_escaped(out, s);
+    }
+}
+
+/// [`write_json_string`] byte by byte: runs of bytes that need no escape are copied
+/// whole, the others escaped.
+fn write_escaped(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
@@ -117,6 +129,31 @@ pub(crate) fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// No control character, `"` or backslash in `b` (the bytes [`write_escaped`] escapes).
+fn needs_no_escape(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Some byte below 0x20, a quote or a backslash (exact: no false hits).
+        let control = x.wrapping_sub(LO * 0x20) & !x;
+        let q = x ^ (LO * u64::from(b'"'));
+        let quote = q.wrapping_sub(LO) & !q;
+        let s = x ^ (LO * u64::from(b'\\'));
+        let slash = s.wrapping_sub(LO) & !s;
+        if (control | quote | slash) & HI != 0 {
+            return false;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .all(|&c| c >= 0x20 && c != b'"' && c != b'\\')
+}
+
 /// The bytes [`write_json_string`] escapes: control characters, `"` and `\`.
 static NEEDS_ESCAPE: [bool; 256] = {
     let mut table = [false; 256];
@@ -133,6 +170,25 @@ static NEEDS_ESCAPE: [bool; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_string_copy_is_the_byte_loop() {
+        let mut samples: Vec<String> = vec![String::new(), "plain".into(), "é/ünï€😀".into()];
+        for b in 0u8..=0x7f {
+            for at in [0, 3, 7, 8, 9, 15, 16] {
+                let mut s = "abcdefghijklmnopq".to_string();
+                s.insert(at, char::from(b));
+                samples.push(s);
+            }
+        }
+        samples.push("ab\u{80}\u{7f}é\u{1f}".into());
+        for s in &samples {
+            let (mut a, mut b) = (String::new(), String::new());
+            write_json_string(&mut a, s);
+            write_escaped(&mut b, s);
+            assert_eq!(a, b, "{s:?}");
+        }
+    }
 
     #[test]
     fn escapes_like_json_stringify() {

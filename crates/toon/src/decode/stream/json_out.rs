@@ -104,7 +104,7 @@ impl JsonEmitter {
             Value::Null => self.buf.push_str("null"),
             Value::Bool(b) => self.buf.push_str(if *b { "true" } else { "false" }),
             Value::Number(n) => write_number(&mut self.buf, n, self.exact_big),
-            Value::String(s) => write_str(&mut self.buf, s),
+            Value::String(s) => write_json_string(&mut self.buf, s),
             // Events never carry containers; write them whole if one comes anyway.
             other => self.buf.push_str(&crate::value::to_json_string(other, 0)),
         }
@@ -139,7 +139,7 @@ impl Sink for JsonEmitter {
     }
     fn key(&mut self, key: &str) {
         self.member();
-        write_str(&mut self.buf, key);
+        write_json_string(&mut self.buf, key);
         self.buf.push(':');
         if self.indent > 0 {
             self.buf.push(' ');
@@ -169,7 +169,7 @@ impl Sink for JsonEmitter {
             let space = self.indent > 0;
             let prepared = |name: &str| {
                 let mut k = String::new();
-                write_str(&mut k, name);
+                write_json_string(&mut k, name);
                 k.push(':');
                 if space {
                     k.push(' ');
@@ -216,44 +216,6 @@ impl Sink for JsonEmitter {
     }
 }
 
-/// Writes `s` as [`write_json_string`] does, copying it whole when no byte needs an
-/// escape (checked eight bytes at a time).
-fn write_str(out: &mut String, s: &str) {
-    if needs_no_escape(s.as_bytes()) {
-        out.reserve(s.len() + 2);
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        write_json_string(out, s);
-    }
-}
-
-/// No control character, `"` or backslash in `b` (the bytes [`write_json_string`] escapes).
-fn needs_no_escape(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = b.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // Some byte below 0x20, a quote or a backslash (exact: no false hits).
-        let control = x.wrapping_sub(LO * 0x20) & !x;
-        let q = x ^ (LO * u64::from(b'"'));
-        let quote = q.wrapping_sub(LO) & !q;
-        let s = x ^ (LO * u64::from(b'\\'));
-        let slash = s.wrapping_sub(LO) & !s;
-        if (control | quote | slash) & HI != 0 {
-            return false;
-        }
-    }
-    chunks
-        .remainder()
-        .iter()
-        .all(|&c| c >= 0x20 && c != b'"' && c != b'\\')
-}
-
 /// Writes the primitive token `token` as JSON directly, byte for byte as its parsed
 /// [`Value`] is written, when that needs no `Value`; false (nothing written) otherwise:
 /// quoted strings with errors, integers that may not fit 64 bits or are `-0`.
@@ -265,7 +227,7 @@ fn write_token(out: &mut String, token: &str) -> bool {
     if first == b'"' {
         return match quoted_str(token) {
             Ok(s) => {
-                write_str(out, &s);
+                write_json_string(out, &s);
                 true
             }
             Err(_) => false,
@@ -294,9 +256,9 @@ fn write_token(out: &mut String, token: &str) -> bool {
                     out.push_str(ryu_js::Buffer::new().format_finite(f));
                 }
             }
-            _ => write_str(out, token),
+            _ => write_json_string(out, token),
         },
-        None => write_str(out, token),
+        None => write_json_string(out, token),
     }
     true
 }
@@ -473,25 +435,6 @@ pub fn reader_to_json_lines<R: BufRead, W: Write>(
 mod tests {
     use super::*;
     use crate::decode::stream::primitive::parse_primitive;
-
-    #[test]
-    fn write_str_is_write_json_string() {
-        let mut samples: Vec<String> = vec![String::new(), "plain".into(), "é/ünï€😀".into()];
-        for b in 0u8..=0x7f {
-            for at in [0, 3, 7, 8, 9, 15, 16] {
-                let mut s = "abcdefghijklmnopq".to_string();
-                s.insert(at, char::from(b));
-                samples.push(s);
-            }
-        }
-        samples.push("ab\u{80}\u{7f}é\u{1f}".into());
-        for s in &samples {
-            let (mut a, mut b) = (String::new(), String::new());
-            write_str(&mut a, s);
-            write_json_string(&mut b, s);
-            assert_eq!(a, b, "{s:?}");
-        }
-    }
 
     #[test]
     fn write_token_is_the_parsed_value() {
