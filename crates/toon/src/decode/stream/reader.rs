@@ -701,6 +701,27 @@ impl<S: Sink> State<S> {
         self.enter_slot(src, slot)
     }
 
+    /// The strict checks at the end of a table: `(count, length)` rows read and
+    /// declared must agree (an error naming `items`), and no blank line inside (`what`).
+    fn end_checks<R: BufRead>(
+        &mut self,
+        src: &LineSource<R>,
+        head: At,
+        (count, length): (usize, usize),
+        items: &str,
+        what: &str,
+    ) -> Result<()> {
+        if count != length {
+            return Err(last_error(
+                src,
+                head,
+                count,
+                count_message(length, items, count),
+            ));
+        }
+        self.check_blank_span(what)
+    }
+
     fn check_blank_span(&mut self, what: &str) -> Result<()> {
         if let Some(span) = self.stack.last_mut().and_then(Frame::span_mut)
             && let Some(blank) = span.blank_inside()
@@ -751,15 +772,7 @@ impl<S: Sink> State<S> {
             }
         }
         if strict {
-            if count != length {
-                return Err(last_error(
-                    src,
-                    head,
-                    count,
-                    count_message(length, "tabular rows", count),
-                ));
-            }
-            self.check_blank_span("tabular array")?;
+            self.end_checks(src, head, (count, length), "tabular rows", "tabular array")?;
             if let Some(next) = self.peek(src)?
                 && next.depth == row_depth
                 && !next.content.starts_with("- ")
@@ -818,15 +831,13 @@ impl<S: Sink> State<S> {
             return Ok(());
         }
         if strict {
-            if count != length {
-                return Err(last_error(
-                    src,
-                    head,
-                    count,
-                    count_message(length, "keyed entries", count),
-                ));
-            }
-            self.check_blank_span("keyed tabular object")?;
+            self.end_checks(
+                src,
+                head,
+                (count, length),
+                "keyed entries",
+                "keyed tabular object",
+            )?;
         }
         self.close(true);
         Ok(())
