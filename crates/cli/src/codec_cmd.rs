@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use toon::{DecodeOptions, Delimiter, EncodeOptions};
 
+use crate::failure::Failure;
 use crate::output;
 
 /// Arguments of the encode/decode command (the reference CLI's flags).
@@ -49,6 +50,10 @@ pub struct CodecArgs {
     /// Deepest nesting accepted before an error.
     #[arg(long, value_name = "N", default_value_t = toon::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
+    /// On failure, also print the cause chain: the I/O error beneath, the decoder's
+    /// error kind and position, the options in effect.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 fn parse_delimiter(s: &str) -> Result<Delimiter, String> {
@@ -91,42 +96,54 @@ fn source_name(args: &CodecArgs) -> String {
 pub fn run(args: CodecArgs) -> ExitCode {
     match convert(&args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            eprintln!("error: {msg}");
+        Err(failure) => {
+            eprintln!("{}", failure.report(args.verbose));
             ExitCode::FAILURE
         }
     }
 }
 
-fn convert(args: &CodecArgs) -> Result<(), String> {
+/// A TOON or JSON error of input `name`, with the options in effect as context.
+fn codec_failure(name: &str, e: &toon::Error, what: String) -> Failure {
+    Failure::new(format!("{name}: {e}"))
+        .caused_by(e)
+        .context(what)
+}
+
+fn convert(args: &CodecArgs) -> Result<(), Failure> {
     let name = source_name(args);
     let out = args.output.as_deref();
     match mode(args) {
         Mode::Encode => {
             if args.jsonl {
-                return Err("--jsonl applies to decoding (TOON → JSON) only".to_owned());
+                return Err(Failure::new(
+                    "--jsonl applies to decoding (TOON → JSON) only",
+                ));
             }
             let input = output::read_input(args.input.as_deref())?;
             let text = std::str::from_utf8(&input).map_err(|e| {
-                format!(
+                Failure::new(format!(
                     "{name}: input is not valid UTF-8 (byte {})",
                     e.valid_up_to()
-                )
+                ))
+                .caused_by(&e)
             })?;
             let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-            let value = toon::value::from_json_str(text, args.max_depth)
-                .map_err(|e| format!("{name}: {e}"))?;
+            let value = toon::value::from_json_str(text, args.max_depth).map_err(|e| {
+                let what = format!("reading JSON (max depth {})", args.max_depth);
+                codec_failure(&name, &e, what)
+            })?;
             let options = EncodeOptions::default()
                 .with_indent_size(args.indent)
                 .with_delimiter(args.delimiter)
                 .with_max_depth(args.max_depth);
-            let toon_text =
-                toon::encode_value_with(&value, &options).map_err(|e| format!("{name}: {e}"))?;
+            let toon_text = toon::encode_value_with(&value, &options)
+                .map_err(|e| codec_failure(&name, &e, format!("encoding with {options:?}")))?;
             drop(value);
             output::emit_with(out, |w| {
                 w.write_all(toon_text.as_bytes())
                     .and_then(|()| w.write_all(b"\n"))
-                    .map_err(|e| output::describe_io(&e))
+                    .map_err(|e| output::io_failure("write", &e))
             })?;
             // Like the reference: the output first, then the counts (on stderr).
             if args.stats {
@@ -146,12 +163,15 @@ fn convert(args: &CodecArgs) -> Result<(), String> {
                 .with_indent_size(args.indent)
                 .with_strict(!args.no_strict)
                 .with_max_depth(args.max_depth);
+            let fail = |e: toon::Error, how: &str| {
+                codec_failure(&name, &e, format!("decoding {how} with {options:?}"))
+            };
             let mut input = output::open_input(args.input.as_deref())?;
             if args.jsonl {
                 return output::emit_streaming(out, |w| {
                     toon::decode::reader_to_json_lines(input, &options, &mut *w)
                         .map(|_| ())
-                        .map_err(|e| format!("{name}: {e}"))
+                        .map_err(|e| fail(e, "to JSON Lines, streamed"))
                 });
             }
             let limit = whole_text_limit();
@@ -160,21 +180,23 @@ fn convert(args: &CodecArgs) -> Result<(), String> {
                 &mut io::Read::take(&mut input, limit.saturating_add(1)),
                 &mut head,
             )
-            .map_err(|e| format!("{name}: {}", output::describe_io(&e)))?;
+            .map_err(|e| output::io_failure(&name, &e))?;
             if head.len() as u64 <= limit {
                 let text = toon::decode::text_from_bytes(&head, options.strict)
-                    .map_err(|e| format!("{name}: {e}"))?;
+                    .map_err(|e| fail(e, "the whole text"))?;
                 return output::emit_streaming(out, |w| {
                     toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
-                        .map_err(|e| format!("{name}: {e}"))?;
-                    w.write_all(b"\n").map_err(|e| output::describe_io(&e))
+                        .map_err(|e| fail(e, "the whole text"))?;
+                    w.write_all(b"\n")
+                        .map_err(|e| output::io_failure("write", &e))
                 });
             }
             let reader = io::Read::chain(io::Cursor::new(head), input);
             output::emit_streaming(out, |w| {
                 toon::decode::reader_to_json_writer(reader, &options, &mut *w, args.indent)
-                    .map_err(|e| format!("{name}: {e}"))?;
-                w.write_all(b"\n").map_err(|e| output::describe_io(&e))
+                    .map_err(|e| fail(e, "streamed"))?;
+                w.write_all(b"\n")
+                    .map_err(|e| output::io_failure("write", &e))
             })
         }
     }

@@ -5,6 +5,7 @@
 //! show the line, column and a caret.
 
 mod codec_cmd;
+mod failure;
 mod output;
 mod plan_cmd;
 mod plan_exec_cmd;
@@ -21,10 +22,14 @@ use clap::{Parser, Subcommand};
     name = "toon",
     version,
     about,
+    disable_version_flag = true,
     args_conflicts_with_subcommands = true,
     after_help = "Examples:\n  toon data.json              encode JSON to TOON on stdout\n  toon data.toon -o data.json decode TOON to JSON, written atomically\n  cat x.json | toon --stats   encode stdin, exact token counts on stderr\n  toon stats data.json        bytes and tokens in every format\n  toon plan convert .cursor/plans --to plan --format toon -o out/"
 )]
 struct Cli {
+    /// Print the version (`-v` as in the reference CLI, or `-V`).
+    #[arg(short = 'v', long, visible_short_alias = 'V', action = clap::ArgAction::Version)]
+    version: (),
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]

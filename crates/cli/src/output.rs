@@ -1,8 +1,11 @@
 //! Writing results: atomically to files; to stdout all at once, or, for streamed
 //! output beyond [`STDOUT_HOLD`] bytes, as it comes.
 
+use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
+
+use crate::failure::Failure;
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same folder,
 /// flushed to disk, then renamed over the target. On any error the previous file (if
@@ -48,8 +51,8 @@ fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
 /// then to stdout, so a failure prints nothing.
 pub fn emit_with(
     path: Option<&Path>,
-    produce: impl FnOnce(&mut dyn Write) -> Result<(), String>,
-) -> Result<(), String> {
+    produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
+) -> Result<(), Failure> {
     match path {
         Some(p) if p != Path::new("-") => {
             let dir = match p.parent() {
@@ -57,9 +60,9 @@ pub fn emit_with(
                 _ => Path::new("."),
             };
             if p.is_dir() {
-                return Err(format!("{}: is a directory", p.display()));
+                return Err(Failure::new(format!("{}: is a directory", p.display())));
             }
-            let fail = |e: io::Error| format!("cannot write {}: {}", p.display(), describe_io(&e));
+            let fail = |e: io::Error| io_failure(format!("cannot write {}", p.display()), &e);
             let tmp = temp_file_in(dir).map_err(fail)?;
             let mut w = io::BufWriter::new(tmp);
             produce(&mut w)?;
@@ -76,7 +79,7 @@ pub fn emit_with(
         _ => {
             let mut buf = Vec::new();
             produce(&mut buf)?;
-            emit(None, &buf).map_err(|e| format!("cannot write stdout: {}", describe_io(&e)))
+            emit(None, &buf).map_err(|e| io_failure("cannot write stdout", &e))
         }
     }
 }
@@ -92,8 +95,8 @@ pub const STDOUT_HOLD: usize = 8 * 1024 * 1024;
 /// (e.g. `| head`) stops the work without an error.
 pub fn emit_streaming(
     path: Option<&Path>,
-    produce: impl FnOnce(&mut dyn Write) -> Result<(), String>,
-) -> Result<(), String> {
+    produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
+) -> Result<(), Failure> {
     match path {
         Some(p) if p != Path::new("-") => emit_with(path, produce),
         _ => {
@@ -105,7 +108,7 @@ pub fn emit_streaming(
             result?;
             match w.finish() {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-                other => other.map_err(|e| format!("cannot write stdout: {}", describe_io(&e))),
+                other => other.map_err(|e| io_failure("cannot write stdout", &e)),
             }
         }
     }
@@ -183,14 +186,17 @@ impl<W: Write> Write for HoldingWriter<W> {
 
 /// Opens an input for reading as a stream: a file, or stdin for `None` and `-`. Errors
 /// name the path.
-pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, String> {
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, Failure> {
     match path {
         Some(p) if p != Path::new("-") => {
             if p.is_dir() {
-                return Err(format!("{}: is a directory, not a file", p.display()));
+                return Err(Failure::new(format!(
+                    "{}: is a directory, not a file",
+                    p.display()
+                )));
             }
-            let file = std::fs::File::open(p)
-                .map_err(|e| format!("{}: {}", p.display(), describe_io(&e)))?;
+            let file =
+                std::fs::File::open(p).map_err(|e| io_failure(p.display().to_string(), &e))?;
             Ok(Box::new(io::BufReader::with_capacity(64 * 1024, file)))
         }
         _ => Ok(Box::new(io::BufReader::with_capacity(
@@ -216,21 +222,29 @@ pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Reads a whole input: a file, or stdin for `None` and `-`. Errors name the path.
-pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, String> {
+pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
     match path {
         Some(p) if p != Path::new("-") => {
             if p.is_dir() {
-                return Err(format!("{}: is a directory, not a file", p.display()));
+                return Err(Failure::new(format!(
+                    "{}: is a directory, not a file",
+                    p.display()
+                )));
             }
-            std::fs::read(p).map_err(|e| format!("{}: {}", p.display(), describe_io(&e)))
+            std::fs::read(p).map_err(|e| io_failure(p.display().to_string(), &e))
         }
         _ => {
             let mut buf = Vec::new();
             io::Read::read_to_end(&mut io::stdin().lock(), &mut buf)
-                .map_err(|e| format!("stdin: {}", describe_io(&e)))?;
+                .map_err(|e| io_failure("stdin", &e))?;
             Ok(buf)
         }
     }
+}
+
+/// `what: <short description of e>`, with `e` as the cause `--verbose` shows.
+pub fn io_failure(what: impl fmt::Display, e: &io::Error) -> Failure {
+    Failure::new(format!("{what}: {}", describe_io(e))).caused_by(e)
 }
 
 /// A short description of an I/O error, without the OS error number.
@@ -263,7 +277,7 @@ mod tests {
         assert_eq!(mode(&new), mode(&usual));
         let streamed = dir.path().join("streamed.json");
         emit_with(Some(&streamed), |w| {
-            w.write_all(b"{}").map_err(|e| e.to_string())
+            w.write_all(b"{}").map_err(|e| io_failure("test", &e))
         })
         .unwrap();
         assert_eq!(mode(&streamed), mode(&usual));

@@ -158,3 +158,67 @@ fn deep_json_is_an_error_not_a_crash() {
     let o = toon(&["--max-depth", "600"], &ok);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn json_integers_of_any_size_round_trip_exactly() {
+    let json =
+        r#"{"big":123456789012345678901234567890,"neg":-18446744073709551617,"f":1E2,"z":-0}"#;
+    let o = toon(&[], json);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "big: 123456789012345678901234567890\nneg: -18446744073709551617\nf: 100\nz: 0\n"
+    );
+    let back = toon(&["-d"], &stdout(&o));
+    assert_eq!(
+        stdout(&back),
+        "{\n  \"big\": 123456789012345678901234567890,\n  \"neg\": -18446744073709551617,\n  \"f\": 100,\n  \"z\": 0\n}\n"
+    );
+    // JSON → TOON → JSON is byte-identical for JSON written as the decoder writes it.
+    let exact =
+        "{\n  \"big\": 123456789012345678901234567890,\n  \"neg\": -18446744073709551617\n}\n";
+    let back = toon(&["-d"], &stdout(&toon(&[], exact)));
+    assert_eq!(stdout(&back), exact);
+}
+
+#[test]
+fn json_numbers_beyond_f64_are_located_errors() {
+    let o = toon(&[], "{\"a\": 1e400}");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .starts_with("error: <stdin>: line 1, column 11: Invalid JSON: number out of range"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn verbose_prints_the_cause_chain() {
+    let quiet = toon(&["-d"], "a[2]: 1\n");
+    let loud = toon(&["-d", "--verbose"], "a[2]: 1\n");
+    assert_eq!(loud.status.code(), Some(1));
+    let (quiet, loud) = (stderr(&quiet), stderr(&loud));
+    assert!(!quiet.contains("caused by"), "{quiet}");
+    assert!(loud.starts_with(&quiet), "{loud}");
+    assert!(
+        loud.contains("caused by:\n  0: toon::Error Syntax at line 1, column 1: Expected 2"),
+        "{loud}"
+    );
+    assert!(loud.contains("strict: true"), "{loud}");
+    let missing = toon(&["--verbose", "no/such/file.json"], "");
+    assert!(
+        stderr(&missing).contains("0: I/O error NotFound: "),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+#[test]
+fn version_answers_to_the_reference_s_short_flag_too() {
+    for flag in ["-v", "-V", "--version"] {
+        let o = toon(&[flag], "");
+        assert!(o.status.success(), "{flag}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("toon "), "{flag}: {}", stdout(&o));
+    }
+}

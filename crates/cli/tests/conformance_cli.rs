@@ -6,8 +6,11 @@
 //! input of ordinary size (the whole text through the TOON → JSON transcoder) and with
 //! `TOON_WHOLE_TEXT_LIMIT=0`, through the streaming event reader it uses for large
 //! inputs. Both are different code paths from the library suite's.
+//!
+//! Our own cases (`testdata/conformance`) run in every `cargo test`; the official
+//! fixtures need `$TOON_SPEC_DIR` and `--include-ignored` (see `crates/toon/tests/conformance.rs`).
 
-use toon_conformance::{Case, Category, run_suite};
+use toon_conformance::{Case, Category, announce_skipped, run_own_suite, run_suite};
 
 mod common;
 
@@ -79,6 +82,17 @@ fn check_with(case: &Case, env: &[(&str, &str)]) -> Result<(), String> {
 }
 
 #[test]
+fn own_cases_through_the_cli() {
+    run_own_suite("toon CLI", check);
+}
+
+#[test]
+#[ignore = "needs the TOON spec fixtures: set TOON_SPEC_DIR and run with --include-ignored (.ci/run does)"]
 fn spec_fixtures_through_the_cli() {
     run_suite("toon CLI", check);
+}
+
+#[test]
+fn spec_fixtures_skipped_notice() {
+    announce_skipped("toon CLI", "cargo test -p toon-cli --test conformance_cli");
 }

@@ -1,21 +1,26 @@
-//! # toon-conformance — the TOON spec fixtures as test cases
+//! # toon-conformance — conformance cases as tests
 //!
-//! The language-agnostic conformance fixtures of the TOON spec (v4.0) are JSON files in
-//! `tests/fixtures/encode` and `tests/fixtures/decode` of the public `toon-format/spec`
-//! repository. They are not part of this repository: the folder that holds
-//! `tests/fixtures` comes from `$TOON_SPEC_DIR`, by default `shared/toon-spec` beside the
-//! checkout (where CI keeps it).
+//! Two sets of cases in one format (the spec fixtures' JSON: `{category, tests: [{name,
+//! input, expected, options, shouldError}]}`):
 //!
-//! The suite is judged as the reference implementation 4.4 judges it (DELTA-4.4.md §1):
-//! the four "optional leniency" fixtures listed in [`MUST_ERROR`] must be errors.
-//!
-//! Both the library's and the CLI's conformance tests run through [`run_suite`], which
-//! fails loudly (never skips silently) when the fixtures are missing:
+//! - **The official suite**: the language-agnostic fixtures of the TOON spec (v4.0), in
+//!   `tests/fixtures/encode` and `tests/fixtures/decode` of the public `toon-format/spec`
+//!   repository. They are not part of this repository: the folder that holds
+//!   `tests/fixtures` comes from `$TOON_SPEC_DIR`, by default `shared/toon-spec` beside
+//!   the checkout (where CI keeps it). Judged as the reference implementation 4.4
+//!   judges them (DELTA-4.4.md §1): the four "optional leniency" fixtures listed in
+//!   [`MUST_ERROR`] must be errors. The tests that run it are `#[ignore]`d, so a plain
+//!   `cargo test` passes on a fresh clone; `.ci/run` runs them with `--include-ignored`,
+//!   and [`run_suite`] fails loudly when the fixtures are missing.
+//! - **Our own cases**: `testdata/conformance/{encode,decode}/*.json`, one file per
+//!   spec section, inputs written for this project and expected results generated from
+//!   the reference (`scripts/fixtures/generate-own.mjs`). [`run_own_suite`] runs them in
+//!   every plain `cargo test`.
 //!
 //! ```no_run
-//! use toon_conformance::{Category, run_suite};
+//! use toon_conformance::{Category, run_own_suite};
 //!
-//! run_suite("example", |case| match case.category {
+//! run_own_suite("example", |case| match case.category {
 //!     Category::Encode => Err("not implemented".to_owned()),
 //!     Category::Decode => Err("not implemented".to_owned()),
 //! });
@@ -39,8 +44,6 @@ pub const MUST_ERROR: [&str; 4] = [
     "treats text between bracket segment and colon as literal key (non-strict)",
 ];
 
-/// Set to `1` to skip the suite (it then prints that it did not run).
-pub const SKIP_VAR: &str = "TOON_SKIP_CONFORMANCE";
 /// The folder holding `tests/fixtures`.
 pub const DIR_VAR: &str = "TOON_SPEC_DIR";
 /// `encode` or `decode`: run one half only.
@@ -116,6 +119,8 @@ pub struct Case {
     pub options: CaseOptions,
     /// Whether the case must fail (the fixture's `shouldError`, or [`MUST_ERROR`]).
     pub should_error: bool,
+    /// The reference's error message (`Line N: …`), where the fixture records it.
+    pub reference_error: Option<String>,
 }
 
 impl Case {
@@ -138,9 +143,20 @@ pub fn spec_dir() -> PathBuf {
     }
 }
 
-/// Every case of one category, files in name order, cases in file order.
+/// The folder of our own cases: `testdata/conformance` of this repository.
+pub fn own_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/conformance")
+}
+
+/// Every official case of one category, files in name order, cases in file order.
 pub fn load_cases(spec_dir: &Path, category: Category) -> Result<Vec<Case>, String> {
-    let dir = spec_dir.join("tests/fixtures").join(category.name());
+    load_cases_in(&spec_dir.join("tests/fixtures"), category)
+}
+
+/// Every case of one category in `root/<category>/*.json`, files in name order, cases
+/// in file order.
+pub fn load_cases_in(root: &Path, category: Category) -> Result<Vec<Case>, String> {
+    let dir = root.join(category.name());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -172,67 +188,94 @@ pub fn load_cases(spec_dir: &Path, category: Category) -> Result<Vec<Case>, Stri
                 expected: case["expected"].clone(),
                 options: CaseOptions::from_json(&case["options"]),
                 should_error,
+                reference_error: case["referenceError"].as_str().map(str::to_owned),
             });
         }
     }
     Ok(cases)
 }
 
-/// Runs every case through `check`, which returns `Err(what it got)` when the codec
-/// does not do what the case says (including succeeding where it must error).
+/// Runs our own cases (`testdata/conformance`) through `check`, which returns
+/// `Err(what it got)` when the codec does not do what the case says.
+///
+/// Panics — failing the test — when any case fails (listing each) or when the cases
+/// cannot be read.
+pub fn run_own_suite(label: &str, check: impl FnMut(&Case) -> Result<(), String>) {
+    let root = own_dir();
+    let mut cases = Vec::new();
+    for category in [Category::Encode, Category::Decode] {
+        cases.extend(load_cases_in(&root, category).unwrap_or_else(|e| panic!("{e}")));
+    }
+    assert!(
+        cases.len() >= 100,
+        "only {} own conformance cases in {}",
+        cases.len(),
+        root.display()
+    );
+    run_cases(&format!("own cases, {label}"), &cases, check);
+}
+
+/// Runs the official spec fixtures through `check`, which returns `Err(what it got)`
+/// when the codec does not do what the case says (including succeeding where it must
+/// error).
 ///
 /// Panics — failing the test — when the fixtures are missing (with how to get them),
 /// when any case fails (listing each with input, options, expected and got), or when
-/// the number of cases is not [`EXPECTED_TOTAL`]. With `TOON_SKIP_CONFORMANCE=1` it
-/// prints a banner saying the suite did not run, and returns.
-pub fn run_suite(label: &str, mut check: impl FnMut(&Case) -> Result<(), String>) {
-    if std::env::var(SKIP_VAR).is_ok_and(|v| v == "1") {
-        eprintln!(
-            "\n!!!!!!!! TOON CONFORMANCE SUITE ({label}) DID NOT RUN: {SKIP_VAR}=1 !!!!!!!!\n"
-        );
-        return;
-    }
+/// the number of cases is not [`EXPECTED_TOTAL`]. `TOON_CONFORMANCE_ONLY=encode` or
+/// `=decode` runs one half.
+pub fn run_suite(label: &str, check: impl FnMut(&Case) -> Result<(), String>) {
     let dir = spec_dir();
     assert!(
         dir.join("tests/fixtures").is_dir(),
         "\n\nTHE TOON CONFORMANCE SUITE ({label}) DID NOT RUN: no fixtures at {}.\n\
          Get them from the public toon-format/spec repository (folder tests/fixtures) and \
          set {DIR_VAR} to the checkout's root, the folder that holds tests/fixtures \
-         (or keep shared/toon-spec beside this checkout, as CI does). \
-         {SKIP_VAR}=1 skips the suite.\n",
+         (or keep shared/toon-spec beside this checkout, as CI does).\n",
         dir.join("tests/fixtures").display()
     );
     let only = std::env::var(ONLY_VAR).ok();
-    let mut total = 0;
-    let mut must_error_seen = 0;
-    let mut failures = Vec::new();
+    let mut cases = Vec::new();
     for category in [Category::Encode, Category::Decode] {
-        if only.as_deref().is_some_and(|o| o != category.name()) {
-            continue;
-        }
-        let cases = load_cases(&dir, category).unwrap_or_else(|e| panic!("{e}"));
-        for case in &cases {
-            total += 1;
-            must_error_seen += usize::from(
-                category == Category::Decode && MUST_ERROR.contains(&case.name.as_str()),
-            );
-            if let Err(got) = check(case) {
-                let expected = if case.should_error {
-                    "an error".to_owned()
-                } else {
-                    case.expected.to_string()
-                };
-                failures.push(format!(
-                    "[{category}/{}] {}\n  input:    {}\n  options:  {:?}\n  expected: {expected}\n  got:      {}",
-                    case.file,
-                    case.name,
-                    case.input,
-                    case.options,
-                    got.replace('\n', "\n            ")
-                ));
-            }
+        if only.as_deref().is_none_or(|o| o == category.name()) {
+            cases.extend(load_cases(&dir, category).unwrap_or_else(|e| panic!("{e}")));
         }
     }
+    run_cases(label, &cases, check);
+    if only.is_none() {
+        assert_eq!(cases.len(), EXPECTED_TOTAL, "fixture count changed");
+        let must_error_seen = cases
+            .iter()
+            .filter(|c| c.category == Category::Decode && MUST_ERROR.contains(&c.name.as_str()))
+            .count();
+        assert_eq!(
+            must_error_seen,
+            MUST_ERROR.len(),
+            "not every must-error fixture was found by name"
+        );
+    }
+}
+
+fn run_cases(label: &str, cases: &[Case], mut check: impl FnMut(&Case) -> Result<(), String>) {
+    let mut failures = Vec::new();
+    for case in cases {
+        if let Err(got) = check(case) {
+            let expected = if case.should_error {
+                "an error".to_owned()
+            } else {
+                case.expected.to_string()
+            };
+            failures.push(format!(
+                "[{}/{}] {}\n  input:    {}\n  options:  {:?}\n  expected: {expected}\n  got:      {}",
+                case.category,
+                case.file,
+                case.name,
+                case.input,
+                case.options,
+                got.replace('\n', "\n            ")
+            ));
+        }
+    }
+    let total = cases.len();
     eprintln!(
         "conformance ({label}): {total} cases, {} passed, {} failed",
         total - failures.len(),
@@ -244,12 +287,33 @@ pub fn run_suite(label: &str, mut check: impl FnMut(&Case) -> Result<(), String>
         failures.len(),
         failures.join("\n\n")
     );
-    if only.is_none() {
-        assert_eq!(total, EXPECTED_TOTAL, "fixture count changed");
-        assert_eq!(
-            must_error_seen,
-            MUST_ERROR.len(),
-            "not every must-error fixture was found by name"
-        );
+}
+
+/// Says, on the test binary's standard error (past the test harness's capture), that
+/// the official suite of `label` was skipped in this run: how many fixtures, where they
+/// were looked for, and the command that runs them. Says nothing when the run includes
+/// ignored tests, where the suite itself runs.
+///
+/// `command` is the cargo invocation of the ignored test, e.g.
+/// `cargo test -p toon --test conformance`.
+pub fn announce_skipped(label: &str, command: &str) {
+    use std::io::Write;
+    if std::env::args().any(|a| a == "--include-ignored" || a == "--ignored") {
+        return;
     }
+    let dir = spec_dir();
+    let count: Option<usize> = [Category::Encode, Category::Decode]
+        .into_iter()
+        .map(|c| load_cases(&dir, c).map(|cases| cases.len()).ok())
+        .sum();
+    let (count, place) = match count {
+        Some(n) => (n, format!("found at {}", dir.display())),
+        None => (EXPECTED_TOTAL, format!("not found at {}", dir.display())),
+    };
+    let note = format!(
+        "note: {count} official TOON spec fixtures skipped ({label}; fixtures {place}); \
+         run them with `{DIR_VAR}=/path/to/toon-spec {command} -- --include-ignored`\n"
+    );
+    // Written to the stream itself: the harness captures `eprintln!` of passing tests.
+    let _ = std::io::stderr().write_all(note.as_bytes());
 }

@@ -48,7 +48,8 @@ pub use decode::{
     from_slice_with, from_str, from_str_with,
 };
 pub use encode::{
-    encode_value, encode_value_with, to_string, to_string_with, to_writer, to_writer_with,
+    encode_value, encode_value_with, encode_value_with_replacer, to_string, to_string_with,
+    to_writer, to_writer_with,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Delimiter, EncodeOptions};

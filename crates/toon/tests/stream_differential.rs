@@ -6,16 +6,17 @@
 //! targets, and damaged variants of both; each read through a 1-byte buffer and a
 //! normal one, strict and non-strict.
 //!
-//! The fixtures are read as the conformance suite reads them (`$TOON_SPEC_DIR`, default
-//! `shared/toon-spec` beside the checkout); without them the fixture test fails saying
-//! so (`TOON_SKIP_CONFORMANCE=1` skips it).
+//! Our own conformance cases (`testdata/conformance`) run in every `cargo test`; the
+//! official fixtures are read as the conformance suite reads them (`$TOON_SPEC_DIR`,
+//! default `shared/toon-spec` beside the checkout) by an ignored test that
+//! `--include-ignored` runs (as `.ci/run` does).
 
 use std::io::BufReader;
 use std::path::Path;
 
 use toon::decode::{EventReader, reader_to_json_lines, reader_to_json_writer, reader_to_value};
 use toon::{DecodeOptions, Error, ErrorKind, Value};
-use toon_conformance::{Case, Category, run_suite};
+use toon_conformance::{Case, Category, announce_skipped, run_own_suite, run_suite};
 
 fn same_error(a: &Error, b: &Error) -> bool {
     a.kind() == b.kind()
@@ -223,8 +224,22 @@ fn case_check(case: &Case) -> Result<(), String> {
 }
 
 #[test]
+fn own_cases_stream_like_the_tree_decoder() {
+    run_own_suite("stream vs tree", case_check);
+}
+
+#[test]
+#[ignore = "needs the TOON spec fixtures: set TOON_SPEC_DIR and run with --include-ignored (.ci/run does)"]
 fn fixtures_stream_like_the_tree_decoder() {
     run_suite("stream vs tree", case_check);
+}
+
+#[test]
+fn fixtures_skipped_notice() {
+    announce_skipped(
+        "stream vs tree",
+        "cargo test -p toon --test stream_differential",
+    );
 }
 
 fn corpus_files() -> Vec<std::path::PathBuf> {

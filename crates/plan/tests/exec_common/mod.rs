@@ -12,7 +12,7 @@ pub fn seeds_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/seeds");
     assert!(
         dir.is_dir(),
-        "seed documents not found at {}",
+        "seed documents not found at {} (the project's shared/ folder beside the checkout)",
         dir.display()
     );
     dir

@@ -20,11 +20,13 @@
 
 pub(crate) mod encoder;
 pub(crate) mod quote;
+mod replacer;
 mod table;
 pub(crate) mod writer;
 
 use crate::{EncodeOptions, Result, Value};
 use encoder::Encoder;
+pub use replacer::{PathSegment, Replace};
 use serde::Serialize;
 use writer::LineWriter;
 
@@ -57,6 +59,46 @@ pub fn encode_value_with(value: &Value, options: &EncodeOptions) -> Result<Strin
     );
     enc.root(value)?;
     Ok(enc.w.out)
+}
+
+/// Encodes a value with the given options after passing it through `replacer`, as the
+/// reference's `replacer(key, value, path)` encode option does.
+///
+/// `replacer` is called for the root (key `""`, empty path) and for every property
+/// (its key) and array element (its index as a string) below it, parents first; it
+/// returns what to do with the entry: anything that converts into a [`Replace`], such
+/// as `Option<Value>` (`None` leaves the entry out, except at the root, where it means
+/// "no change"; `Some(v)` encodes `v` instead, and `v`'s own children then go through
+/// the replacer) or [`Replace::Keep`], which keeps the entry without copying it. Only
+/// the containers on the way to a change are copied. For typed values, convert with
+/// [`to_value`](crate::to_value) first.
+///
+/// ```
+/// use toon::encode::{PathSegment, Replace};
+/// let v = toon::toon!({"user": {"name": "Ada", "password": "x"}, "tags": ["a", "b", "c"]});
+/// let text = toon::encode_value_with_replacer(&v, &Default::default(), |key, value, path| {
+///     match (key, path) {
+///         ("password", _) => Replace::Drop,
+///         (_, [PathSegment::Key("tags"), PathSegment::Index(1)]) => Replace::With("B".into()),
+///         _ => Replace::Keep,
+///     }
+/// })?;
+/// assert_eq!(text, "user:\n  name: Ada\ntags[3]: a,B,c");
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn encode_value_with_replacer<F, R>(
+    value: &Value,
+    options: &EncodeOptions,
+    replacer: F,
+) -> Result<String>
+where
+    F: FnMut(&str, &Value, &[PathSegment<'_>]) -> R,
+    R: Into<Replace>,
+{
+    encode_value_with(
+        &replacer::apply(value, options.max_depth, replacer),
+        options,
+    )
 }
 
 /// Encodes a value into a writer, in chunks, with the given options.

@@ -1,30 +1,44 @@
-//! Reading JSON text into a [`Value`] with key order kept, integers exact up to 64 bits,
+//! Reading JSON text into a [`Value`] with key order kept, integers exact at any size,
 //! and a nesting limit instead of serde_json's fixed 128 levels.
+//!
+//! serde_json parses the text; it hands integers beyond 64 bits to the visitor as
+//! `f64`. Those (and only those: an integral `f64` of magnitude 2^63 or more) are read
+//! again from their literal in the text, found by counting number tokens, so an integer
+//! literal becomes the exact [`Number`] the TOON decoder builds for the same digits,
+//! while a literal with a fraction or exponent (`1e30`) stays a float.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::{Map, Value};
+use super::{Map, Number, Value};
 use crate::stack::guarded;
 use crate::{Error, ErrorKind, Result};
 
 /// Parses JSON text into a [`Value`], allowing nesting up to `max_depth` levels.
 ///
 /// Object keys keep their order; a repeated key keeps its first position and takes its
-/// last value, as JavaScript's `JSON.parse` does. Errors carry line and column.
+/// last value, as JavaScript's `JSON.parse` does. Integers stay exact at any size (where
+/// `JSON.parse` rounds beyond 2^53); floats are parsed exactly (the nearest `f64`); a
+/// number too large for `f64` (`1e400`) is an error, never an infinity. Errors carry
+/// line and column.
 ///
 /// ```
 /// let v = toon::value::from_json_str(r#"{"b": 1, "a": [true, null]}"#, 100)?;
 /// assert_eq!(toon::encode_value(&v), "b: 1\na[2]: true,null");
+/// let big = toon::value::from_json_str("[123456789012345678901234567890, 1e30]", 100)?;
+/// assert_eq!(toon::encode_value(&big), "[2]: 123456789012345678901234567890,1e+30");
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn from_json_str(text: &str, max_depth: usize) -> Result<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
+    let numbers = NumberTokens::new(text);
     let value = Seed {
         depth: 0,
         max_depth,
+        numbers: &numbers,
     }
     .deserialize(&mut de)
     .map_err(|e| json_error(e, text))?;
@@ -50,14 +64,98 @@ fn json_error(e: serde_json::Error, text: &str) -> Error {
     Error::new(kind, format!("Invalid JSON: {bare}")).at(line, e.column(), src)
 }
 
-#[derive(Clone, Copy)]
-struct Seed {
-    depth: usize,
-    max_depth: usize,
+/// The number tokens of a JSON text, counted as the parser visits them, so that the
+/// literal of the n-th number can be found again. The scan is lazy and moves forward
+/// only: it runs only when a number must be re-read, and never passes a byte twice.
+struct NumberTokens<'t> {
+    text: &'t [u8],
+    /// Numbers the parser has handed to the visitor so far.
+    visited: Cell<usize>,
+    /// Scan position: byte offset, and how many number tokens lie before it.
+    pos: Cell<usize>,
+    seen: Cell<usize>,
 }
 
-impl Seed {
-    fn deeper<E: serde::de::Error>(self) -> std::result::Result<Seed, E> {
+impl<'t> NumberTokens<'t> {
+    fn new(text: &'t str) -> Self {
+        NumberTokens {
+            text: text.as_bytes(),
+            visited: Cell::new(0),
+            pos: Cell::new(0),
+            seen: Cell::new(0),
+        }
+    }
+
+    /// Counts one visited number; returns its index in document order.
+    fn visit(&self) -> usize {
+        let n = self.visited.get();
+        self.visited.set(n + 1);
+        n
+    }
+
+    /// The literal of the `index`-th number token. Outside strings, a JSON number is
+    /// the only token that starts with `-` or a digit.
+    fn literal(&self, index: usize) -> Option<&'t str> {
+        let text = self.text;
+        let mut i = self.pos.get();
+        let mut seen = self.seen.get();
+        while i < text.len() {
+            match text[i] {
+                b'"' => {
+                    i += 1;
+                    while i < text.len() && text[i] != b'"' {
+                        i += if text[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = i;
+                    while i < text.len()
+                        && matches!(text[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    {
+                        i += 1;
+                    }
+                    seen += 1;
+                    if seen == index + 1 {
+                        self.pos.set(i);
+                        self.seen.set(seen);
+                        return std::str::from_utf8(&text[start..i]).ok();
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        self.pos.set(i);
+        self.seen.set(seen);
+        None
+    }
+
+    /// The number visited as `f` at `index`: the exact integer when its literal is an
+    /// integer too large for 64 bits, else the float.
+    fn float(&self, index: usize, f: f64) -> Value {
+        // Below 2^63 serde_json hands integer literals over as i64/u64.
+        if f.fract() == 0.0 && f.abs() >= 9_223_372_036_854_775_808.0 {
+            let exact = self
+                .literal(index)
+                .filter(|l| !l.contains(['.', 'e', 'E']))
+                .and_then(Number::from_integer_str);
+            if let Some(n) = exact {
+                return Value::Number(n);
+            }
+        }
+        Value::from(f)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Seed<'a, 't> {
+    depth: usize,
+    max_depth: usize,
+    numbers: &'a NumberTokens<'t>,
+}
+
+impl<'a, 't> Seed<'a, 't> {
+    fn deeper<E: serde::de::Error>(self) -> std::result::Result<Self, E> {
         if self.depth >= self.max_depth {
             return Err(E::custom(format!(
                 "nesting deeper than the limit of {} levels",
@@ -66,12 +164,12 @@ impl Seed {
         }
         Ok(Seed {
             depth: self.depth + 1,
-            max_depth: self.max_depth,
+            ..self
         })
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Seed {
+impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
     type Value = Value;
 
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -82,7 +180,7 @@ impl<'de> DeserializeSeed<'de> for Seed {
     }
 }
 
-impl<'de> Visitor<'de> for Seed {
+impl<'de> Visitor<'de> for Seed<'_, '_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -94,15 +192,18 @@ impl<'de> Visitor<'de> for Seed {
     }
 
     fn visit_i64<E>(self, v: i64) -> std::result::Result<Value, E> {
+        self.numbers.visit();
         Ok(Value::from(v))
     }
 
     fn visit_u64<E>(self, v: u64) -> std::result::Result<Value, E> {
+        self.numbers.visit();
         Ok(Value::from(v))
     }
 
     fn visit_f64<E>(self, v: f64) -> std::result::Result<Value, E> {
-        Ok(Value::from(v))
+        let index = self.numbers.visit();
+        Ok(self.numbers.float(index, v))
     }
 
     fn visit_str<E>(self, v: &str) -> std::result::Result<Value, E> {
@@ -156,6 +257,54 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Depth);
         let ok = format!("{}{}", "[".repeat(900), "]".repeat(900));
         assert!(from_json_str(&ok, 1000).is_ok());
+    }
+
+    fn json_round_trip(text: &str) -> String {
+        let v = from_json_str(text, 10).unwrap();
+        let toon = crate::encode_value(&v);
+        crate::value::to_json_string(&crate::decode_value(&toon).unwrap(), 0)
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_stay_exact() {
+        let text = r#"{"big":123456789012345678901234567890,"neg":-18446744073709551617}"#;
+        let v = from_json_str(text, 10).unwrap();
+        assert_eq!(
+            crate::encode_value(&v),
+            "big: 123456789012345678901234567890\nneg: -18446744073709551617"
+        );
+        assert_eq!(json_round_trip(text), text);
+        // Just past each 64-bit bound, and among strings holding digits and floats.
+        let edges =
+            r#"["7e1",18446744073709551616,-9223372036854775809,2.5,"-1",99999999999999999999999]"#;
+        assert_eq!(json_round_trip(edges), edges);
+        assert!(
+            from_json_str(edges, 10).unwrap()[1]
+                .as_number()
+                .unwrap()
+                .is_integer()
+        );
+    }
+
+    #[test]
+    fn floats_and_exponents_stay_floats() {
+        // An exponent makes a float even when its value is an integer, as in JavaScript.
+        assert_eq!(
+            json_round_trip("[1E2,1e30,-0,1.5e300]"),
+            "[100,1e+30,0,1.5e+300]"
+        );
+        let v = from_json_str("[1e30, 100000000000000000000000000000.0]", 10).unwrap();
+        assert!(v[0].as_number().unwrap().is_f64());
+        assert!(v[1].as_number().unwrap().is_f64());
+    }
+
+    #[test]
+    fn numbers_beyond_f64_are_errors() {
+        for text in ["1e400", "[1, -1e400]", "{\"a\": 2e999}"] {
+            let e = from_json_str(text, 10).unwrap_err();
+            assert!(e.to_string().contains("number out of range"), "{text}: {e}");
+            assert!(e.line().is_some(), "{text}: {e}");
+        }
     }
 
     #[test]
