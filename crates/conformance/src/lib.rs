@@ -302,6 +302,7 @@ pub fn announce_skipped(label: &str, command: &str) {
         return;
     }
     let dir = spec_dir();
+    let dir = dir.canonicalize().unwrap_or(dir);
     let count: Option<usize> = [Category::Encode, Category::Decode]
         .into_iter()
         .map(|c| load_cases(&dir, c).map(|cases| cases.len()).ok())

@@ -29,6 +29,22 @@
 //! Numbers: integers stay exact at any size (see [`Number`]); floats print as
 //! JavaScript prints them. Nesting deeper than [`DEFAULT_MAX_DEPTH`] is an error, never
 //! a stack overflow; set `max_depth` in the options to change it.
+//!
+//! ## Cargo features
+//!
+//! None is on by default, so depending on `toon` changes nothing about the
+//! `serde_json` the rest of your build sees (its features unify across the build).
+//!
+//! - **`json`**: [`value::from_json_str`], JSON text into a [`Value`] the way the
+//!   reference reads it — key order kept, a repeated key last-write-wins, floats parsed
+//!   exactly, integers exact at any size, nesting up to `max_depth`. Turns on
+//!   serde_json's `float_roundtrip` and `unbounded_depth`.
+//! - **`preserve_order`**: the `serde_json::Value`s this crate builds
+//!   (`from_str::<serde_json::Value>`, `serde_json::Value::from(value)`) keep document
+//!   order instead of sorting keys. Turns on serde_json's `preserve_order`.
+//!
+//! Nothing else depends on serde_json's map order: [`Value`] is always ordered, and
+//! [`toon!`] builds it directly. The `toon` CLI and `toon-plan` turn both features on.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

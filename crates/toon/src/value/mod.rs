@@ -1,10 +1,12 @@
 //! The JSON data model that TOON encodes: [`Value`], [`Map`] and [`Number`].
 
 mod convert;
+#[cfg(feature = "json")]
 mod from_json;
 mod json;
 mod number;
 
+#[cfg(feature = "json")]
 pub use from_json::from_json_str;
 pub use json::to_json_string;
 pub(crate) use json::write_json_string;
@@ -98,16 +100,99 @@ impl Value {
     }
 }
 
-/// Builds a [`Value`] with JSON-like syntax, as `serde_json::json!` does.
+/// Builds a [`Value`] with JSON-like syntax, as `serde_json::json!` does: `null`,
+/// arrays `[…]`, objects `{"key": …}` (keys are string literals or `(expression)`s), and
+/// any Rust expression convertible into a [`Value`] (numbers, strings, `bool`, `Option`,
+/// `Vec`, another `Value`). Object keys keep the order written.
 ///
 /// ```
 /// let v = toon::toon!({"name": "Ada", "tags": ["x", "y"], "n": 3, "ok": true, "none": null});
 /// assert_eq!(toon::encode_value(&v), "name: Ada\ntags[2]: x,y\nn: 3\nok: true\nnone: null");
+/// let key = "z";
+/// let n = 2;
+/// assert_eq!(toon::toon!({(key): [n + 1, {}], "a": -0.5}), toon::toon!({"z": [3, {}], "a": -0.5}));
 /// ```
 #[macro_export]
 macro_rules! toon {
-    ($($json:tt)+) => {
-        $crate::Value::from($crate::__private::serde_json::json!($($json)+))
+    ($($value:tt)+) => {
+        $crate::__toon_value!($($value)+)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toon_value {
+    (null) => {
+        $crate::Value::Null
+    };
+    ([]) => {
+        $crate::Value::Array(::std::vec::Vec::new())
+    };
+    ([ $($items:tt)+ ]) => {
+        $crate::Value::Array($crate::__toon_array!([] $($items)+))
+    };
+    ({}) => {
+        $crate::Value::Object($crate::Map::new())
+    };
+    ({ $($fields:tt)+ }) => {
+        $crate::Value::Object({
+            let mut object = $crate::Map::new();
+            $crate::__toon_object!(object $($fields)+);
+            object
+        })
+    };
+    ($other:expr) => {
+        $crate::Value::from($other)
+    };
+}
+
+/// Munches array items: `[done,] rest`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toon_array {
+    ([$($done:expr,)*]) => {
+        ::std::vec![$($done,)*]
+    };
+    ([$($done:expr,)*] null $(, $($rest:tt)*)?) => {
+        $crate::__toon_array!([$($done,)* $crate::Value::Null,] $($($rest)*)?)
+    };
+    ([$($done:expr,)*] [$($inner:tt)*] $(, $($rest:tt)*)?) => {
+        $crate::__toon_array!([$($done,)* $crate::__toon_value!([$($inner)*]),] $($($rest)*)?)
+    };
+    ([$($done:expr,)*] {$($inner:tt)*} $(, $($rest:tt)*)?) => {
+        $crate::__toon_array!([$($done,)* $crate::__toon_value!({$($inner)*}),] $($($rest)*)?)
+    };
+    ([$($done:expr,)*] $next:expr $(, $($rest:tt)*)?) => {
+        $crate::__toon_array!([$($done,)* $crate::__toon_value!($next),] $($($rest)*)?)
+    };
+}
+
+/// Munches object fields into the map `$object`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toon_object {
+    ($object:ident) => {};
+    ($object:ident $key:literal : $($rest:tt)+) => {
+        $crate::__toon_object!(@value $object [$key] $($rest)+)
+    };
+    ($object:ident ($key:expr) : $($rest:tt)+) => {
+        $crate::__toon_object!(@value $object [$key] $($rest)+)
+    };
+    (@value $object:ident [$key:expr] null $(, $($rest:tt)*)?) => {
+        $object.insert(::std::string::String::from($key), $crate::Value::Null);
+        $crate::__toon_object!($object $($($rest)*)?)
+    };
+    (@value $object:ident [$key:expr] [$($inner:tt)*] $(, $($rest:tt)*)?) => {
+        $object.insert(::std::string::String::from($key), $crate::__toon_value!([$($inner)*]));
+        $crate::__toon_object!($object $($($rest)*)?)
+    };
+    (@value $object:ident [$key:expr] {$($inner:tt)*} $(, $($rest:tt)*)?) => {
+        $object.insert(::std::string::String::from($key), $crate::__toon_value!({$($inner)*}));
+        $crate::__toon_object!($object $($($rest)*)?)
+    };
+    (@value $object:ident [$key:expr] $value:expr $(, $($rest:tt)*)?) => {
+        $object.insert(::std::string::String::from($key), $crate::__toon_value!($value));
+        $crate::__toon_object!($object $($($rest)*)?)
     };
 }
 
