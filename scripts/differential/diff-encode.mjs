@@ -7,16 +7,9 @@
 // Exit code 0 when there is no mismatch, 1 otherwise.
 import { encode } from "@toon-format/toon";
 import { chance, pick, reseed, root } from "./gen.mjs";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import path from "node:path";
+import { options, runExample } from "./harness.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => {
-    if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
-    return acc;
-  }, []),
-);
+const args = options();
 const COUNT = Number(args.count ?? 5000);
 const SEED = Number(args.seed ?? 20240611);
 const SHOW = Number(args.show ?? 20);
@@ -44,21 +37,7 @@ for (let i = 0; i < COUNT; i++) {
   }
 }
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const run = spawnSync(
-  "cargo",
-  ["run", "-q", "--release", "-p", "toon", "--example", "encode_jsonl"],
-  { cwd: repo, input: requests.join("\n") + "\n", maxBuffer: 1 << 30, encoding: "utf8" },
-);
-if (run.status !== 0) {
-  console.error(run.stderr);
-  process.exit(2);
-}
-const replies = run.stdout.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l));
-if (replies.length !== requests.length) {
-  console.error(`expected ${requests.length} replies, got ${replies.length}`);
-  process.exit(2);
-}
+const replies = runExample("encode_jsonl", requests);
 
 // How often each form occurs in the reference output, to show what was exercised.
 const FORMS = {
