@@ -139,7 +139,12 @@ impl Case {
 pub fn spec_dir() -> PathBuf {
     match std::env::var_os(DIR_VAR) {
         Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/toon-spec"),
+        // crates/conformance → the folder holding the checkout.
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .nth(3)
+            .unwrap_or(Path::new("."))
+            .join("shared/toon-spec"),
     }
 }
 
