@@ -1,6 +1,6 @@
 //! The plan section of the token report: every valid plan in `testdata/plans/` and
 //! every plan example inside the seed documents, measured in each of its forms
-//! (`toon_plan::forms`: source, JSON, plain TOON, tabular TOON, plan model TOON).
+//! (`toon_plan::forms`: source, JSON, the dialect as TOON, the plan model as TOON).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,12 +11,11 @@ use toon_plan::{Format, Severity};
 use toon_tokens::{Tokenizer, percent_change, thousands};
 
 /// The form keys, in report column order, with their column titles.
-pub const COLUMNS: [(&str, &str); 6] = [
+pub const COLUMNS: [(&str, &str); 5] = [
     ("source", "source"),
     ("json_pretty", "JSON (pretty)"),
     ("json_compact", "JSON (compact)"),
-    ("toon_naive", "TOON of the JSON"),
-    ("toon", "TOON, tables"),
+    ("toon", "dialect TOON"),
     ("plan_toon", "plan model TOON"),
 ];
 
@@ -162,11 +161,11 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
     let _ = writeln!(
         out,
         "Every valid plan in `testdata/plans/` and every plan example in the seed documents \
-         (`shared/seeds/`), in its own source, written in its dialect as JSON, that JSON \
-         encoded as plain TOON, the dialect in our TOON layout (every list of tasks or steps \
-         a table, dependency lists as edge tables) and the plan model in TOON \
-         (`toon plan stats FILE` prints the same for one file). Exact `{tokenizer}` tokens; \
-         percentages against the source.\n"
+         (`shared/seeds/`), in its own source, written in its dialect as JSON, in its \
+         dialect as TOON (plain TOON of that JSON: any TOON decoder reads back the JSON) \
+         and as the plan model in TOON (tasks and groups as tables, dependency lists as \
+         edge tables; `toon plan stats FILE` prints the same for one file). Exact \
+         `{tokenizer}` tokens; percentages against the source.\n"
     );
     let mut header = String::from("| plan | dialect |");
     let mut rule = String::from("| --- | --- |");

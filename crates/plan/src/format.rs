@@ -137,8 +137,9 @@ impl Document {
     }
 }
 
-/// Writes a tree in a tree format (JSON pretty with a final newline, YAML, TOON with
-/// lists of objects laid out as tables, see [`crate::tabular`]).
+/// Writes a tree in a tree format: JSON pretty with a final newline, YAML, or plain TOON
+/// (`toon::encode_value` of the same tree, so any conformant decoder reads back exactly
+/// the JSON form).
 pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
     match format {
         Format::Json => {
@@ -149,8 +150,7 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
         }
         Format::Yaml => Ok(yaml::to_string(value)),
         Format::Toon => {
-            let v = toon::Value::from(tabular::flatten(value));
-            let mut s = toon::encode_value(&v);
+            let mut s = toon::encode_value(&toon::Value::from(value.clone()));
             s.push('\n');
             Ok(s)
         }

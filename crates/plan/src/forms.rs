@@ -1,7 +1,7 @@
 //! One plan written in every form a user might put in a prompt — its own source, its
-//! dialect as pretty and compact JSON, that JSON encoded as plain TOON, the dialect in
-//! our tabular TOON layout, and the plan model in TOON — to compare their sizes
-//! (`toon plan stats`, the plan section of the token report).
+//! dialect as pretty and compact JSON, its dialect as TOON (plain TOON of that JSON),
+//! and the plan model as TOON — to compare their sizes (`toon plan stats`, the plan
+//! section of the token report).
 //!
 //! ```
 //! let text = r#"{"dag": [
@@ -11,7 +11,7 @@
 //! let loaded = toon_plan::load(text, None, None, None)?;
 //! let forms = toon_plan::forms::forms(&loaded, text)?;
 //! let keys: Vec<_> = forms.iter().map(|f| f.key).collect();
-//! assert_eq!(keys, ["source", "json_pretty", "json_compact", "toon_naive", "toon", "plan_toon"]);
+//! assert_eq!(keys, ["source", "json_pretty", "json_compact", "toon", "plan_toon"]);
 //! assert!(forms.iter().all(|f| f.lossless != Some(false)));
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
@@ -21,10 +21,9 @@ use crate::{DialectId, Format, Loaded, PlanError, convert};
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
-    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon_naive`, `toon`,
-    /// `plan_toon`.
+    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`, `plan_toon`.
     pub key: &'static str,
-    /// What the form is, for people (`workflow as TOON, tables`).
+    /// What the form is, for people (`workflow as TOON`).
     pub label: String,
     /// The text.
     pub text: String,
@@ -35,10 +34,9 @@ pub struct Form {
 /// Every form of a loaded plan whose source text is `source`.
 ///
 /// `json_pretty` is the plan written in its own dialect as JSON; `json_compact` the
-/// same without white space; `toon_naive` that JSON document encoded as TOON as it is
-/// (lists of objects with list-valued fields stay lists); `toon` the dialect in our
-/// TOON layout, where every list of tasks or steps is a table (see [`crate::tabular`]);
-/// `plan_toon` the plan model itself in TOON (left out when the dialect is the model).
+/// same without white space; `toon` the dialect as TOON, which decodes to exactly that
+/// JSON; `plan_toon` the plan model itself as TOON (left out when the dialect is the
+/// model).
 pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     let dialect = loaded.dialect;
     let plan = &loaded.plan;
@@ -54,7 +52,6 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         .map_err(|e| PlanError::doc(format!("cannot re-read the JSON form: {e}")))?;
     let compact = serde_json::to_string(&tree)
         .map_err(|e| PlanError::doc(format!("cannot write compact JSON: {e}")))?;
-    let naive = toon::encode_value(&toon::Value::from(tree));
     out.push(Form {
         key: "json_pretty",
         label: format!("{dialect} as JSON (pretty)"),
@@ -67,17 +64,10 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         text: compact,
         lossless: Some(json_lossless),
     });
-    // TOON decodes to the same JSON document, so it holds what the JSON holds.
-    out.push(Form {
-        key: "toon_naive",
-        label: format!("{dialect} JSON encoded as TOON"),
-        text: naive,
-        lossless: Some(json_lossless),
-    });
     let toon = convert(plan, dialect, Some(Format::Toon))?;
     out.push(Form {
         key: "toon",
-        label: format!("{dialect} as TOON, tables"),
+        label: format!("{dialect} as TOON"),
         lossless: Some(toon.report.is_empty()),
         text: toon.text,
     });
@@ -85,7 +75,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         let model = convert(plan, DialectId::Plan, Some(Format::Toon))?;
         out.push(Form {
             key: "plan_toon",
-            label: "plan model as TOON, tables".to_owned(),
+            label: "plan model as TOON".to_owned(),
             lossless: Some(model.report.is_empty()),
             text: model.text,
         });

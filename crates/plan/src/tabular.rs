@@ -1,24 +1,19 @@
-//! A lossless, token-smart TOON layout for any dialect's tree: every top-level list of
-//! objects with unique ids becomes a TOON table of its scalar fields, and each
-//! list-valued field moves into its own two-column table (`steps.dependencies[N]{id,value}`),
-//! so every array stays tabular. Object-valued fields, and fields some items lack,
-//! move into a map keyed by id (`steps.parameters: {step_1: {...}}`). The key
-//! `toon_tables` names the lists laid out this way, and [`unflatten`] puts them back.
-//!
-//! Seed 002's own TOON example drops its list-valued columns; this layout keeps them.
-//! `toon_tables` is therefore a reserved top-level key in TOON plan documents.
+//! Reading TOON plan files written with the side-table layout of toonkit 0.1, which
+//! this crate no longer writes: every top-level list of objects with unique ids was a
+//! table of its scalar fields, each list-valued field moved into its own two-column
+//! table (`steps.dependencies[N]{id,value}`), object-valued fields and fields some
+//! items lacked into a map keyed by id, and the key `toon_tables` named the lists laid
+//! out this way. Such a file means something else to any other TOON decoder; TOON
+//! plans are now written as plain TOON of the dialect's JSON form, and [`unflatten`]
+//! turns an old file's tree back into that form when it is read.
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The key naming the lists that were laid out as tables.
 pub const MARKER: &str = "toon_tables";
 const ID_KEYS: &[&str] = &["id", "step_id"];
-
-fn is_primitive(v: &Value) -> bool {
-    !matches!(v, Value::Array(_) | Value::Object(_))
-}
 
 /// The id key shared by all items, when its values are unique non-empty strings.
 fn id_key(items: &[Value]) -> Option<&'static str> {
@@ -30,160 +25,6 @@ fn id_key(items: &[Value]) -> Option<&'static str> {
                 .is_some_and(|id| !id.is_empty() && seen.insert(id))
         })
     })
-}
-
-/// Whether TOON already writes the list as a table.
-fn already_tabular(items: &[Value]) -> bool {
-    let Some(Value::Object(first)) = items.first() else {
-        return false;
-    };
-    items.iter().all(|it| match it {
-        Value::Object(o) => {
-            o.len() == first.len()
-                && o.keys().zip(first.keys()).all(|(a, b)| a == b)
-                && o.values().all(is_primitive)
-        }
-        _ => false,
-    })
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Column,
-    Edges,
-    Map,
-}
-
-/// Lays out the tree's top-level lists of objects as tables. Returns the tree as is
-/// when nothing needs it.
-pub fn flatten(tree: &Value) -> Value {
-    let Value::Object(top) = tree else {
-        return tree.clone();
-    };
-    if top.contains_key(MARKER) {
-        return tree.clone();
-    }
-    let mut out = Map::new();
-    let mut laid_out = Vec::new();
-    let mut derived: Vec<(String, Value)> = Vec::new();
-    for (key, value) in top {
-        let Value::Array(items) = value else {
-            out.insert(key.clone(), value.clone());
-            continue;
-        };
-        let usable = !items.is_empty()
-            && items.iter().all(Value::is_object)
-            && !already_tabular(items)
-            && !key.contains('.');
-        let id = if usable { id_key(items) } else { None };
-        let Some(id) = id else {
-            out.insert(key.clone(), value.clone());
-            continue;
-        };
-        let (rows, tables) = flatten_list(key, items, id);
-        if tables.iter().any(|(name, _)| top.contains_key(name)) {
-            out.insert(key.clone(), value.clone());
-            continue;
-        }
-        out.insert(key.clone(), Value::Array(rows));
-        derived.extend(tables);
-        laid_out.push(Value::String(key.clone()));
-    }
-    if laid_out.is_empty() {
-        return tree.clone();
-    }
-    for (k, v) in derived {
-        out.insert(k, v);
-    }
-    out.insert(MARKER.to_owned(), Value::Array(laid_out));
-    Value::Object(out)
-}
-
-fn flatten_list(list: &str, items: &[Value], id: &str) -> (Vec<Value>, Vec<(String, Value)>) {
-    // Each field's kind, in first-seen order.
-    let mut fields: Vec<(String, Kind)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    for it in items {
-        if let Value::Object(o) = it {
-            for (k, v) in o {
-                let kind = if is_primitive(v) {
-                    Kind::Column
-                } else if v.as_array().is_some_and(|a| a.iter().all(is_primitive)) {
-                    Kind::Edges
-                } else {
-                    Kind::Map
-                };
-                match index.get(k) {
-                    Some(&i) => {
-                        if fields[i].1 != kind {
-                            fields[i].1 = Kind::Map;
-                        }
-                    }
-                    None => {
-                        index.insert(k.clone(), fields.len());
-                        fields.push((k.clone(), kind));
-                    }
-                }
-            }
-        }
-    }
-    // A field some items lack goes to the map, which keeps absence.
-    for (k, kind) in &mut fields {
-        if k != id && items.iter().any(|it| it.get(k.as_str()).is_none()) {
-            *kind = Kind::Map;
-        }
-    }
-    let mut rows = Vec::with_capacity(items.len());
-    let mut tables: Vec<(String, Value)> = Vec::new();
-    let mut edges: HashMap<&str, Vec<Value>> = HashMap::new();
-    let mut maps: HashMap<&str, Map<String, Value>> = HashMap::new();
-    for it in items {
-        let Value::Object(o) = it else { continue };
-        let owner = o.get(id).cloned().unwrap_or(Value::Null);
-        let owner_key = owner.as_str().unwrap_or("").to_owned();
-        let mut row = Map::new();
-        for (k, kind) in &fields {
-            let Some(v) = o.get(k) else { continue };
-            match kind {
-                Kind::Column => {
-                    row.insert(k.clone(), v.clone());
-                }
-                Kind::Edges => {
-                    for item in v.as_array().into_iter().flatten() {
-                        let mut e = Map::new();
-                        e.insert("id".into(), owner.clone());
-                        e.insert("value".into(), item.clone());
-                        edges.entry(k).or_default().push(Value::Object(e));
-                    }
-                }
-                Kind::Map => {
-                    maps.entry(k)
-                        .or_default()
-                        .insert(owner_key.clone(), v.clone());
-                }
-            }
-        }
-        rows.push(Value::Object(row));
-    }
-    for (k, kind) in &fields {
-        let name = format!("{list}.{k}");
-        match kind {
-            Kind::Edges => {
-                tables.push((
-                    name,
-                    Value::Array(edges.remove(k.as_str()).unwrap_or_default()),
-                ));
-            }
-            Kind::Map => {
-                tables.push((
-                    name,
-                    Value::Object(maps.remove(k.as_str()).unwrap_or_default()),
-                ));
-            }
-            Kind::Column => {}
-        }
-    }
-    (rows, tables)
 }
 
 /// Puts lists laid out by [`flatten`] back together. Trees without the marker are
@@ -256,33 +97,33 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn lists_become_tables_and_come_back() {
-        let tree = json!({
+    fn an_old_side_table_file_reads_as_the_plain_tree() {
+        // As toonkit 0.1 wrote it.
+        let old = "metadata:\n  title: T\ntasks[2]{id,name,est}:\n  a,A,5\n  b,B,2\n\
+                   steps[2]{id,timeout}:\n  s1,30\n  s2,60\n\
+                   tasks.steps[3]{id,value}:\n  a,s1\n  a,s2\n  b,s3\n\
+                   tasks.dependencies[1]{id,value}:\n  b,a\n\
+                   steps.parameters:\n  s1:\n    file: x\n  s2:\n\
+                   steps.retry:\n  s2: 1\ntoon_tables[2]: tasks,steps";
+        let tree = serde_json::Value::from(toon::decode_value(old).unwrap());
+        let back = unflatten(tree);
+        let expected = json!({
             "metadata": {"title": "T"},
             "tasks": [
-                {"id": "a", "name": "A", "steps": ["s1", "s2"], "dependencies": [], "est": 5.0},
-                {"id": "b", "name": "B", "steps": ["s3"], "dependencies": ["a"], "est": 2}
+                {"id": "a", "name": "A", "est": 5, "steps": ["s1", "s2"], "dependencies": []},
+                {"id": "b", "name": "B", "est": 2, "steps": ["s3"], "dependencies": ["a"]}
             ],
             "steps": [
-                {"id": "s1", "parameters": {"file": "x"}, "timeout": 30},
-                {"id": "s2", "parameters": {}, "timeout": 60, "retry": 1}
+                {"id": "s1", "timeout": 30, "parameters": {"file": "x"}},
+                {"id": "s2", "timeout": 60, "parameters": {}, "retry": 1}
             ]
         });
-        let flat = flatten(&tree);
-        let text = toon::encode_value(&toon::Value::from(flat.clone()));
-        assert!(text.contains("tasks[2]{id,name,est}:"), "{text}");
-        assert!(text.contains("tasks.steps[3]{id,value}:"), "{text}");
-        assert!(text.contains("tasks.dependencies[1]{id,value}:"), "{text}");
-        assert!(text.contains("steps[2]{id,timeout}:"), "{text}");
-        let back = unflatten(serde_json::Value::from(toon::decode_value(&text).unwrap()));
-        assert!(crate::loss::same_value(&back, &tree), "{back}");
+        assert!(crate::loss::same_value(&back, &expected), "{back}");
     }
 
     #[test]
-    fn lists_without_unique_ids_stay_as_they_are() {
-        let tree = json!({"dag": [{"id": "a", "deps": ["x"]}, {"id": "a", "deps": []}]});
-        assert_eq!(flatten(&tree), tree);
-        let plain = json!({"rows": [{"id": "a", "n": 1}]});
-        assert_eq!(flatten(&plain), plain);
+    fn a_tree_without_the_marker_is_left_as_it_is() {
+        let plain = json!({"rows": [{"id": "a", "n": 1}], "rows.x": [1]});
+        assert_eq!(unflatten(plain.clone()), plain);
     }
 }

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use toon_plan::{DialectId, Format, Location, LossReport, Severity};
 
+mod exec_common;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans")
 }
@@ -146,6 +148,7 @@ fn valid_examples_validate_and_convert() {
             let errs = errors(&l);
             assert!(errs.is_empty(), "{}: {errs:#?}", p.display());
             converts_everywhere(&l, &p.display().to_string());
+            exec_common::assert_plain_toon(&l.plan, &p.display().to_string());
             seen += 1;
         }
     }

@@ -1,9 +1,10 @@
-//! The `plan` dialect: the plan model itself. JSON and YAML hold it nested, as the
-//! model's fields read. TOON holds it flat and token-smart: tasks and groups are tables
-//! of their scalar fields, and every list-valued field becomes its own two-column table
-//! (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array stays tabular and
-//! decoding gives the plan back exactly. Per-task objects (`params`, extra fields) go in
-//! maps keyed by task id. Plans whose ids are not unique are written nested instead.
+//! The `plan` dialect: the plan model itself, in one table-friendly schema for JSON,
+//! YAML and TOON alike (so its TOON is plain TOON of its JSON): tasks and groups are
+//! tables of their scalar fields, and every list-valued field becomes its own
+//! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
+//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id.
+//! Plans whose ids are not unique (invalid plans) are written nested, as the model's
+//! fields read; the reader takes either form.
 
 use std::collections::{HashMap, HashSet};
 
@@ -58,11 +59,7 @@ impl Dialect for PlanModel {
     }
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
-        let tree = match format {
-            Format::Toon => to_flat_tree(plan),
-            _ => to_nested_tree(plan),
-        };
-        format::write_tree(&tree, format)
+        format::write_tree(&to_flat_tree(plan), format)
     }
 }
 
@@ -108,7 +105,7 @@ fn unique_ids<'a>(ids: impl Iterator<Item = &'a str>) -> bool {
     ids.into_iter().all(|id| !id.is_empty() && seen.insert(id))
 }
 
-/// The flat, tabular tree used for TOON (falls back to nested when ids repeat).
+/// The flat, tabular tree written in every format (nested when ids repeat).
 pub fn to_flat_tree(plan: &Plan) -> Value {
     if !unique_ids(plan.tasks.iter().map(|t| t.id.as_str()))
         || !unique_ids(plan.groups.iter().map(|g| g.id.as_str()))

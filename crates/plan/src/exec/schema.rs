@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::dialects::DialectId;
 use crate::dialects::plan_model::SCHEMA as PLAN_SCHEMA;
-use crate::model::Plan;
+use crate::model::Extra;
 
 /// The JSON Schema of a dialect.
 pub fn schema(dialect: DialectId) -> Value {
@@ -33,7 +33,7 @@ pub fn schema(dialect: DialectId) -> Value {
         DialectId::Staged => generator.into_root_schema_for::<StagedDoc>(),
         DialectId::ToolDag => generator.into_root_schema_for::<ToolDagDoc>(),
         DialectId::Cursor => generator.into_root_schema_for::<CursorDoc>(),
-        DialectId::Plan => generator.into_root_schema_for::<Plan>(),
+        DialectId::Plan => generator.into_root_schema_for::<PlanModelDoc>(),
     };
     let Value::Object(mut o) = root.to_value() else {
         return Value::Bool(true);
@@ -98,7 +98,7 @@ fn plan_model_marker(o: &mut Map<String, Value>) {
     o.insert(
         "description".into(),
         Value::String(
-            "The toon-plan plan model: plan-level facts, tasks and groups. Every field but `schema` and `tasks` is optional.".into(),
+            "The toon-plan plan model, as it is written in JSON, YAML and TOON alike: plan-level facts, then tasks and groups as tables of their scalar fields (a column is null where a row has no value), list fields as edge tables of their own (`deps[{task, on}]`, …), and per-task objects in maps keyed by task id. Every field but `schema` and `tasks` is optional.".into(),
         ),
     );
     let mut marker = Map::new();
@@ -121,6 +121,185 @@ fn plan_model_marker(o: &mut Map<String, Value>) {
         required.push(Value::String("tasks".into()));
     }
     o.insert("required".into(), Value::Array(required));
+}
+
+// ---- The plan model (dialect `plan`) ----
+
+/// The plan model's document (see `dialects::plan_model`).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PlanModelDoc {
+    /// Plan identifier.
+    id: Option<String>,
+    /// Human title.
+    title: Option<String>,
+    /// What the plan is for.
+    goal: Option<String>,
+    /// What counts as success.
+    success_criteria: Option<String>,
+    /// How to undo a failed run.
+    rollback: Option<String>,
+    /// Constraints on the whole plan.
+    constraints: Option<Vec<String>>,
+    /// Plan metadata.
+    metadata: Option<Extra>,
+    /// Data shared by all tasks.
+    shared_inputs: Option<Value>,
+    /// Execution settings.
+    execution: Option<Extra>,
+    /// Free text of the plan document (a Cursor plan's markdown body).
+    body: Option<String>,
+    /// Groups of tasks (workflow tasks, stages), one row each.
+    groups: Option<Vec<GroupRow>>,
+    /// Group dependencies: the group `group` waits for the group `on`.
+    group_deps: Option<Vec<GroupOn>>,
+    /// Tools a group needs.
+    group_tools: Option<Vec<GroupTool>>,
+    /// Group fields the model does not name, by group id.
+    group_extra: Option<Map<String, Value>>,
+    /// The executable units, one row each.
+    tasks: Vec<TaskRow>,
+    /// Dependencies: the task `task` waits for the task `on`.
+    deps: Option<Vec<TaskOn>>,
+    /// Tools a task may use.
+    tools: Option<Vec<TaskTool>>,
+    /// Capabilities a task requires.
+    capabilities: Option<Vec<TaskCapability>>,
+    /// Artifacts a task produces.
+    outputs: Option<Vec<TaskOutput>>,
+    /// Action parameters, by task id.
+    params: Option<Map<String, Value>>,
+    /// Task fields the model does not name, by task id.
+    task_extra: Option<Map<String, Value>>,
+    /// Plan-level fields the model does not name.
+    extra: Option<Extra>,
+    /// What a dialect needs to write its source back byte for byte.
+    layout: Option<Extra>,
+}
+
+/// One task: its scalar fields; list fields are counted here only when some task has
+/// an empty list (the items are in the edge tables).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TaskRow {
+    /// Identifier, unique within the plan.
+    id: String,
+    /// Short human title.
+    title: Option<String>,
+    /// What to do, in words.
+    description: Option<String>,
+    /// Progress (pending, in_progress, completed, cancelled).
+    status: Option<String>,
+    /// Who runs it.
+    executor: Option<String>,
+    /// The one tool it calls.
+    tool: Option<String>,
+    /// Action name.
+    action: Option<String>,
+    /// What the action works on.
+    target: Option<String>,
+    /// Kind of step.
+    kind: Option<String>,
+    /// Expected outcome in words.
+    expected_outcome: Option<String>,
+    /// Id of the group this task belongs to.
+    group: Option<String>,
+    /// Git branch for the task.
+    branch: Option<String>,
+    /// Timeout in milliseconds.
+    timeout_ms: Option<f64>,
+    /// Retries on failure.
+    retries: Option<f64>,
+    /// Wave number; tasks with the same number run together.
+    parallel_group: Option<f64>,
+    /// Number of dependencies (in `deps`).
+    dependencies: Option<u64>,
+    /// Number of tools (in `tools`).
+    tools: Option<u64>,
+    /// Number of capabilities (in `capabilities`).
+    capabilities: Option<u64>,
+    /// Number of outputs (in `outputs`).
+    outputs: Option<u64>,
+}
+
+/// One group: its scalar fields, list fields counted as in [`TaskRow`].
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GroupRow {
+    /// Identifier.
+    id: String,
+    /// Display name.
+    name: Option<String>,
+    /// Description in words.
+    description: Option<String>,
+    /// How its tasks run: `parallel` or `sequence`.
+    mode: Option<String>,
+    /// Who runs it.
+    executor: Option<String>,
+    /// Number of group dependencies (in `group_deps`).
+    dependencies: Option<u64>,
+    /// Number of tools (in `group_tools`).
+    tools: Option<u64>,
+}
+
+/// A task dependency edge's ends.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TaskOn {
+    /// The waiting task.
+    task: String,
+    /// The task it waits for.
+    on: String,
+}
+
+/// A group dependency edge's ends.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GroupOn {
+    /// The waiting group.
+    group: String,
+    /// The group it waits for.
+    on: String,
+}
+
+/// A tool a group needs.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GroupTool {
+    /// The group.
+    group: String,
+    /// The tool.
+    tool: String,
+}
+
+/// A tool a task may use.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TaskTool {
+    /// The task.
+    task: String,
+    /// The tool.
+    tool: String,
+}
+
+/// A capability a task requires.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TaskCapability {
+    /// The task.
+    task: String,
+    /// The capability.
+    capability: String,
+}
+
+/// An artifact a task produces.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TaskOutput {
+    /// The task.
+    task: String,
+    /// The artifact id.
+    output: String,
 }
 
 // ---- PlanDAG (seed 000) ----

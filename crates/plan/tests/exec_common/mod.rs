@@ -111,6 +111,43 @@ pub fn seed_004() -> Vec<Plan> {
         .collect()
 }
 
+/// Every seed example as a plan, with a name.
+pub fn seed_plans() -> Vec<(String, Plan)> {
+    let mut out = vec![
+        ("seed 000".to_owned(), seed_000()),
+        ("seed 001".to_owned(), seed_001()),
+        ("seed 003".to_owned(), seed_003()),
+    ];
+    for (i, p) in seed_002().into_iter().enumerate() {
+        out.push((format!("seed 002, block {i}"), p));
+    }
+    for (i, p) in seed_004().into_iter().enumerate() {
+        out.push((format!("seed 004, block {i}"), p));
+    }
+    out
+}
+
+/// The plan converted to every dialect as TOON decodes — with any conformant decoder,
+/// here ours — to exactly the same conversion's JSON, byte for byte once both are
+/// written as compact JSON.
+pub fn assert_plain_toon(plan: &Plan, name: &str) {
+    for to in DialectId::ALL {
+        let json = toon_plan::convert(plan, to, Some(Format::Json))
+            .unwrap_or_else(|e| panic!("{name} → {to} json: {e}"));
+        let toon = toon_plan::convert(plan, to, Some(Format::Toon))
+            .unwrap_or_else(|e| panic!("{name} → {to} toon: {e}"));
+        let from_toon = toon::decode_value(&toon.text)
+            .unwrap_or_else(|e| panic!("{name} → {to}: TOON does not decode: {e}"));
+        let from_json = toon::value::from_json_str(&json.text, 1000).unwrap();
+        assert_eq!(
+            toon::value::to_json_string(&from_toon, 0),
+            toon::value::to_json_string(&from_json, 0),
+            "{name} → {to}: the TOON means something else than the JSON\n{}",
+            toon.text
+        );
+    }
+}
+
 /// A plan from `(id, dependencies)` pairs.
 pub fn plan(tasks: &[(&str, &[&str])]) -> Plan {
     Plan {
