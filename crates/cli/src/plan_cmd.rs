@@ -33,14 +33,20 @@ pub enum PlanCommand {
         /// Dialect of the input; detected from the content when absent.
         #[arg(long, value_name = "DIALECT")]
         from: Option<DialectId>,
+        /// Format of the input (json, yaml, toon, md); from the extension, else the
+        /// content, when absent.
+        #[arg(long, value_name = "FORMAT")]
+        input_format: Option<Format>,
         /// Dialect to write.
         #[arg(long, value_name = "DIALECT")]
         to: DialectId,
-        /// Format to write (json, yaml, toon, md); the target's natural one when absent.
+        /// Format to write (json, yaml, toon, md); from OUT's extension, else the
+        /// target's natural one, when absent. A format that contradicts OUT's extension
+        /// is an error.
         #[arg(long, value_name = "FORMAT")]
         format: Option<Format>,
         /// Output file (a folder when INPUT is one); stdout when absent. Written
-        /// atomically.
+        /// atomically, never over an input.
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
         /// Convert invalid plans too, and write conversions that fail the target
@@ -86,14 +92,28 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
         PlanCommand::Convert {
             input,
             from,
+            input_format,
             to,
             format,
             output,
             force,
             quiet,
         } => {
+            let format = if input.is_dir() {
+                Ok(format)
+            } else {
+                output_format(format, output.as_deref())
+            };
+            let format = match format {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let opts = ConvertOpts {
                 from,
+                input_format,
                 to,
                 format,
                 force,
@@ -184,8 +204,33 @@ fn validate(files: &[PathBuf], from: Option<DialectId>, format: Option<Format>) 
     }
 }
 
+/// The format to write a single file in: `--format`, else what OUT's extension says;
+/// the two must agree.
+fn output_format(flag: Option<Format>, out: Option<&Path>) -> Result<Option<Format>, String> {
+    let by_name = out
+        .filter(|p| !p.is_dir() && *p != Path::new("-"))
+        .and_then(Format::from_path);
+    match (flag, by_name) {
+        (Some(f), Some(e)) if f != e => Err(format!(
+            "--format {f} contradicts the output file {} (a {e} file name): drop --format or rename the output",
+            out.map(|p| p.display().to_string()).unwrap_or_default()
+        )),
+        (Some(f), _) => Ok(Some(f)),
+        (None, e) => Ok(e),
+    }
+}
+
+/// Whether two paths name the same file (or folder) that exists.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 struct ConvertOpts {
     from: Option<DialectId>,
+    input_format: Option<Format>,
     to: DialectId,
     format: Option<Format>,
     force: bool,
@@ -209,7 +254,7 @@ fn convert_one(
     opts: &ConvertOpts,
     quiet_ok: bool,
 ) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
-    let loaded = match load(path, opts.from, None) {
+    let loaded = match load(path, opts.from, opts.input_format) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("{e}");
@@ -294,6 +339,13 @@ fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCod
                 .filter(|p| p.is_dir())
                 .map(|d| d.join(output_name(input, opts.to, conv.format)));
             let out = in_dir.as_deref().or(out);
+            if let Some(o) = out.filter(|o| same_file(o, input)) {
+                eprintln!(
+                    "{}: is the input: refusing to write over it (name another output file)",
+                    o.display()
+                );
+                return ExitCode::FAILURE;
+            }
             if let Err(e) = output::emit(out, conv.text.as_bytes()) {
                 let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
                 eprintln!("cannot write {target}: {}", output::describe_io(&e));
@@ -331,8 +383,9 @@ fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The output name for an input: its stem plus the target's extension (`.plan.md` for
-/// Cursor, `PLAN-<random>.yaml` for new composite plans).
+/// The output name for an input: its name less its format's extension, plus the
+/// target format's (`name.plan.md` ↔ `name.plan.toon`, `x.json` → `x.toon`), or
+/// `PLAN-<random>.yaml` for new composite plans.
 fn output_name(input: &Path, to: DialectId, format: Format) -> String {
     if to == DialectId::Composite && format == Format::Yaml {
         return toon_plan::dialects::composite::new_file_name();
@@ -343,7 +396,6 @@ fn output_name(input: &Path, to: DialectId, format: Format) -> String {
         .unwrap_or_default();
     let lower = name.to_ascii_lowercase();
     let stem_len = [
-        ".plan.md",
         ".md",
         ".markdown",
         ".json",
@@ -355,13 +407,7 @@ fn output_name(input: &Path, to: DialectId, format: Format) -> String {
     .iter()
     .find(|ext| lower.ends_with(*ext))
     .map_or(name.len(), |ext| name.len() - ext.len());
-    let stem = &name[..stem_len];
-    let ext = if to == DialectId::Cursor && format == Format::Md {
-        "plan.md"
-    } else {
-        format.extension()
-    };
-    format!("{stem}.{ext}")
+    format!("{}.{}", &name[..stem_len], format.extension())
 }
 
 struct Progress {
@@ -423,24 +469,52 @@ fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitC
         );
         return ExitCode::FAILURE;
     }
+    if same_file(out_dir, input) {
+        eprintln!(
+            "{}: is the input folder: refusing to write over the plans in it (name another output folder)",
+            out_dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let format = opts
         .format
         .unwrap_or_else(|| opts.to.dialect().natural_format());
+    let targets: Vec<PathBuf> = files
+        .iter()
+        .map(|path| {
+            let rel = path.strip_prefix(input).unwrap_or(path);
+            out_dir
+                .join(rel.parent().unwrap_or(Path::new("")))
+                .join(output_name(path, opts.to, format))
+        })
+        .collect();
+    if let Some(clash) = target_clash(&files, &targets) {
+        eprintln!("{clash}: nothing written");
+        return ExitCode::FAILURE;
+    }
+    let foreign = foreign_dialects(&files, opts);
     let progress = Progress::new(files.len());
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut with_losses = 0usize;
     let mut total_losses = 0usize;
-    for (i, path) in files.iter().enumerate() {
+    for (i, (path, target)) in files.iter().zip(&targets).enumerate() {
         progress.tick(i, &path.display().to_string());
         progress.clear();
-        let rel = path.strip_prefix(input).unwrap_or(path);
+        if let Some((dialect, folder)) = foreign.get(path) {
+            eprintln!(
+                "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
+                path.display()
+            );
+            *counts.entry("of another dialect").or_insert(0) += 1;
+            continue;
+        }
         let result = convert_one(path, opts, false);
         let key = match result {
             Ok((conv, outcome)) => {
-                let dir = out_dir.join(rel.parent().unwrap_or(Path::new("")));
-                let target = dir.join(output_name(path, opts.to, format));
-                let written = std::fs::create_dir_all(&dir)
-                    .and_then(|()| output::write_atomic(&target, conv.text.as_bytes()));
+                let written = target
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| output::write_atomic(target, conv.text.as_bytes()));
                 match (written, outcome) {
                     (Err(e), _) => {
                         eprintln!(
@@ -496,6 +570,63 @@ fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitC
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A target that would overwrite a source, or that two sources would both write.
+fn target_clash(sources: &[PathBuf], targets: &[PathBuf]) -> Option<String> {
+    let mut seen: BTreeMap<&Path, &Path> = BTreeMap::new();
+    for (source, target) in sources.iter().zip(targets) {
+        if let Some(other) = sources.iter().find(|s| same_file(s, target)) {
+            return Some(format!(
+                "{} would be written over the input {}",
+                target.display(),
+                other.display()
+            ));
+        }
+        if let Some(first) = seen.insert(target, source) {
+            return Some(format!(
+                "{} and {} would both be written to {}",
+                first.display(),
+                source.display(),
+                target.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Without `--from`, the folder's dialect is the one most of its files are in; the
+/// files in another dialect (a workflow plan among Cursor plans) are returned with
+/// their dialect and the folder's, to be reported rather than converted.
+fn foreign_dialects(
+    files: &[PathBuf],
+    opts: &ConvertOpts,
+) -> BTreeMap<PathBuf, (DialectId, DialectId)> {
+    let mut out = BTreeMap::new();
+    if opts.from.is_some() {
+        return out;
+    }
+    let dialects: Vec<(PathBuf, DialectId)> = files
+        .iter()
+        .filter_map(|p| Some((p.clone(), load(p, None, opts.input_format).ok()?.dialect)))
+        .collect();
+    // Counted in order of first appearance: a tie goes to the dialect seen first.
+    let mut counts: Vec<(DialectId, usize)> = Vec::new();
+    for (_, d) in &dialects {
+        match counts.iter_mut().find(|(c, _)| c == d) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((*d, 1)),
+        }
+    }
+    let Some(&(main, _)) = counts.iter().rev().max_by_key(|(_, n)| *n) else {
+        return out;
+    };
+    for (p, d) in dialects {
+        if d != main {
+            out.insert(p, (d, main));
+        }
+    }
+    out
 }
 
 fn one_line(s: &str, max: usize) -> String {
@@ -619,6 +750,7 @@ mod tests {
         PlanCommand::Convert {
             input,
             from: None,
+            input_format: None,
             to,
             format,
             output,
@@ -630,10 +762,18 @@ mod tests {
     #[test]
     fn output_names_follow_the_target() {
         let p = Path::new("plans/auth.plan.md");
-        assert_eq!(output_name(p, DialectId::Plan, Format::Toon), "auth.toon");
         assert_eq!(
-            output_name(p, DialectId::Cursor, Format::Md),
+            output_name(p, DialectId::Plan, Format::Toon),
+            "auth.plan.toon"
+        );
+        assert_eq!(
+            output_name(Path::new("t/auth.plan.toon"), DialectId::Cursor, Format::Md),
             "auth.plan.md"
+        );
+        // A name without `.plan` keeps its name.
+        assert_eq!(
+            output_name(Path::new("x-plan.toon"), DialectId::Cursor, Format::Md),
+            "x-plan.md"
         );
         assert_eq!(
             output_name(Path::new("x.json"), DialectId::Workflow, Format::Md),
@@ -714,6 +854,7 @@ mod tests {
         let forced = PlanCommand::Convert {
             input,
             from: None,
+            input_format: None,
             to: DialectId::ToolDag,
             format: None,
             output: Some(out.clone()),

@@ -199,6 +199,14 @@ fn a_misplaced_parallel_group_fails_the_schedule() {
     let out = stdout(&o);
     assert!(out.contains("b: error: \"b\" is in parallel group 1 but depends on \"a\" in parallel group 2, which runs later [group-order]"), "{out}");
     assert!(out.contains("a: hint:"), "{out}");
+    // `validate` rejects what `schedule` rejects.
+    let v = toon(&["plan", "validate", &file]);
+    assert_eq!(v.status.code(), Some(1), "{}", stderr(&v));
+    assert!(
+        stderr(&v).contains("task \"b\": error: \"b\" is in parallel group 1 but depends on \"a\" in parallel group 2, which runs later [group-order]"),
+        "{}",
+        stderr(&v)
+    );
 }
 
 #[test]

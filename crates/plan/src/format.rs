@@ -56,17 +56,57 @@ impl Format {
     /// Guesses the format from the text alone.
     pub fn sniff(text: &str) -> Format {
         let t = text.trim_start_matches('\u{feff}').trim_start();
-        if t.starts_with('{') || t.starts_with('[') {
-            return Format::Json;
-        }
         if t.starts_with("---") || t.starts_with('#') || t.starts_with("<!--") || t.is_empty() {
             return Format::Md;
+        }
+        // An array header (`tasks[3]:`, `rows[2]{a,b}:`, `- deps[0]:`, `[2]: a,b`) is
+        // TOON's own syntax: neither JSON nor YAML (which would read a key with brackets
+        // in its name).
+        if t.lines().any(has_toon_header) {
+            return Format::Toon;
+        }
+        if t.starts_with('{') || t.starts_with('[') {
+            return Format::Json;
         }
         if yaml::parse(text).is_ok_and(|v| v.is_object()) {
             return Format::Yaml;
         }
         Format::Toon
     }
+}
+
+/// Whether a line holds a TOON array header: an optional `- `, a key (plain or quoted)
+/// or nothing, `[N]` with an optional `\t` or `|` delimiter after N, an optional field
+/// list `{…}`, then `:`.
+fn has_toon_header(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    let rest = match t.strip_prefix('"') {
+        Some(quoted) => match quoted.split_once('"') {
+            Some((_, after)) => after,
+            None => return false,
+        },
+        None => t.trim_start_matches(|c: char| c.is_alphanumeric() || "_.-".contains(c)),
+    };
+    let Some(inner) = rest.strip_prefix('[') else {
+        return false;
+    };
+    let digits = inner.len() - inner.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return false;
+    }
+    let after = inner[digits..].trim_start_matches(['\t', '|']);
+    let Some(after) = after.strip_prefix(']') else {
+        return false;
+    };
+    let after = match after.strip_prefix('{') {
+        Some(fields) => match fields.split_once('}') {
+            Some((_, tail)) => tail,
+            None => return false,
+        },
+        None => after,
+    };
+    after.starts_with(':')
 }
 
 impl fmt::Display for Format {
@@ -120,10 +160,7 @@ impl Document {
             Format::Yaml => yaml::parse(text).map(Document::Tree),
             Format::Toon => match toon::decode_value(text) {
                 Ok(v) => Ok(Document::Tree(tabular::unflatten(Value::from(v)))),
-                Err(e) => Err(PlanError::new(
-                    Location::Line(e.line().unwrap_or(0)),
-                    format!("invalid TOON: {}", e.message()),
-                )),
+                Err(e) => Err(toon_error(&e)),
             },
         }
     }
@@ -134,6 +171,26 @@ impl Document {
             Document::Tree(v) => Some(v),
             Document::Markdown(_) => None,
         }
+    }
+}
+
+/// A TOON syntax error as `toon -d` shows it: the line as the location, then the
+/// message, the column, and the source line with a caret under the column.
+fn toon_error(e: &toon::Error) -> PlanError {
+    let column = e
+        .column()
+        .map(|c| format!(" (column {c})"))
+        .unwrap_or_default();
+    let rendered = e.to_string();
+    let caret = rendered.split_once('\n').map(|(_, c)| c).unwrap_or("");
+    let mut message = format!("invalid TOON: {}{column}", e.message());
+    if !caret.is_empty() {
+        message.push('\n');
+        message.push_str(caret);
+    }
+    match e.line() {
+        Some(line) => PlanError::new(Location::Line(line), message),
+        None => PlanError::doc(message),
     }
 }
 
@@ -163,6 +220,32 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
 #[cfg(test)]
 mod json_error_tests {
     use super::*;
+
+    #[test]
+    fn toon_is_recognised_by_its_array_headers() {
+        let workflow = "metadata:\n  title: T\ntasks[1]:\n  - id: a\n    steps[0]:\nsteps[0]:";
+        assert_eq!(Format::sniff(workflow), Format::Toon);
+        assert_eq!(Format::sniff("dag[1]{id,tool}:\n  a,x"), Format::Toon);
+        assert_eq!(Format::sniff("\"my list\"[2|]: a|b"), Format::Toon);
+        assert_eq!(Format::sniff("[2]: a,b"), Format::Toon);
+        // Brackets that are not headers leave YAML as YAML.
+        assert_eq!(
+            Format::sniff("tasks:\n  - id: a[1]\n    note: \"x[2]: y\""),
+            Format::Yaml
+        );
+        assert_eq!(Format::sniff("a[x]: 1\nb: 2"), Format::Yaml);
+    }
+
+    #[test]
+    fn toon_errors_show_line_column_and_caret() {
+        let Err(e) = Document::parse("tasks[2]:\n  - id: a", Format::Toon) else {
+            panic!("a short list is an error");
+        };
+        assert_eq!(
+            e.to_string(),
+            "line 2: invalid TOON: Expected 2 list-form items, but got 1 (column 3)\n  |\n2 |   - id: a\n  |   ^"
+        );
+    }
 
     #[test]
     fn invalid_json_names_its_line_and_one_based_column_once() {

@@ -115,12 +115,29 @@ pub fn load(
     })
 }
 
-/// Every problem of a loaded plan: its dialect's rules, and the reading warnings.
+/// Every problem of a loaded plan: its dialect's rules, the reading warnings, and the
+/// errors [`schedule`] finds in the declared placement (a PlanDAG step in a parallel
+/// group that runs before or alongside one of its dependencies, a staged step placed
+/// before its input), so that what `validate` passes, `schedule` accepts.
 pub fn validate(loaded: &Loaded) -> Vec<Problem> {
     let mut out = loaded.dialect.dialect().validate(&loaded.document);
     for w in &loaded.warnings {
         if !out.contains(w) {
             out.push(w.clone());
+        }
+    }
+    // Placement is judged once the dialect's own rules hold (a group numbered 0 is
+    // reported as such, not also as misplaced); a plan they reject has no schedule.
+    if out.iter().any(Problem::is_error) {
+        return out;
+    }
+    if let Ok(s) = schedule(&loaded.plan) {
+        for f in s.findings.iter().filter(|f| f.is_error()) {
+            let location = match f.task.as_str() {
+                "" => Location::Document,
+                id => Location::Path(format!("task {id:?}")),
+            };
+            out.push(Problem::error(f.rule, location, f.message.clone()));
         }
     }
     out

@@ -333,3 +333,32 @@ fn references_in_params_and_targets_are_listed() {
         ]
     );
 }
+
+#[test]
+fn parallel_execution_false_runs_one_step_at_a_time() {
+    // a → c, b independent: with parallelism, a and b share wave 1.
+    let mut p = plan(&[("a", &[]), ("b", &[]), ("c", &["a"])]);
+    for (t, ms) in p.tasks.iter_mut().zip([10_000u64, 20_000, 5_000]) {
+        t.timeout_ms = Some(Number::from(ms));
+    }
+    let parallel = exec::schedule(&p).unwrap();
+    assert_eq!(parallel.waves.len(), 2);
+    assert_eq!(parallel.makespan_ms, Some(20_000));
+    let mut config = toon_plan::Extra::new();
+    config.insert("parallel_execution".into(), json!(false));
+    p.execution = Some(config);
+    let s = exec::schedule(&p).unwrap();
+    let waves: Vec<Vec<String>> = s.waves.iter().map(|w| w.tasks.clone()).collect();
+    assert_eq!(waves, [["a"], ["b"], ["c"]]);
+    assert_eq!(s.makespan_ms, Some(35_000));
+    assert_eq!(s.task("c").unwrap().start_ms, Some(30_000));
+    // The real dependencies are still the ones reported.
+    assert_eq!(s.task("b").unwrap().waits_for, Vec::<String>::new());
+    assert!(
+        s.findings
+            .iter()
+            .any(|f| f.rule == "parallel-disabled" && f.message.contains("one at a time")),
+        "{:?}",
+        s.findings
+    );
+}

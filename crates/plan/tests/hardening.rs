@@ -84,8 +84,13 @@ fn a_toon_plan_with_a_wrong_count_is_a_clean_error_with_its_line() {
     }
     let e = toon_plan::load(&text, None, None, Some(Format::Toon)).expect_err("count");
     let msg = e.to_string();
-    assert!(msg.contains("invalid TOON"), "{msg}");
-    assert_eq!(msg.lines().count(), 1, "{msg}");
+    assert!(
+        msg.starts_with("line 4: invalid TOON: Expected 2 tabular rows"),
+        "{msg}"
+    );
+    // The message, then the source line with a caret (as `toon -d` shows it).
+    assert_eq!(msg.lines().count(), 4, "{msg}");
+    assert!(msg.ends_with("\n  |   ^"), "{msg}");
     // A huge declared count does not allocate.
     let huge = "dag[4000000000]{id,tool,query}:\n  a,search,q\n";
     assert!(toon_plan::load(huge, None, None, Some(Format::Toon)).is_err());

@@ -78,7 +78,7 @@ impl std::fmt::Display for Finding {
 pub(crate) fn check(plan: &Plan, g: &RunGraph, wave: &[usize]) -> Vec<Finding> {
     let mut out = parallel_groups(plan, g);
     out.extend(stages(plan, g, wave));
-    out.extend(parallel_disabled(plan, wave));
+    out.extend(parallel_disabled(plan, g));
     out
 }
 
@@ -287,19 +287,32 @@ fn stages(plan: &Plan, g: &RunGraph, wave: &[usize]) -> Vec<Finding> {
     out
 }
 
-/// A workflow plan with `parallel_execution: false` whose dependencies allow overlap.
-fn parallel_disabled(plan: &Plan, wave: &[usize]) -> Vec<Finding> {
-    let off = plan
-        .execution
+/// Whether the plan's workflow config turns parallel execution off
+/// (`workflow_config.parallel_execution: false`).
+pub(crate) fn parallel_disabled_by(plan: &Plan) -> bool {
+    plan.execution
         .as_ref()
         .and_then(|e| e.get("parallel_execution"))
-        == Some(&Value::Bool(false));
-    if !off {
+        == Some(&Value::Bool(false))
+}
+
+/// A workflow plan with `parallel_execution: false` whose dependencies would allow
+/// overlap: the schedule runs its steps one at a time, and says what that costs.
+fn parallel_disabled(plan: &Plan, g: &RunGraph) -> Vec<Finding> {
+    if !parallel_disabled_by(plan) {
         return Vec::new();
     }
+    // The waves the dependencies alone would give.
+    let mut after = vec![0usize; g.deps.len()];
     let mut sizes: HashMap<usize, usize> = HashMap::new();
-    for &w in wave {
-        *sizes.entry(w).or_insert(0) += 1;
+    for &v in &g.order {
+        let w = g.deps[v].iter().map(|&d| after[d]).max().unwrap_or(0);
+        if g.is_task(v) {
+            *sizes.entry(w).or_insert(0) += 1;
+            after[v] = w + 1;
+        } else {
+            after[v] = w;
+        }
     }
     let wide = sizes.values().filter(|&&s| s > 1).count();
     if wide == 0 {
@@ -309,7 +322,7 @@ fn parallel_disabled(plan: &Plan, wave: &[usize]) -> Vec<Finding> {
         "parallel-disabled",
         "",
         format!(
-            "workflow_config.parallel_execution is false, but {wide} wave(s) have steps that could run together"
+            "workflow_config.parallel_execution is false: steps run one at a time, though {wide} wave(s) have steps that could run together"
         ),
     )]
 }

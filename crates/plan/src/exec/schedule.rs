@@ -110,13 +110,24 @@ pub fn schedule(plan: &Plan) -> Result<Schedule, ExecError> {
 pub(crate) fn schedule_with(plan: &Plan, g: &RunGraph) -> Schedule {
     let n = g.tasks;
     let nodes = g.deps.len();
+    // A workflow with `parallel_execution: false` runs one step at a time, in
+    // dependency order: each task also waits for the task before it in that order.
+    let mut previous: Vec<Option<usize>> = vec![None; nodes];
+    if placement::parallel_disabled_by(plan) {
+        let mut last = None;
+        for &v in g.order.iter().filter(|&&v| g.is_task(v)) {
+            previous[v] = last;
+            last = Some(v);
+        }
+    }
+    let waits = |v: usize| g.deps[v].iter().copied().chain(previous[v]);
     // Waves: a task comes one wave after each task it waits for; a barrier sits
     // "after" its group's last task, so it adds no wave of its own.
     let mut after = vec![0usize; nodes];
     let mut wave = vec![0usize; n];
     for &v in &g.order {
         let mut w = 0;
-        for &d in &g.deps[v] {
+        for d in waits(v) {
             w = w.max(after[d]);
         }
         if g.is_task(v) {
@@ -153,7 +164,7 @@ pub(crate) fn schedule_with(plan: &Plan, g: &RunGraph) -> Schedule {
     let mut start = vec![0u64; n];
     for &v in &g.order {
         let mut best: Option<(u64, usize)> = None;
-        for &d in &g.deps[v] {
+        for d in waits(v) {
             let cand = if g.is_task(d) { Some(d) } else { via[d] };
             // Longest finish wins; on a tie, the longer chain of tasks (later wave).
             if let Some(c) = cand

@@ -1,0 +1,332 @@
+//! `toon plan convert|validate` as a user runs them: output formats from the file
+//! name, TOON recognised on stdin, folders converted keeping each file's name, inputs
+//! never written over, files of another dialect reported, TOON errors with a caret.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+mod common;
+
+fn toon(args: &[&str], stdin: &str) -> Output {
+    common::run_toon(args, stdin.as_bytes())
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn testdata(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/plans")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+const WORKFLOW: &str = "workflow/valid/report.json";
+
+#[test]
+fn the_output_extension_chooses_the_format() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("w.toon");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            &testdata(WORKFLOW),
+            "--to",
+            "workflow",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(toon::decode_value(&text).is_ok(), "not TOON:\n{text}");
+    assert!(
+        !text.trim_start().starts_with('{'),
+        "JSON written to a .toon file"
+    );
+    // A --format that contradicts the name is an error, and nothing is written.
+    let clash = dir.path().join("w.json");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            &testdata(WORKFLOW),
+            "--to",
+            "workflow",
+            "--format",
+            "yaml",
+            "-o",
+            path(&clash),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--format yaml contradicts the output file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!clash.exists());
+}
+
+#[test]
+fn toon_on_stdin_is_read_as_toon() {
+    let w = toon(
+        &[
+            "plan",
+            "convert",
+            &testdata(WORKFLOW),
+            "--to",
+            "workflow",
+            "--format",
+            "toon",
+        ],
+        "",
+    );
+    assert!(w.status.success(), "{}", stderr(&w));
+    let o = toon(&["plan", "convert", "-", "--to", "plan"], &stdout(&w));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"title\": \"Weekly sales report\""),
+        "{}",
+        stdout(&o)
+    );
+    // The same text in a file without the .toon extension.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("plan.txt");
+    std::fs::write(&file, stdout(&w)).unwrap();
+    let o = toon(&["plan", "validate", path(&file)], "");
+    assert!(
+        stdout(&o).contains("ok (workflow toon"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
+
+#[test]
+fn toon_errors_in_plans_show_line_column_and_caret() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("bad.toon");
+    std::fs::write(&file, "dag[2]{id,tool,query}:\n  a,search,q\n").unwrap();
+    let o = toon(&["plan", "validate", path(&file)], "");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.toon: line 2: invalid TOON: Expected 2 tabular rows, but got 1 (column 3)\n  |\n2 |   a,search,q\n  |   ^"),
+        "{err}"
+    );
+}
+
+#[test]
+fn inputs_are_never_written_over() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("report.json");
+    std::fs::copy(testdata(WORKFLOW), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&file),
+            "--to",
+            "plan",
+            "-o",
+            path(&file),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("is the input: refusing to write over it"),
+        "{}",
+        stderr(&o)
+    );
+    // The output folder is the input folder.
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(dir.path()),
+            "--to",
+            "workflow",
+            "-o",
+            path(dir.path()),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("is the input folder"), "{}", stderr(&o));
+    // A target that is another source: report.json → out/report.toon, which is itself
+    // one of the plans found in the folder.
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let w = toon(
+        &[
+            "plan",
+            "convert",
+            path(&file),
+            "--to",
+            "workflow",
+            "-o",
+            path(&out.join("report.toon")),
+        ],
+        "",
+    );
+    assert!(w.status.success(), "{}", stderr(&w));
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(dir.path()),
+            "--to",
+            "workflow",
+            "--format",
+            "toon",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("would be written over the input"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).ends_with("nothing written\n"), "{}", stderr(&o));
+    // Two sources with one target.
+    std::fs::copy(&file, dir.path().join("twin.json")).unwrap();
+    std::fs::copy(&file, dir.path().join("twin.yaml")).unwrap();
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(dir.path()),
+            "--to",
+            "plan",
+            "-o",
+            path(&dir.path().join("o2")),
+        ],
+        "",
+    );
+    assert!(
+        stderr(&o).contains("would both be written to"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
+fn a_folder_round_trip_keeps_every_file_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("plans");
+    std::fs::create_dir(&src).unwrap();
+    let cursor = testdata("cursor/valid/dark-mode.plan.md");
+    std::fs::copy(&cursor, src.join("dark-mode.plan.md")).unwrap();
+    std::fs::copy(&cursor, src.join("x-plan.md")).unwrap();
+    let toon_dir = dir.path().join("toon");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--to",
+            "plan",
+            "--format",
+            "toon",
+            "-o",
+            path(&toon_dir),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut names: Vec<String> = std::fs::read_dir(&toon_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["dark-mode.plan.toon", "x-plan.toon"]);
+    let back = dir.path().join("back");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&toon_dir),
+            "--to",
+            "cursor",
+            "-o",
+            path(&back),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["dark-mode.plan.md", "x-plan.md"] {
+        assert_eq!(
+            std::fs::read(back.join(name)).unwrap(),
+            std::fs::read(&cursor).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_plan_of_another_dialect_in_a_folder_is_reported_not_converted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("plans");
+    std::fs::create_dir(&src).unwrap();
+    for name in ["a.plan.md", "b.plan.md"] {
+        std::fs::copy(testdata("cursor/valid/dark-mode.plan.md"), src.join(name)).unwrap();
+    }
+    std::fs::copy(testdata(WORKFLOW), src.join("w.json")).unwrap();
+    let out = dir.path().join("out");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--to",
+            "plan",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("w.json: a workflow plan among cursor plans: not converted"),
+        "{err}"
+    );
+    assert!(err.contains("2 of 3 plans converted"), "{err}");
+    assert!(!out.join("w.json").exists());
+    // Chosen with --from, the odd one out is what is converted (and the others fail).
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--from",
+            "workflow",
+            "--to",
+            "plan",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    assert!(out.join("w.json").exists(), "{}", stderr(&o));
+}
