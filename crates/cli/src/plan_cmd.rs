@@ -57,6 +57,11 @@ pub enum PlanCommand {
         /// Do not print loss reports, only their counts.
         #[arg(short, long)]
         quiet: bool,
+        /// A value the target needs and the plan cannot give: `FIELD=VALUE` for every
+        /// task without a valid one, `TASK.FIELD=VALUE` for one task (e.g. `--set
+        /// tool=web_search`, `--set open.action=navigate`). Repeatable.
+        #[arg(long = "set", value_name = "FIELD=VALUE")]
+        sets: Vec<toon_plan::Setting>,
     },
     /// Print a short summary of a plan: tasks, statuses, edges.
     Show {
@@ -98,6 +103,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             output,
             force,
             quiet,
+            sets,
         } => {
             let format = if input.is_dir() {
                 Ok(format)
@@ -118,6 +124,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
                 format,
                 force,
                 quiet,
+                sets,
             };
             if input.is_dir() {
                 convert_folder(&input, output.as_deref(), &opts)
@@ -235,6 +242,7 @@ struct ConvertOpts {
     format: Option<Format>,
     force: bool,
     quiet: bool,
+    sets: Vec<toon_plan::Setting>,
 }
 
 /// What happened to one file.
@@ -269,26 +277,33 @@ fn convert_one(
         );
         return Err(Outcome::Invalid);
     }
-    let conv = match toon_plan::convert(&loaded.plan, opts.to, opts.format) {
+    let conv = match toon_plan::convert_from(
+        &loaded.plan,
+        loaded.dialect,
+        opts.to,
+        opts.format,
+        &opts.sets,
+    ) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}: {e}", path.display());
             return Err(Outcome::Failed);
         }
     };
-    let n = conv.report.losses.len();
-    if n > 0 {
+    let n = conv.report.dropped().count();
+    let filled = conv.report.losses.len() - n;
+    if n + filled > 0 {
         if opts.quiet {
             if !quiet_ok {
                 eprintln!(
-                    "{}: {n} field(s) not carried over to {}",
+                    "{}: {n} field(s) not carried over to {}, {filled} filled in",
                     path.display(),
                     opts.to
                 );
             }
         } else {
             eprintln!(
-                "{}: {} → {}: {n} field(s) not carried over:",
+                "{}: {} → {}: {n} field(s) not carried over, {filled} filled in:",
                 path.display(),
                 loaded.dialect,
                 opts.to
@@ -312,12 +327,29 @@ fn convert_one(
             opts.to,
             opts.to
         );
+        let mut settable = Vec::new();
         for p in conv
             .problems
             .iter()
             .filter(|p| p.severity == Severity::Error)
         {
             eprintln!("  {}: {} [{}]", p.location, p.message, p.rule);
+            if let toon_plan::Location::Path(path) = &p.location
+                && let Some(f) = toon_plan::derive::settable_field(path)
+                && !settable.contains(&f)
+            {
+                settable.push(f);
+            }
+        }
+        if !settable.is_empty() {
+            let hint: Vec<String> = settable
+                .iter()
+                .map(|f| format!("--set {f}=VALUE"))
+                .collect();
+            eprintln!(
+                "  the plan has no value for these; give one with {} (or TASK.FIELD=VALUE for one task)",
+                hint.join(" ")
+            );
         }
         if !opts.force {
             return Err(Outcome::Unfit);
@@ -756,6 +788,7 @@ mod tests {
             output,
             force: false,
             quiet: true,
+            sets: Vec::new(),
         }
     }
 
@@ -860,6 +893,7 @@ mod tests {
             output: Some(out.clone()),
             force: true,
             quiet: true,
+            sets: Vec::new(),
         };
         assert_eq!(run(forced), ExitCode::FAILURE);
         let text = std::fs::read_to_string(&out).unwrap();

@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod checks;
+pub mod derive;
 pub mod dialects;
 pub mod exec;
 mod fields;
@@ -42,6 +43,7 @@ pub mod yaml;
 
 use std::path::Path;
 
+pub use derive::{Fill, FillKind, Setting};
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
 pub use format::{Document, Format};
@@ -181,22 +183,54 @@ impl Conversion {
     }
 }
 
-/// Converts a plan to a dialect and format, with a loss report: the text is read back
-/// and compared with `plan`, so the report is empty exactly when converting back
-/// gives the same plan. The text is also validated as the target dialect
-/// ([`Conversion::problems`]).
+/// Converts a plan to a dialect and format as it is, with a loss report: the text is
+/// read back and compared with `plan`, so the report is empty exactly when converting
+/// back gives the same plan. The text is also validated as the target dialect
+/// ([`Conversion::problems`]). [`convert_from`] also fills in what the target needs.
 pub fn convert(
     plan: &Plan,
     to: DialectId,
     format: Option<Format>,
 ) -> Result<Conversion, PlanError> {
+    convert_from(plan, to, to, format, &[])
+}
+
+/// Converts a plan read from dialect `from` to dialect `to`, first filling in what
+/// the target requires and the plan lacks (see [`derive`]): derived from the plan
+/// where a rule gives the value (a PlanDAG `parallel_group` is the schedule wave),
+/// defaulted where one value is obvious, or taken from `sets` (`--set tool=…`). The
+/// loss report lists each filled value with its rule beside what was dropped.
+///
+/// ```
+/// use toon_plan::{Change, DialectId};
+/// let text = r#"{"dag": [
+///   {"id": "a", "tool": "search", "query": "x", "dependencies": []},
+///   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
+/// ]}"#;
+/// let loaded = toon_plan::load(text, None, None, None)?;
+/// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::Cursor, None, &[])?;
+/// assert!(out.report.losses.iter().any(|l| l.owner == "task b"
+///     && l.field == "status" && l.change == Change::Defaulted));
+/// assert_eq!(out.target_errors(), 0);
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
+pub fn convert_from(
+    plan: &Plan,
+    from: DialectId,
+    to: DialectId,
+    format: Option<Format>,
+    sets: &[Setting],
+) -> Result<Conversion, PlanError> {
+    let (filled, fills) = derive::fill(plan, from, to, sets)?;
     let d = to.dialect();
     let format = format.unwrap_or_else(|| d.natural_format());
-    let text = write(plan, to, Some(format))?;
+    let text = write(&filled, to, Some(format))?;
     let document = Document::parse(&text, format)?;
     let back = d.read(&document)?.plan;
+    let mut report = LossReport::between(plan, &back);
+    report.explain(&fills);
     Ok(Conversion {
-        report: LossReport::between(plan, &back),
+        report,
         problems: d.validate(&document),
         text,
         format,

@@ -20,8 +20,14 @@ pub enum Change {
     Dropped,
     /// The target holds it differently (another value after reading back).
     Changed,
-    /// The target added it (a derived value or a default).
+    /// The target added it (a value its writer supplies).
     Added,
+    /// Filled in by a rule from other fields of the plan (see [`crate::derive`]).
+    Derived,
+    /// Filled in with the obvious value where the plan said nothing.
+    Defaulted,
+    /// Filled in from the user's `--set`.
+    Set,
 }
 
 /// One entry of a loss report.
@@ -37,6 +43,8 @@ pub struct Loss {
     pub before: Option<Value>,
     /// Value after reading the conversion back.
     pub after: Option<Value>,
+    /// For derived and defaulted values: the rule that gave it.
+    pub rule: Option<&'static str>,
 }
 
 fn short(v: &Value) -> String {
@@ -74,6 +82,24 @@ impl fmt::Display for Loss {
                 self.field,
                 self.after.as_ref().map(short).unwrap_or_default()
             ),
+            Change::Derived | Change::Defaulted | Change::Set => {
+                let how = match self.change {
+                    Change::Derived => "derived",
+                    Change::Defaulted => "defaulted",
+                    _ => "set",
+                };
+                write!(
+                    f,
+                    "{}: `{}` {how}: {}",
+                    self.owner,
+                    self.field,
+                    self.after.as_ref().map(short).unwrap_or_default()
+                )?;
+                match self.rule {
+                    Some(rule) if self.change == Change::Derived => write!(f, " ({rule})"),
+                    _ => Ok(()),
+                }
+            }
         }
     }
 }
@@ -86,9 +112,38 @@ pub struct LossReport {
 }
 
 impl LossReport {
-    /// True when the target held everything.
+    /// True when the target held everything and nothing was filled in.
     pub fn is_empty(&self) -> bool {
         self.losses.is_empty()
+    }
+
+    /// The entries that lost or changed something of the source: dropped and changed
+    /// fields (not what was derived, defaulted or set).
+    pub fn dropped(&self) -> impl Iterator<Item = &Loss> {
+        self.losses
+            .iter()
+            .filter(|l| matches!(l.change, Change::Dropped | Change::Changed))
+    }
+
+    /// Marks the additions and changes a conversion made on purpose with how and why.
+    pub fn explain(&mut self, fills: &[crate::derive::Fill]) {
+        use crate::derive::FillKind;
+        for l in &mut self.losses {
+            if !matches!(l.change, Change::Added | Change::Changed) {
+                continue;
+            }
+            if let Some(f) = fills
+                .iter()
+                .find(|f| f.owner == l.owner && f.field == l.field)
+            {
+                l.change = match f.kind {
+                    FillKind::Derived => Change::Derived,
+                    FillKind::Defaulted => Change::Defaulted,
+                    FillKind::Set => Change::Set,
+                };
+                l.rule = Some(f.rule);
+            }
+        }
     }
 
     /// Compares a plan with the plan read back from its conversion.
@@ -201,6 +256,7 @@ fn push(out: &mut Vec<Loss>, owner: &str, field: &str, b: Option<&Value>, a: Opt
         change,
         before: b.cloned(),
         after: a.cloned(),
+        rule: None,
     });
 }
 
@@ -240,6 +296,7 @@ fn compare_lists(kind: &str, b: &[Value], a: &[Value], out: &mut Vec<Loss>) {
                 change: Change::Dropped,
                 before: Some(b[i].clone()),
                 after: None,
+                rule: None,
             }),
         }
     }
@@ -251,6 +308,7 @@ fn compare_lists(kind: &str, b: &[Value], a: &[Value], out: &mut Vec<Loss>) {
                 change: Change::Added,
                 before: None,
                 after: Some(a[j].clone()),
+                rule: None,
             });
         }
     }
@@ -267,6 +325,7 @@ fn compare_lists(kind: &str, b: &[Value], a: &[Value], out: &mut Vec<Loss>) {
             change: Change::Changed,
             before: Some(ids(&common_b)),
             after: Some(ids(&common_a)),
+            rule: None,
         });
     }
 }

@@ -323,3 +323,21 @@ fn seed_examples_as_toon_are_plain_toon_in_every_dialect() {
         exec_common::assert_plain_toon(&plan, &name);
     }
 }
+
+#[test]
+#[ignore = "needs the seed documents in ../shared/seeds: run with --include-ignored (.ci/run does)"]
+fn seed_examples_convert_to_every_dialect_and_back() {
+    use toon_plan::DialectId;
+    let dialects = [DialectId::PlanDag, DialectId::Composite, DialectId::Staged];
+    for ((name, plan), from) in exec_common::seed_plans().into_iter().zip(dialects) {
+        exec_common::assert_converts_everywhere_and_back(&plan, from, &name);
+    }
+    for (name, plan) in exec_common::seed_plans().into_iter().skip(3) {
+        let from = if name.starts_with("seed 002") {
+            DialectId::Workflow
+        } else {
+            DialectId::ToolDag
+        };
+        exec_common::assert_converts_everywhere_and_back(&plan, from, &name);
+    }
+}

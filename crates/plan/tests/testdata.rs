@@ -149,6 +149,7 @@ fn valid_examples_validate_and_convert() {
             assert!(errs.is_empty(), "{}: {errs:#?}", p.display());
             converts_everywhere(&l, &p.display().to_string());
             exec_common::assert_plain_toon(&l.plan, &p.display().to_string());
+            exec_common::assert_converts_everywhere_and_back(&l.plan, d, &p.display().to_string());
             seen += 1;
         }
     }

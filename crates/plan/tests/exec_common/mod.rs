@@ -148,6 +148,78 @@ pub fn assert_plain_toon(plan: &Plan, name: &str) {
     }
 }
 
+/// A valid value for each field a conversion may need from `--set`.
+pub fn example_setting(field: &str) -> toon_plan::Setting {
+    let value = match field {
+        "tool" => "web_search",
+        "action" => "extract",
+        "agent_type" => "api_agent",
+        "executor" => "writer",
+        _ => "do the step",
+    };
+    format!("{field}={value}").parse().unwrap()
+}
+
+/// Converts with `--set` values for whatever the target still lacks; returns the
+/// conversion and the fields that needed them.
+pub fn convert_filling(
+    plan: &Plan,
+    from: DialectId,
+    to: DialectId,
+) -> (toon_plan::Conversion, Vec<&'static str>) {
+    let first = toon_plan::convert_from(plan, from, to, None, &[]).unwrap();
+    let mut needed: Vec<&'static str> = first
+        .problems
+        .iter()
+        .filter(|p| p.is_error())
+        .filter_map(|p| match &p.location {
+            toon_plan::Location::Path(path) => toon_plan::derive::settable_field(path),
+            _ => None,
+        })
+        .collect();
+    needed.sort_unstable();
+    needed.dedup();
+    if needed.is_empty() {
+        return (first, needed);
+    }
+    let sets: Vec<_> = needed.iter().map(|f| example_setting(f)).collect();
+    (
+        toon_plan::convert_from(plan, from, to, None, &sets).unwrap(),
+        needed,
+    )
+}
+
+/// The plan converts to every other dialect and back, each output valid in its target;
+/// only the fields the mapping table says have no sensible value need `--set`.
+pub fn assert_converts_everywhere_and_back(plan: &Plan, from: DialectId, name: &str) {
+    const NEED_A_VALUE: &[&str] = &["tool", "action", "agent_type", "executor", "prompt"];
+    for to in DialectId::ALL.into_iter().filter(|&d| d != from) {
+        let (there, needed) = convert_filling(plan, from, to);
+        assert!(
+            needed.iter().all(|f| NEED_A_VALUE.contains(f)),
+            "{name} → {to} needs {needed:?}"
+        );
+        assert_eq!(
+            there.target_errors(),
+            0,
+            "{name} → {to} with {needed:?} set: {:#?}",
+            there.problems
+        );
+        let loaded = toon_plan::load(&there.text, None, Some(to), Some(there.format)).unwrap();
+        let (back, needed_back) = convert_filling(&loaded.plan, to, from);
+        assert!(
+            needed_back.iter().all(|f| NEED_A_VALUE.contains(f)),
+            "{name} → {to} → back needs {needed_back:?}"
+        );
+        assert_eq!(
+            back.target_errors(),
+            0,
+            "{name} → {to} → {from}: {:#?}",
+            back.problems
+        );
+    }
+}
+
 /// A plan from `(id, dependencies)` pairs.
 pub fn plan(tasks: &[(&str, &[&str])]) -> Plan {
     Plan {

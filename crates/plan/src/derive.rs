@@ -1,0 +1,460 @@
+//! What a conversion fills in: before a plan is written in a dialect, every field the
+//! dialect requires and the plan lacks is derived from what the plan holds (a PlanDAG
+//! `parallel_group` is the task's schedule wave), defaulted where one value is the
+//! obvious one (a Cursor todo's `status` is `pending`), or taken from the user's
+//! `--set FIELD=VALUE`. Where no sensible value exists (a tool DAG's `tool`, a PlanDAG
+//! `action`), nothing is invented: the target's validation then names the field and
+//! the command says which `--set` fills it.
+//!
+//! The rules, one row per target field, are the table in `docs/plan-mapping.md`; each
+//! [`Fill`] records the rule it applied, and the loss report lists it.
+
+use std::fmt;
+
+use serde_json::Number;
+
+use crate::dialects::workflow::STEP_TYPES;
+use crate::dialects::{DialectId, plandag, staged};
+use crate::exec::schedule;
+use crate::model::{Extra, Group, Plan, Task};
+use crate::problem::PlanError;
+
+/// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
+/// one, or `TASK.FIELD=VALUE` for one task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// The task it is for; `None` for every task.
+    pub task: Option<String>,
+    /// The field, as the target dialect or the model names it (`tool`, `agent_type`,
+    /// `executor`, `intent`, `step_type`, `action`, `status`, …).
+    pub field: String,
+    /// The value, as text (a number for `parallel_group`).
+    pub value: String,
+}
+
+impl std::str::FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Setting, String> {
+        let (key, value) = s
+            .split_once('=')
+            .ok_or_else(|| format!("{s:?}: expected FIELD=VALUE or TASK.FIELD=VALUE"))?;
+        // A task id may hold dots: the field is what follows the last one.
+        let (task, field) = match key.rsplit_once('.') {
+            Some((task, field)) => (Some(task.to_owned()), field),
+            None => (None, key),
+        };
+        if model_field(field).is_none() {
+            return Err(format!(
+                "--set {s}: unknown field {field:?} (one of: {})",
+                SETTABLE.join(", ")
+            ));
+        }
+        Ok(Setting {
+            task,
+            field: field.to_owned(),
+            value: value.to_owned(),
+        })
+    }
+}
+
+/// Fields `--set` accepts, in the names users know them by.
+const SETTABLE: &[&str] = &[
+    "tool",
+    "action",
+    "target",
+    "agent_type",
+    "executor",
+    "intent",
+    "step_type",
+    "kind",
+    "status",
+    "parallel_group",
+    "title",
+    "description",
+    "content",
+    "prompt",
+    "query",
+];
+
+/// The model field a settable name stands for.
+fn model_field(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "tool" => "tool",
+        "action" => "action",
+        "target" => "target",
+        "agent_type" | "executor" => "executor",
+        "intent" | "step_type" | "kind" => "kind",
+        "status" => "status",
+        "parallel_group" => "parallel_group",
+        "title" => "title",
+        "description" | "content" | "prompt" | "query" => "description",
+        _ => return None,
+    })
+}
+
+/// How a filled value came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FillKind {
+    /// Computed from other fields of the plan, by a rule.
+    Derived,
+    /// The one obvious value, where the plan says nothing.
+    Defaulted,
+    /// Given with `--set`.
+    Set,
+}
+
+/// One value a conversion filled in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fill {
+    /// `task ID` or `group ID`.
+    pub owner: String,
+    /// The model field (`parallel_group`, `tool`, `kind`, …).
+    pub field: &'static str,
+    /// Derived, defaulted or set.
+    pub kind: FillKind,
+    /// The rule, in words (`schedule wave`, `first of tools`).
+    pub rule: &'static str,
+}
+
+impl fmt::Display for Fill {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: `{}` {}", self.owner, self.field, self.rule)
+    }
+}
+
+/// The plan with what `to` requires filled in, and what was filled. A plan written
+/// back in its own dialect (`from == to`) gets only the `--set` values: it already is
+/// what that dialect holds.
+pub fn fill(
+    plan: &Plan,
+    from: DialectId,
+    to: DialectId,
+    sets: &[Setting],
+) -> Result<(Plan, Vec<Fill>), PlanError> {
+    let mut out = plan.clone();
+    let mut fills = Vec::new();
+    apply_settings(&mut out, to, sets, &mut fills)?;
+    if from == to {
+        return Ok((out, fills));
+    }
+    match to {
+        DialectId::Cursor => {
+            for t in &mut out.tasks {
+                text_from_title(t, &mut fills);
+                if t.status.is_none() {
+                    t.status = Some("pending".to_owned());
+                    fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
+                }
+            }
+        }
+        DialectId::Composite | DialectId::ToolDag => {
+            for t in &mut out.tasks {
+                text_from_title(t, &mut fills);
+                if to == DialectId::ToolDag
+                    && t.tool.is_none()
+                    && let Some(first) = t.tools.as_ref().and_then(|l| l.first()).cloned()
+                {
+                    t.tool = Some(first);
+                    fills.push(task_fill(t, "tool", FillKind::Derived, "first of tools"));
+                }
+            }
+        }
+        DialectId::PlanDag => {
+            if out.metadata.is_none() {
+                out.metadata = Some(Extra::new());
+                fills.push(plan_fill("metadata", FillKind::Defaulted, "{}"));
+            }
+            // Capabilities outside PlanDAG's fixed set cannot be held: they are left
+            // out (the loss report shows the change).
+            for t in &mut out.tasks {
+                if let Some(caps) = &mut t.capabilities {
+                    caps.retain(|c| plandag::CAPABILITIES.contains(&c.as_str()));
+                }
+            }
+            if out.tasks.iter().any(|t| t.parallel_group.is_none())
+                && let Ok(s) = schedule(&out)
+            {
+                for t in &mut out.tasks {
+                    if t.parallel_group.is_none()
+                        && let Some(st) = s.task(&t.id)
+                    {
+                        t.parallel_group = Some(Number::from(st.wave + 1));
+                        fills.push(task_fill(
+                            t,
+                            "parallel_group",
+                            FillKind::Derived,
+                            "schedule wave",
+                        ));
+                    }
+                }
+            }
+        }
+        DialectId::Staged => {
+            for t in &mut out.tasks {
+                let known = |e: &Option<String>| {
+                    e.as_deref().is_some_and(|e| staged::EXECUTORS.contains(&e))
+                };
+                if !known(&t.executor) && (t.tool.is_some() || t.tools.is_some()) {
+                    t.executor = Some("tooling".to_owned());
+                    fills.push(task_fill(
+                        t,
+                        "executor",
+                        FillKind::Derived,
+                        "calls a tool: tooling",
+                    ));
+                }
+                let kind = t.kind.as_deref();
+                if !kind.is_some_and(|k| staged::INTENTS.contains(&k)) {
+                    let (intent, how) = match kind {
+                        Some("ANALYSIS" | "DATA_PROCESSING") => ("analysis", FillKind::Derived),
+                        Some("CONDITION_CHECK") => ("review", FillKind::Derived),
+                        Some("VISUALIZATION") => ("create", FillKind::Derived),
+                        _ => ("create", FillKind::Defaulted),
+                    };
+                    t.kind = Some(intent.to_owned());
+                    let rule = if how == FillKind::Derived {
+                        "intent from the workflow step_type"
+                    } else {
+                        "create"
+                    };
+                    fills.push(task_fill(t, "kind", how, rule));
+                }
+            }
+        }
+        DialectId::Workflow => {
+            for t in &mut out.tasks {
+                let kind = t.kind.as_deref();
+                if !kind.is_some_and(|k| STEP_TYPES.contains(&k)) {
+                    let (step_type, how) = match kind {
+                        Some("analysis") => ("ANALYSIS", FillKind::Derived),
+                        Some("review") => ("CONDITION_CHECK", FillKind::Derived),
+                        _ => ("AGENT_EXECUTION", FillKind::Defaulted),
+                    };
+                    t.kind = Some(step_type.to_owned());
+                    let rule = if how == FillKind::Derived {
+                        "step_type from the staged intent"
+                    } else {
+                        "AGENT_EXECUTION"
+                    };
+                    fills.push(task_fill(t, "kind", how, rule));
+                }
+            }
+            one_workflow_task(&mut out, &mut fills);
+            if out.title.is_none() {
+                let (title, kind, rule) = match &out.id {
+                    Some(id) => (id.clone(), FillKind::Derived, "from the plan id"),
+                    None => ("Plan".to_owned(), FillKind::Defaulted, "Plan"),
+                };
+                out.title = Some(title);
+                fills.push(plan_fill("title", kind, rule));
+            }
+            if out.goal.is_none() {
+                out.goal = out.title.clone();
+                fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
+            }
+        }
+        DialectId::Plan => {}
+    }
+    Ok((out, fills))
+}
+
+fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
+    Fill {
+        owner: "plan".to_owned(),
+        field,
+        kind,
+        rule,
+    }
+}
+
+fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
+    Fill {
+        owner: format!("task {}", t.id),
+        field,
+        kind,
+        rule,
+    }
+}
+
+/// The words of a task (Cursor `content`, composite `prompt`, tool DAG `query`) when it
+/// has none: its title, else its action and target (`navigate https://…`), else its
+/// expected outcome.
+fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
+    if t.description
+        .as_deref()
+        .is_some_and(|d| !d.trim().is_empty())
+    {
+        return;
+    }
+    let present = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
+    let (text, rule) = if let Some(title) = present(&t.title) {
+        (title, "from the title")
+    } else if let Some(action) = present(&t.action) {
+        let text = match present(&t.target) {
+            Some(target) => format!("{action} {target}"),
+            None => action,
+        };
+        (text, "from the action and target")
+    } else if let Some(outcome) = present(&t.expected_outcome) {
+        (outcome, "from the expected outcome")
+    } else {
+        return;
+    };
+    t.description = Some(text);
+    fills.push(task_fill(t, "description", FillKind::Derived, rule));
+}
+
+/// Workflow steps belong to workflow tasks: a plan without groups gets one, named
+/// after the plan, holding every step.
+fn one_workflow_task(plan: &mut Plan, fills: &mut Vec<Fill>) {
+    if !plan.groups.is_empty() || plan.tasks.is_empty() {
+        return;
+    }
+    let id = "task_1".to_owned();
+    plan.groups.push(Group {
+        id: id.clone(),
+        name: Some(plan.title.clone().unwrap_or_else(|| "Plan".to_owned())),
+        ..Group::default()
+    });
+    fills.push(Fill {
+        owner: format!("group {id}"),
+        field: "(whole)",
+        kind: FillKind::Derived,
+        rule: "one workflow task holding every step",
+    });
+    for t in &mut plan.tasks {
+        t.group = Some(id.clone());
+        fills.push(task_fill(
+            t,
+            "group",
+            FillKind::Derived,
+            "the one workflow task",
+        ));
+    }
+}
+
+/// Applies `--set` values: to the named task, or to every task whose value is missing
+/// or not one the target knows.
+fn apply_settings(
+    plan: &mut Plan,
+    to: DialectId,
+    sets: &[Setting],
+    fills: &mut Vec<Fill>,
+) -> Result<(), PlanError> {
+    for s in sets {
+        let field = model_field(&s.field).unwrap_or("description");
+        if let Some(id) = &s.task
+            && plan.task(id).is_none()
+        {
+            return Err(PlanError::doc(format!(
+                "--set {id}.{}: the plan has no task {id:?}",
+                s.field
+            )));
+        }
+        for t in &mut plan.tasks {
+            let named = s.task.as_deref() == Some(t.id.as_str());
+            if s.task.is_some() && !named {
+                continue;
+            }
+            if !named && has_valid(t, field, to) {
+                continue;
+            }
+            set(t, field, &s.value)?;
+            fills.push(task_fill(t, field, FillKind::Set, "--set"));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a task's field holds a value the target accepts as it is.
+fn has_valid(t: &Task, field: &str, to: DialectId) -> bool {
+    let known = |v: &Option<String>, list: &[&str]| v.as_deref().is_some_and(|v| list.contains(&v));
+    match field {
+        "tool" => t.tool.as_deref().is_some_and(|s| !s.is_empty()),
+        "action" => t
+            .action
+            .as_deref()
+            .is_some_and(|a| plandag::ACTIONS.contains(&a)),
+        "executor" => match to {
+            DialectId::PlanDag => known(&t.executor, plandag::AGENT_TYPES),
+            DialectId::Staged => known(&t.executor, staged::EXECUTORS),
+            _ => t.executor.is_some(),
+        },
+        "kind" => match to {
+            DialectId::Workflow => known(&t.kind, STEP_TYPES),
+            DialectId::Staged => known(&t.kind, staged::INTENTS),
+            _ => t.kind.is_some(),
+        },
+        "status" => t.status.is_some(),
+        "parallel_group" => t.parallel_group.is_some(),
+        "title" => t.title.is_some(),
+        "target" => t.target.is_some(),
+        _ => t
+            .description
+            .as_deref()
+            .is_some_and(|d| !d.trim().is_empty()),
+    }
+}
+
+fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
+    let text = Some(value.to_owned());
+    match field {
+        "tool" => t.tool = text,
+        "action" => t.action = text,
+        "target" => t.target = text,
+        "executor" => t.executor = text,
+        "kind" => t.kind = text,
+        "status" => t.status = text,
+        "title" => t.title = text,
+        "parallel_group" => {
+            let n: u64 = value.parse().map_err(|_| {
+                PlanError::doc(format!(
+                    "--set parallel_group={value}: not a positive integer"
+                ))
+            })?;
+            t.parallel_group = Some(Number::from(n));
+        }
+        _ => t.description = text,
+    }
+    Ok(())
+}
+
+/// The settable fields a target's validation problem points at, for the hint
+/// `--set FIELD=VALUE` (`dag[0].tool` → `tool`).
+pub fn settable_field(path: &str) -> Option<&'static str> {
+    let last = path
+        .rsplit(['.', ']'])
+        .find(|s| !s.is_empty() && !s.starts_with('['))?;
+    SETTABLE.iter().copied().find(|f| *f == last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_parse_with_and_without_a_task() {
+        let s: Setting = "tool=web_search".parse().unwrap();
+        assert_eq!(
+            (s.task, s.field.as_str(), s.value.as_str()),
+            (None, "tool", "web_search")
+        );
+        let s: Setting = "step.v2.tool=calc".parse().unwrap();
+        assert_eq!(s.task.as_deref(), Some("step.v2"));
+        assert!("tool".parse::<Setting>().is_err());
+        assert!(
+            "colour=red"
+                .parse::<Setting>()
+                .unwrap_err()
+                .contains("unknown field")
+        );
+    }
+
+    #[test]
+    fn settable_fields_are_found_in_problem_paths() {
+        assert_eq!(settable_field("dag[0].tool"), Some("tool"));
+        assert_eq!(settable_field("steps[2].agent_type"), Some("agent_type"));
+        assert_eq!(settable_field("steps[2]"), None);
+    }
+}

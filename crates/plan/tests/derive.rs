@@ -1,0 +1,220 @@
+//! One test per row of the mapping table (`docs/plan-mapping.md`): each target field a
+//! conversion fills in, with the kind (derived, defaulted, set) and rule the loss
+//! report gives it, and the fields no rule can fill.
+
+use toon_plan::{Change, DialectId, Format, Loss, Plan, Setting, Task};
+
+fn task(id: &str, deps: &[&str]) -> Task {
+    Task {
+        id: id.to_owned(),
+        dependencies: Some(deps.iter().map(|d| (*d).to_owned()).collect()),
+        ..Task::default()
+    }
+}
+
+fn plan(tasks: Vec<Task>) -> Plan {
+    Plan {
+        tasks,
+        ..Plan::default()
+    }
+}
+
+/// Converts, reads the JSON back, and returns the target tree and the report.
+fn convert(
+    p: &Plan,
+    from: DialectId,
+    to: DialectId,
+    sets: &[&str],
+) -> (serde_json::Value, Vec<Loss>, usize) {
+    let sets: Vec<Setting> = sets.iter().map(|s| s.parse().unwrap()).collect();
+    let c = toon_plan::convert_from(p, from, to, Some(Format::Json), &sets).unwrap();
+    let tree = serde_json::from_str(&c.text).unwrap();
+    (tree, c.report.losses.clone(), c.target_errors())
+}
+
+fn entry<'a>(losses: &'a [Loss], owner: &str, field: &str) -> &'a Loss {
+    losses
+        .iter()
+        .find(|l| l.owner == owner && l.field == field)
+        .unwrap_or_else(|| panic!("no report entry for {owner} {field}: {losses:#?}"))
+}
+
+#[test]
+fn plandag_parallel_group_is_the_schedule_wave_and_metadata_defaults() {
+    let p = plan(vec![task("a", &[]), task("b", &["a"]), task("c", &[])]);
+    let (tree, losses, _) = convert(
+        &p,
+        DialectId::Cursor,
+        DialectId::PlanDag,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    let groups: Vec<u64> = tree["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["parallel_group"].as_u64().unwrap())
+        .collect();
+    assert_eq!(groups, [1, 2, 1]);
+    let l = entry(&losses, "task b", "parallel_group");
+    assert_eq!((l.change, l.rule), (Change::Derived, Some("schedule wave")));
+    assert_eq!(entry(&losses, "plan", "metadata").change, Change::Defaulted);
+    assert_eq!(entry(&losses, "task a", "action").change, Change::Set);
+}
+
+#[test]
+fn plandag_action_and_agent_type_have_no_sensible_value() {
+    let p = plan(vec![task("a", &[])]);
+    let (_, _, errors) = convert(&p, DialectId::Cursor, DialectId::PlanDag, &[]);
+    assert!(
+        errors >= 2,
+        "action and agent_type must be refused, not invented"
+    );
+}
+
+#[test]
+fn tooldag_tool_is_the_first_of_tools_else_refused() {
+    let mut t = task("a", &[]);
+    t.tools = Some(vec!["web_search".into(), "calc".into()]);
+    t.title = Some("Find it".into());
+    let (tree, losses, errors) =
+        convert(&plan(vec![t]), DialectId::Staged, DialectId::ToolDag, &[]);
+    assert_eq!(errors, 0);
+    assert_eq!(tree["dag"][0]["tool"], "web_search");
+    assert_eq!(
+        entry(&losses, "task a", "tool").rule,
+        Some("first of tools")
+    );
+    // The query is the task's words: its title here.
+    assert_eq!(tree["dag"][0]["query"], "Find it");
+    let (_, _, errors) = convert(
+        &plan(vec![task("b", &[])]),
+        DialectId::Cursor,
+        DialectId::ToolDag,
+        &[],
+    );
+    assert!(errors > 0);
+    let (tree, _, errors) = convert(
+        &plan(vec![task("b", &[])]),
+        DialectId::Cursor,
+        DialectId::ToolDag,
+        &["b.tool=calc", "query=2+2"],
+    );
+    assert_eq!((errors, tree["dag"][0]["tool"].as_str()), (0, Some("calc")));
+}
+
+#[test]
+fn cursor_content_comes_from_the_title_and_status_defaults_to_pending() {
+    let mut t = task("a", &[]);
+    t.title = Some("Write the spec".into());
+    let (tree, losses, _) = convert(&plan(vec![t]), DialectId::Staged, DialectId::Cursor, &[]);
+    let todo = &tree["todos"][0];
+    assert_eq!(
+        (todo["content"].as_str(), todo["status"].as_str()),
+        (Some("Write the spec"), Some("pending"))
+    );
+    assert_eq!(entry(&losses, "task a", "status").change, Change::Defaulted);
+}
+
+#[test]
+fn composite_prompt_comes_from_the_action_and_target() {
+    let mut t = task("open", &[]);
+    t.action = Some("navigate".into());
+    t.target = Some("https://shop.example".into());
+    let (tree, losses, errors) = convert(
+        &plan(vec![t]),
+        DialectId::PlanDag,
+        DialectId::Composite,
+        &[],
+    );
+    assert_eq!(errors, 0);
+    assert_eq!(tree["tasks"][0]["prompt"], "navigate https://shop.example");
+    assert_eq!(
+        entry(&losses, "task open", "description").rule,
+        Some("from the action and target")
+    );
+}
+
+#[test]
+fn staged_executor_is_tooling_for_tool_calls_and_intent_follows_the_step_type() {
+    let mut a = task("a", &[]);
+    a.tool = Some("calc".into());
+    a.kind = Some("ANALYSIS".into());
+    let mut b = task("b", &["a"]);
+    b.tool = Some("search".into());
+    let (tree, losses, errors) = convert(
+        &plan(vec![a, b]),
+        DialectId::ToolDag,
+        DialectId::Staged,
+        &[],
+    );
+    assert_eq!(errors, 0, "{tree}");
+    let steps: Vec<&serde_json::Value> = tree["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["steps"].as_array().unwrap())
+        .collect();
+    assert!(steps.iter().all(|s| s["executor"] == "tooling"));
+    assert_eq!(steps[0]["intent"], "analysis");
+    assert_eq!(entry(&losses, "task a", "kind").change, Change::Derived);
+    assert_eq!(entry(&losses, "task b", "kind").change, Change::Defaulted);
+    // Stages follow the waves: b waits for a.
+    assert_eq!(tree["stages"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn staged_executor_without_a_tool_needs_a_value() {
+    let (_, _, errors) = convert(
+        &plan(vec![task("a", &[])]),
+        DialectId::Cursor,
+        DialectId::Staged,
+        &[],
+    );
+    assert!(errors > 0);
+    let (_, _, errors) = convert(
+        &plan(vec![task("a", &[])]),
+        DialectId::Cursor,
+        DialectId::Staged,
+        &["executor=writer"],
+    );
+    assert_eq!(errors, 0);
+}
+
+#[test]
+fn workflow_gets_a_step_type_one_task_and_a_title() {
+    let mut a = task("a", &[]);
+    a.kind = Some("review".into());
+    let p = Plan {
+        id: Some("p-1".into()),
+        ..plan(vec![a, task("b", &["a"])])
+    };
+    let (tree, losses, errors) = convert(&p, DialectId::Staged, DialectId::Workflow, &[]);
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["steps"][0]["step_type"], "CONDITION_CHECK");
+    assert_eq!(tree["steps"][1]["step_type"], "AGENT_EXECUTION");
+    assert_eq!(tree["tasks"].as_array().unwrap().len(), 1);
+    assert_eq!(tree["steps"][1]["task_id"], tree["tasks"][0]["id"]);
+    assert_eq!(tree["metadata"]["title"], "p-1");
+    assert_eq!(
+        entry(&losses, "plan", "title").rule,
+        Some("from the plan id")
+    );
+    assert_eq!(entry(&losses, "task b", "kind").change, Change::Defaulted);
+}
+
+#[test]
+fn a_plan_written_in_its_own_dialect_gets_nothing_filled() {
+    let p = plan(vec![task("a", &[])]);
+    let c = toon_plan::convert_from(&p, DialectId::Cursor, DialectId::Cursor, None, &[]).unwrap();
+    assert!(c.report.is_empty(), "{:#?}", c.report);
+    assert!(!c.text.contains("status"));
+}
+
+#[test]
+fn a_setting_for_a_missing_task_is_an_error() {
+    let p = plan(vec![task("a", &[])]);
+    let sets = ["zzz.tool=x".parse().unwrap()];
+    let e = toon_plan::convert_from(&p, DialectId::Cursor, DialectId::ToolDag, None, &sets)
+        .unwrap_err();
+    assert!(e.to_string().contains("no task \"zzz\""), "{e}");
+}
