@@ -8,6 +8,7 @@ mod codec_cmd;
 mod failure;
 mod output;
 mod plan_cmd;
+mod plan_convert_cmd;
 mod plan_exec_cmd;
 mod plan_stats_cmd;
 mod stats_cmd;

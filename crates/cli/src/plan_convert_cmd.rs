@@ -1,0 +1,463 @@
+//! `toon plan convert`: one plan or a folder of plans to another dialect and format,
+//! with the loss report, written atomically and never over an input.
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use toon_plan::{DialectId, Format, Severity};
+
+use crate::output;
+use crate::plan_cmd::{load, report_problems};
+
+/// The format to write a single file in: `--format`, else what OUT's extension says;
+/// the two must agree.
+pub(crate) fn output_format(flag: Option<Format>, out: Option<&Path>) -> Result<Option<Format>, String> {
+    let by_name = out
+        .filter(|p| !p.is_dir() && *p != Path::new("-"))
+        .and_then(Format::from_path);
+    match (flag, by_name) {
+        (Some(f), Some(e)) if f != e => Err(format!(
+            "--format {f} contradicts the output file {} (a {e} file name): drop --format or rename the output",
+            out.map(|p| p.display().to_string()).unwrap_or_default()
+        )),
+        (Some(f), _) => Ok(Some(f)),
+        (None, e) => Ok(e),
+    }
+}
+
+/// Whether two paths name the same file (or folder) that exists.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+pub(crate) struct ConvertOpts {
+    pub(crate) from: Option<DialectId>,
+    pub(crate) input_format: Option<Format>,
+    pub(crate) to: DialectId,
+    pub(crate) format: Option<Format>,
+    pub(crate) force: bool,
+    pub(crate) quiet: bool,
+    pub(crate) sets: Vec<toon_plan::Setting>,
+}
+
+/// What happened to one file.
+enum Outcome {
+    Converted {
+        losses: usize,
+    },
+    Invalid,
+    /// The conversion would fail the target dialect's validation.
+    Unfit,
+    Failed,
+}
+
+/// Converts one loaded file; prints problems and the loss report to stderr.
+fn convert_one(
+    path: &Path,
+    opts: &ConvertOpts,
+    quiet_ok: bool,
+) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
+    let loaded = match load(path, opts.from, opts.input_format) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return Err(Outcome::Failed);
+        }
+    };
+    let errors = report_problems(path, &loaded);
+    if errors > 0 && !opts.force {
+        eprintln!(
+            "{}: not converted: {errors} error(s) (use --force to convert anyway)",
+            path.display()
+        );
+        return Err(Outcome::Invalid);
+    }
+    let conv = match toon_plan::convert_from(
+        &loaded.plan,
+        loaded.dialect,
+        opts.to,
+        opts.format,
+        &opts.sets,
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return Err(Outcome::Failed);
+        }
+    };
+    let n = conv.report.dropped().count();
+    let filled = conv.report.losses.len() - n;
+    if n + filled > 0 {
+        if opts.quiet {
+            if !quiet_ok {
+                eprintln!(
+                    "{}: {n} field(s) not carried over to {}, {filled} filled in",
+                    path.display(),
+                    opts.to
+                );
+            }
+        } else {
+            eprintln!(
+                "{}: {} → {}: {n} field(s) not carried over, {filled} filled in:",
+                path.display(),
+                loaded.dialect,
+                opts.to
+            );
+            for l in &conv.report.losses {
+                eprintln!("  {l}");
+            }
+        }
+    }
+    let target_errors = conv.target_errors();
+    if target_errors > 0 {
+        let verdict = if opts.force {
+            "written anyway (--force)"
+        } else {
+            "not converted (use --force to write it anyway)"
+        };
+        eprintln!(
+            "{}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
+             (it needs what the source does not hold):",
+            path.display(),
+            opts.to,
+            opts.to
+        );
+        let mut settable = Vec::new();
+        for p in conv
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+        {
+            eprintln!("  {}: {} [{}]", p.location, p.message, p.rule);
+            if let toon_plan::Location::Path(path) = &p.location
+                && let Some(f) = toon_plan::derive::settable_field(path)
+                && !settable.contains(&f)
+            {
+                settable.push(f);
+            }
+        }
+        if !settable.is_empty() {
+            let hint: Vec<String> = settable
+                .iter()
+                .map(|f| format!("--set {f}=VALUE"))
+                .collect();
+            eprintln!(
+                "  the plan has no value for these; give one with {} (or TASK.FIELD=VALUE for one task)",
+                hint.join(" ")
+            );
+        }
+        if !opts.force {
+            return Err(Outcome::Unfit);
+        }
+    }
+    let outcome = if errors > 0 || target_errors > 0 {
+        Outcome::Invalid
+    } else {
+        Outcome::Converted { losses: n }
+    };
+    Ok((conv, outcome))
+}
+
+pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
+    match convert_one(input, opts, false) {
+        Ok((conv, outcome)) => {
+            // An existing folder as OUT: the file goes inside, named after the input.
+            let in_dir = out
+                .filter(|p| p.is_dir())
+                .map(|d| d.join(output_name(input, opts.to, conv.format)));
+            let out = in_dir.as_deref().or(out);
+            if let Some(o) = out.filter(|o| same_file(o, input)) {
+                eprintln!(
+                    "{}: is the input: refusing to write over it (name another output file)",
+                    o.display()
+                );
+                return ExitCode::FAILURE;
+            }
+            if let Err(e) = output::emit(out, conv.text.as_bytes()) {
+                let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
+                eprintln!("cannot write {target}: {}", output::describe_io(&e));
+                return ExitCode::FAILURE;
+            }
+            match outcome {
+                Outcome::Converted { .. } => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Plan files under a folder (recursively), in name order; hidden entries skipped.
+pub(crate) fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&d)?.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if Format::from_path(&p).is_some() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The output name for an input: its name less its format's extension, plus the
+/// target format's (`name.plan.md` ↔ `name.plan.toon`, `x.json` → `x.toon`), or
+/// `PLAN-<random>.yaml` for new composite plans.
+pub(crate) fn output_name(input: &Path, to: DialectId, format: Format) -> String {
+    if to == DialectId::Composite && format == Format::Yaml {
+        return toon_plan::dialects::composite::new_file_name();
+    }
+    let name = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    let stem_len = [
+        ".md",
+        ".markdown",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toon",
+        ".mdc",
+    ]
+    .iter()
+    .find(|ext| lower.ends_with(*ext))
+    .map_or(name.len(), |ext| name.len() - ext.len());
+    format!("{}.{}", &name[..stem_len], format.extension())
+}
+
+struct Progress {
+    total: usize,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        Progress {
+            total,
+            shown: total >= 5 && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn tick(&self, done: usize, name: &str) {
+        if !self.shown {
+            return;
+        }
+        let width = 30;
+        let filled = done * width / self.total.max(1);
+        let bar: String = "=".repeat(filled) + &" ".repeat(width - filled);
+        let name: String = name.chars().take(40).collect();
+        eprint!("\r\x1b[2K[{bar}] {done}/{} {name}", self.total);
+        let _ = std::io::stderr().flush();
+    }
+
+    /// Clears the bar before other output.
+    fn clear(&self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
+    let Some(out_dir) = out else {
+        eprintln!(
+            "{} is a folder: name an output folder with -o",
+            input.display()
+        );
+        return ExitCode::FAILURE;
+    };
+    if out_dir.exists() && !out_dir.is_dir() {
+        eprintln!("{}: exists and is not a folder", out_dir.display());
+        return ExitCode::FAILURE;
+    }
+    let files = match plan_files(input) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{}: {}", input.display(), output::describe_io(&e));
+            return ExitCode::FAILURE;
+        }
+    };
+    if files.is_empty() {
+        eprintln!(
+            "{}: no plan files (.md, .json, .yaml, .toon) found",
+            input.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    if same_file(out_dir, input) {
+        eprintln!(
+            "{}: is the input folder: refusing to write over the plans in it (name another output folder)",
+            out_dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let format = opts
+        .format
+        .unwrap_or_else(|| opts.to.dialect().natural_format());
+    let targets: Vec<PathBuf> = files
+        .iter()
+        .map(|path| {
+            let rel = path.strip_prefix(input).unwrap_or(path);
+            out_dir
+                .join(rel.parent().unwrap_or(Path::new("")))
+                .join(output_name(path, opts.to, format))
+        })
+        .collect();
+    if let Some(clash) = target_clash(&files, &targets) {
+        eprintln!("{clash}: nothing written");
+        return ExitCode::FAILURE;
+    }
+    let foreign = foreign_dialects(&files, opts);
+    let progress = Progress::new(files.len());
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut with_losses = 0usize;
+    let mut total_losses = 0usize;
+    for (i, (path, target)) in files.iter().zip(&targets).enumerate() {
+        progress.tick(i, &path.display().to_string());
+        progress.clear();
+        if let Some((dialect, folder)) = foreign.get(path) {
+            eprintln!(
+                "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
+                path.display()
+            );
+            *counts.entry("of another dialect").or_insert(0) += 1;
+            continue;
+        }
+        let result = convert_one(path, opts, false);
+        let key = match result {
+            Ok((conv, outcome)) => {
+                let written = target
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| output::write_atomic(target, conv.text.as_bytes()));
+                match (written, outcome) {
+                    (Err(e), _) => {
+                        eprintln!(
+                            "cannot write {}: {}",
+                            target.display(),
+                            output::describe_io(&e)
+                        );
+                        "failed"
+                    }
+                    (Ok(()), Outcome::Converted { losses }) => {
+                        if losses > 0 {
+                            with_losses += 1;
+                            total_losses += losses;
+                        }
+                        if opts.to == DialectId::Composite {
+                            eprintln!("{} → {}", path.display(), target.display());
+                        }
+                        "converted"
+                    }
+                    (Ok(()), _) => "converted despite errors",
+                }
+            }
+            Err(Outcome::Invalid) => "invalid",
+            Err(Outcome::Unfit) => "not valid as the target (see above; --force writes them)",
+            Err(_) => "failed",
+        };
+        *counts.entry(key).or_insert(0) += 1;
+    }
+    progress.tick(files.len(), "");
+    progress.clear();
+    let converted = counts.get("converted").copied().unwrap_or(0);
+    let mut summary = format!(
+        "{converted} of {} plans converted to {} {format} in {}",
+        files.len(),
+        opts.to,
+        out_dir.display()
+    );
+    if with_losses > 0 {
+        summary.push_str(&format!(
+            "; {with_losses} with losses ({total_losses} fields)"
+        ));
+    } else {
+        summary.push_str("; nothing lost");
+    }
+    for (k, n) in &counts {
+        if *k != "converted" {
+            summary.push_str(&format!("; {n} {k}"));
+        }
+    }
+    eprintln!("{summary}");
+    if converted == files.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// A target that would overwrite a source, or that two sources would both write.
+fn target_clash(sources: &[PathBuf], targets: &[PathBuf]) -> Option<String> {
+    let mut seen: BTreeMap<&Path, &Path> = BTreeMap::new();
+    for (source, target) in sources.iter().zip(targets) {
+        if let Some(other) = sources.iter().find(|s| same_file(s, target)) {
+            return Some(format!(
+                "{} would be written over the input {}",
+                target.display(),
+                other.display()
+            ));
+        }
+        if let Some(first) = seen.insert(target, source) {
+            return Some(format!(
+                "{} and {} would both be written to {}",
+                first.display(),
+                source.display(),
+                target.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Without `--from`, the folder's dialect is the one most of its files are in; the
+/// files in another dialect (a workflow plan among Cursor plans) are returned with
+/// their dialect and the folder's, to be reported rather than converted.
+fn foreign_dialects(
+    files: &[PathBuf],
+    opts: &ConvertOpts,
+) -> BTreeMap<PathBuf, (DialectId, DialectId)> {
+    let mut out = BTreeMap::new();
+    if opts.from.is_some() {
+        return out;
+    }
+    let dialects: Vec<(PathBuf, DialectId)> = files
+        .iter()
+        .filter_map(|p| Some((p.clone(), load(p, None, opts.input_format).ok()?.dialect)))
+        .collect();
+    // Counted in order of first appearance: a tie goes to the dialect seen first.
+    let mut counts: Vec<(DialectId, usize)> = Vec::new();
+    for (_, d) in &dialects {
+        match counts.iter_mut().find(|(c, _)| c == d) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((*d, 1)),
+        }
+    }
+    let Some(&(main, _)) = counts.iter().rev().max_by_key(|(_, n)| *n) else {
+        return out;
+    };
+    for (p, d) in dialects {
+        if d != main {
+            out.insert(p, (d, main));
+        }
+    }
+    out
+}
+
