@@ -10,6 +10,7 @@ mod output;
 mod plan_cmd;
 mod plan_convert_cmd;
 mod plan_exec_cmd;
+mod plan_json;
 mod plan_stats_cmd;
 mod stats_cmd;
 

@@ -9,6 +9,7 @@ use toon_plan::{DialectId, Format, Loaded, Severity};
 
 use crate::output;
 use crate::plan_convert_cmd::{ConvertOpts, convert_file, convert_folder, output_format};
+use crate::plan_json;
 
 /// The plan subcommands.
 #[derive(clap::Subcommand, Debug)]
@@ -25,6 +26,10 @@ pub enum PlanCommand {
         /// Format of the files (json, yaml, toon, md); from the extension when absent.
         #[arg(long, value_name = "FORMAT")]
         format: Option<Format>,
+        /// Print the results as JSON on stdout: one object per file with its dialect,
+        /// format, task count, validity and problems.
+        #[arg(long)]
+        json: bool,
     },
     /// Convert a plan, or every plan in a folder, to another dialect, with a report of
     /// every field the target cannot hold.
@@ -63,6 +68,11 @@ pub enum PlanCommand {
         /// tool=web_search`, `--set open.action=navigate`). Repeatable.
         #[arg(long = "set", value_name = "FIELD=VALUE")]
         sets: Vec<toon_plan::Setting>,
+        /// Print a JSON report on stdout: per file its dialects, problems, loss report
+        /// (dropped, changed, derived, defaulted, set) and where the text went (or the
+        /// text itself when there is no -o).
+        #[arg(long)]
+        json: bool,
     },
     /// Print a short summary of a plan: tasks, statuses, edges.
     Show {
@@ -74,6 +84,9 @@ pub enum PlanCommand {
         /// Format of the file; from the extension when absent.
         #[arg(long, value_name = "FORMAT")]
         format: Option<Format>,
+        /// Print the summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// Bytes and exact o200k_base tokens of a plan: its source, as JSON, as plain TOON,
     /// in the tabular TOON layout and as the plan model.
@@ -94,7 +107,8 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             files,
             from,
             format,
-        } => validate(&files, from, format),
+            json,
+        } => validate(&files, from, format, json),
         PlanCommand::Convert {
             input,
             from,
@@ -105,6 +119,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             force,
             quiet,
             sets,
+            json,
         } => {
             let format = if input.is_dir() {
                 Ok(format)
@@ -126,6 +141,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
                 force,
                 quiet,
                 sets,
+                json,
             };
             if input.is_dir() {
                 convert_folder(&input, output.as_deref(), &opts)
@@ -133,7 +149,12 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
                 convert_file(&input, output.as_deref(), &opts)
             }
         }
-        PlanCommand::Show { file, from, format } => show(&file, from, format),
+        PlanCommand::Show {
+            file,
+            from,
+            format,
+            json,
+        } => show(&file, from, format, json),
         PlanCommand::Stats(args) => crate::plan_stats_cmd::run(&args),
         PlanCommand::Schedule(args) => crate::plan_exec_cmd::schedule(args),
         PlanCommand::Graph(args) => crate::plan_exec_cmd::graph(args),
@@ -182,15 +203,35 @@ pub(crate) fn report_problems(path: &Path, loaded: &Loaded) -> usize {
     errors
 }
 
-fn validate(files: &[PathBuf], from: Option<DialectId>, format: Option<Format>) -> ExitCode {
+fn validate(
+    files: &[PathBuf],
+    from: Option<DialectId>,
+    format: Option<Format>,
+    json: bool,
+) -> ExitCode {
     let mut failed = 0usize;
+    let mut records = Vec::new();
     for path in files {
         match load(path, from, format) {
             Ok(loaded) => {
-                let errors = report_problems(path, &loaded);
+                let errors = if json {
+                    let problems = toon_plan::validate(&loaded);
+                    let errors = problems.iter().filter(|p| p.is_error()).count();
+                    records.push(serde_json::json!({
+                        "file": path.display().to_string(),
+                        "dialect": loaded.dialect.name(),
+                        "format": loaded.format.name(),
+                        "tasks": loaded.plan.tasks.len(),
+                        "valid": errors == 0,
+                        "problems": plan_json::problems(&problems),
+                    }));
+                    errors
+                } else {
+                    report_problems(path, &loaded)
+                };
                 if errors > 0 {
                     failed += 1;
-                } else {
+                } else if !json {
                     println!(
                         "{}: ok ({} {}, {} tasks)",
                         path.display(),
@@ -201,13 +242,25 @@ fn validate(files: &[PathBuf], from: Option<DialectId>, format: Option<Format>) 
                 }
             }
             Err(e) => {
-                eprintln!("{e}");
+                if json {
+                    records.push(serde_json::json!({
+                        "file": path.display().to_string(),
+                        "valid": false,
+                        "error": e,
+                    }));
+                } else {
+                    eprintln!("{e}");
+                }
                 failed += 1;
             }
         }
     }
+    if json && let Err(e) = plan_json::print(&serde_json::Value::Array(records)) {
+        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        return ExitCode::FAILURE;
+    }
     if failed > 0 {
-        if files.len() > 1 {
+        if files.len() > 1 && !json {
             eprintln!("{failed} of {} files invalid", files.len());
         }
         ExitCode::FAILURE
@@ -226,7 +279,7 @@ fn one_line(s: &str, max: usize) -> String {
     }
 }
 
-fn show(path: &Path, from: Option<DialectId>, format: Option<Format>) -> ExitCode {
+fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool) -> ExitCode {
     let loaded = match load(path, from, format) {
         Ok(l) => l,
         Err(e) => {
@@ -237,6 +290,42 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>) -> ExitCod
     let plan = &loaded.plan;
     let problems = toon_plan::validate(&loaded);
     let errors = problems.iter().filter(|p| p.is_error()).count();
+    if json {
+        let tasks: Vec<serde_json::Value> = plan
+            .tasks
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "id": t.id,
+                    "title": t.title.as_ref().or(t.description.as_ref()),
+                    "status": t.status,
+                    "group": t.group,
+                    "dependencies": t.dependencies.clone().unwrap_or_default(),
+                })
+            })
+            .collect();
+        let summary = serde_json::json!({
+            "file": path.display().to_string(),
+            "dialect": loaded.dialect.name(),
+            "format": loaded.format.name(),
+            "title": plan.title.as_ref().or(plan.id.as_ref()),
+            "goal": plan.goal,
+            "tasks": tasks,
+            "edges": plan.edges().len(),
+            "groups": plan.groups.len(),
+            "valid": errors == 0,
+            "problems": plan_json::problems(&problems),
+        });
+        if let Err(e) = plan_json::print(&summary) {
+            eprintln!("cannot write stdout: {}", output::describe_io(&e));
+            return ExitCode::FAILURE;
+        }
+        return if errors > 0 {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
     let mut out = String::new();
     let title = plan
         .title
@@ -345,6 +434,7 @@ mod tests {
             force: false,
             quiet: true,
             sets: Vec::new(),
+            json: false,
         }
     }
 
@@ -380,6 +470,7 @@ mod tests {
             files: vec![testdata("plandag/valid/checkout.json")],
             from: None,
             format: None,
+            json: false,
         };
         assert_eq!(run(ok), ExitCode::SUCCESS);
         let bad = PlanCommand::Validate {
@@ -389,12 +480,14 @@ mod tests {
             ],
             from: None,
             format: None,
+            json: false,
         };
         assert_eq!(run(bad), ExitCode::FAILURE);
         let missing = PlanCommand::Validate {
             files: vec![testdata("nope.json")],
             from: None,
             format: None,
+            json: false,
         };
         assert_eq!(run(missing), ExitCode::FAILURE);
     }
@@ -450,6 +543,7 @@ mod tests {
             force: true,
             quiet: true,
             sets: Vec::new(),
+            json: false,
         };
         assert_eq!(run(forced), ExitCode::FAILURE);
         let text = std::fs::read_to_string(&out).unwrap();
@@ -531,12 +625,14 @@ mod tests {
             file: testdata("cursor/valid/dark-mode.plan.md"),
             from: None,
             format: None,
+            json: false,
         };
         assert_eq!(run(cmd), ExitCode::SUCCESS);
         let cmd = PlanCommand::Show {
             file: testdata("cursor/invalid/acyclic.plan.md"),
             from: None,
             format: None,
+            json: false,
         };
         assert_eq!(run(cmd), ExitCode::FAILURE);
     }

@@ -8,12 +8,18 @@ use std::process::ExitCode;
 
 use toon_plan::{DialectId, Format, Severity};
 
+use serde_json::{Map, Value, json};
+
 use crate::output;
 use crate::plan_cmd::{load, report_problems};
+use crate::plan_json;
 
 /// The format to write a single file in: `--format`, else what OUT's extension says;
 /// the two must agree.
-pub(crate) fn output_format(flag: Option<Format>, out: Option<&Path>) -> Result<Option<Format>, String> {
+pub(crate) fn output_format(
+    flag: Option<Format>,
+    out: Option<&Path>,
+) -> Result<Option<Format>, String> {
     let by_name = out
         .filter(|p| !p.is_dir() && *p != Path::new("-"))
         .and_then(Format::from_path);
@@ -43,6 +49,7 @@ pub(crate) struct ConvertOpts {
     pub(crate) force: bool,
     pub(crate) quiet: bool,
     pub(crate) sets: Vec<toon_plan::Setting>,
+    pub(crate) json: bool,
 }
 
 /// What happened to one file.
@@ -56,19 +63,29 @@ enum Outcome {
     Failed,
 }
 
-/// Converts one loaded file; prints problems and the loss report to stderr.
+/// Converts one loaded file; prints problems and the loss report to stderr, and puts
+/// the same facts in `record` (for `--json`).
 fn convert_one(
     path: &Path,
     opts: &ConvertOpts,
     quiet_ok: bool,
+    record: &mut Map<String, Value>,
 ) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
+    record.insert("file".into(), json!(path.display().to_string()));
+    record.insert("to".into(), json!(opts.to.name()));
     let loaded = match load(path, opts.from, opts.input_format) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("{e}");
+            record.insert("error".into(), json!(e));
             return Err(Outcome::Failed);
         }
     };
+    record.insert("from".into(), json!(loaded.dialect.name()));
+    record.insert(
+        "problems".into(),
+        plan_json::problems(&toon_plan::validate(&loaded)),
+    );
     let errors = report_problems(path, &loaded);
     if errors > 0 && !opts.force {
         eprintln!(
@@ -87,9 +104,19 @@ fn convert_one(
         Ok(c) => c,
         Err(e) => {
             eprintln!("{}: {e}", path.display());
+            record.insert("error".into(), json!(e.to_string()));
             return Err(Outcome::Failed);
         }
     };
+    record.insert("format".into(), json!(conv.format.name()));
+    record.insert(
+        "losses".into(),
+        Value::Array(conv.report.losses.iter().map(plan_json::loss).collect()),
+    );
+    record.insert(
+        "target_problems".into(),
+        plan_json::problems(&conv.problems),
+    );
     let n = conv.report.dropped().count();
     let filled = conv.report.losses.len() - n;
     if n + filled > 0 {
@@ -164,7 +191,26 @@ fn convert_one(
 }
 
 pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
-    match convert_one(input, opts, false) {
+    let mut record = Map::new();
+    let code = convert_file_recording(input, out, opts, &mut record);
+    if opts.json {
+        record.insert("ok".into(), json!(code == ExitCode::SUCCESS));
+        if let Err(e) = plan_json::print(&Value::Object(record)) {
+            eprintln!("cannot write stdout: {}", output::describe_io(&e));
+            return ExitCode::FAILURE;
+        }
+    }
+    code
+}
+
+fn convert_file_recording(
+    input: &Path,
+    out: Option<&Path>,
+    opts: &ConvertOpts,
+    record: &mut Map<String, Value>,
+) -> ExitCode {
+    record.insert("written".into(), json!(false));
+    match convert_one(input, opts, false, record) {
         Ok((conv, outcome)) => {
             // An existing folder as OUT: the file goes inside, named after the input.
             let in_dir = out
@@ -178,10 +224,15 @@ pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts)
                 );
                 return ExitCode::FAILURE;
             }
-            if let Err(e) = output::emit(out, conv.text.as_bytes()) {
+            if opts.json && out.is_none() {
+                record.insert("text".into(), json!(conv.text));
+            } else if let Err(e) = output::emit(out, conv.text.as_bytes()) {
                 let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
                 eprintln!("cannot write {target}: {}", output::describe_io(&e));
                 return ExitCode::FAILURE;
+            } else {
+                record.insert("written".into(), json!(true));
+                record.insert("output".into(), json!(out.map(|p| p.display().to_string())));
             }
             match outcome {
                 Outcome::Converted { .. } => ExitCode::SUCCESS,
@@ -326,6 +377,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     }
     let foreign = foreign_dialects(&files, opts);
     let progress = Progress::new(files.len());
+    let mut records = Vec::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut with_losses = 0usize;
     let mut total_losses = 0usize;
@@ -337,10 +389,18 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                 "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
                 path.display()
             );
+            records.push(json!({
+                "file": path.display().to_string(),
+                "from": dialect.name(),
+                "to": opts.to.name(),
+                "outcome": "of another dialect",
+                "ok": false,
+            }));
             *counts.entry("of another dialect").or_insert(0) += 1;
             continue;
         }
-        let result = convert_one(path, opts, false);
+        let mut record = Map::new();
+        let result = convert_one(path, opts, false, &mut record);
         let key = match result {
             Ok((conv, outcome)) => {
                 let written = target
@@ -373,6 +433,12 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
             Err(Outcome::Unfit) => "not valid as the target (see above; --force writes them)",
             Err(_) => "failed",
         };
+        record.insert("outcome".into(), json!(key));
+        record.insert("ok".into(), json!(key == "converted"));
+        if key.starts_with("converted") {
+            record.insert("output".into(), json!(target.display().to_string()));
+        }
+        records.push(Value::Object(record));
         *counts.entry(key).or_insert(0) += 1;
     }
     progress.tick(files.len(), "");
@@ -397,6 +463,12 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         }
     }
     eprintln!("{summary}");
+    if opts.json
+        && let Err(e) = plan_json::print(&Value::Array(records))
+    {
+        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        return ExitCode::FAILURE;
+    }
     if converted == files.len() {
         ExitCode::SUCCESS
     } else {
@@ -460,4 +532,3 @@ fn foreign_dialects(
     }
     out
 }
-

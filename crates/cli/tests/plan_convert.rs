@@ -330,3 +330,86 @@ fn a_plan_of_another_dialect_in_a_folder_is_reported_not_converted() {
     );
     assert!(out.join("w.json").exists(), "{}", stderr(&o));
 }
+
+fn json_of(o: &Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(o))
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(o)))
+}
+
+#[test]
+fn validate_show_and_convert_speak_json() {
+    let bad = testdata("plandag/invalid/positive-groups.json");
+    let o = toon(
+        &["plan", "validate", "--json", &testdata(WORKFLOW), &bad],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    assert_eq!(v[0]["valid"], true);
+    assert_eq!(v[0]["dialect"], "workflow");
+    assert_eq!(v[1]["valid"], false);
+    let p = &v[1]["problems"][0];
+    assert_eq!(
+        (p["severity"].as_str(), p["rule"].as_str()),
+        (Some("error"), Some("positive-groups"))
+    );
+    assert!(
+        p["path"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("parallel_group")),
+        "{p}"
+    );
+
+    let o = toon(&["plan", "show", "--json", &testdata(WORKFLOW)], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["title"], "Weekly sales report");
+    assert!(v["tasks"].as_array().is_some_and(|t| !t.is_empty()));
+
+    // A conversion that needs a value: refused, with the problem and the derived
+    // fields in the report; the text itself is in the JSON when there is no -o.
+    let dark = testdata("cursor/valid/dark-mode.plan.md");
+    let o = toon(&["plan", "convert", "--json", &dark, "--to", "plandag"], "");
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    assert_eq!(
+        (v["ok"].as_bool(), v["written"].as_bool()),
+        (Some(false), Some(false))
+    );
+    assert!(v["target_problems"].as_array().is_some_and(|p| {
+        p.iter()
+            .any(|p| p["path"].as_str().is_some_and(|s| s.ends_with(".action")))
+    }));
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            "--json",
+            &dark,
+            "--to",
+            "plandag",
+            "--set",
+            "action=extract",
+            "--set",
+            "agent_type=api_agent",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert!(
+        v["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("\"parallel_group\""))
+    );
+    let derived = v["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["field"] == "parallel_group")
+        .expect("a derived parallel_group");
+    assert_eq!(
+        (derived["change"].as_str(), derived["rule"].as_str()),
+        (Some("derived"), Some("schedule wave"))
+    );
+}
