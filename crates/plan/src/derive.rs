@@ -13,6 +13,7 @@ use std::fmt;
 
 use serde_json::Number;
 
+use crate::dialects::cursor::BODY_TASKS;
 use crate::dialects::workflow::STEP_TYPES;
 use crate::dialects::{DialectId, plandag, staged};
 use crate::exec::schedule;
@@ -139,6 +140,9 @@ pub fn fill(
         return Ok((out, fills));
     }
     match to {
+        // Tasks read from a Cursor body's task list go back into the body as they are.
+        DialectId::Cursor if out.layout.get(BODY_TASKS) == Some(&serde_json::Value::Bool(true)) => {
+        }
         DialectId::Cursor => {
             for t in &mut out.tasks {
                 text_from_title(t, &mut fills);

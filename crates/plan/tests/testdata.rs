@@ -434,3 +434,55 @@ fn valid_cursor_plans_are_canonical() {
     );
     assert!(toon.text.contains("deps[2]{task,on}:"), "{}", toon.text);
 }
+
+#[test]
+fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
+    let p = root().join("cursor/valid/checklist.plan.md");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let l = load(&p);
+    let titles: Vec<_> = l
+        .plan
+        .tasks
+        .iter()
+        .map(|t| t.title.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Index titles",
+            "Search endpoint",
+            "Search box",
+            "Debounce typing to 200 ms",
+            "Write the docs."
+        ]
+    );
+    assert_eq!(l.plan.tasks[0].status.as_deref(), Some("completed"));
+    // Through the plan model as TOON and back: the same bytes, no `todos` added.
+    let model = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
+    let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
+    let md = toon_plan::convert_from(
+        &back.plan,
+        DialectId::Plan,
+        DialectId::Cursor,
+        Some(Format::Md),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(md.text, text);
+    // Converted to another dialect, the tasks are real tasks with their titles.
+    let sets = ["executor=writer".parse().unwrap()];
+    let staged = toon_plan::convert_from(
+        &l.plan,
+        DialectId::Cursor,
+        DialectId::Staged,
+        Some(Format::Json),
+        &sets,
+    )
+    .unwrap();
+    assert_eq!(staged.target_errors(), 0);
+    assert!(
+        staged.text.contains("\"title\": \"Search endpoint\""),
+        "{}",
+        staged.text
+    );
+}

@@ -9,6 +9,7 @@
 //! as long as the plan's front-matter facts are unchanged — so cursor → cursor (and
 //! cursor → plan → cursor) reproduces the file exactly.
 
+mod body_tasks;
 mod front_matter;
 mod split;
 mod tolerant;
@@ -33,6 +34,8 @@ pub const HEAD: &str = "cursor.head";
 pub const CRLF: &str = "cursor.crlf";
 /// Layout key: the file started with a byte-order mark.
 pub const BOM: &str = "cursor.bom";
+/// Layout key: the tasks are the body's task list (the front matter has no `todos`).
+pub const BODY_TASKS: &str = "cursor.body_tasks";
 
 impl Dialect for Cursor {
     fn id(&self) -> DialectId {
@@ -139,6 +142,7 @@ pub fn read_markdown(text: &str) -> Read {
     if !s.body.is_empty() {
         plan.body = Some(s.body.to_string());
     }
+    adopt_body_tasks(&mut plan);
     if s.crlf {
         plan.layout.insert(CRLF.into(), Value::Bool(true));
     }
@@ -150,6 +154,45 @@ pub fn read_markdown(text: &str) -> Read {
             .insert(HEAD.into(), Value::String(s.head.clone()));
     }
     Read { plan, warnings }
+}
+
+/// A plan without `todos` takes its tasks from the body's task list, marked in the
+/// layout so that writing it back leaves them in the body.
+fn adopt_body_tasks(plan: &mut Plan) {
+    if !plan.tasks.is_empty() || plan.extra.contains_key("todos") {
+        plan.layout.shift_remove(BODY_TASKS);
+        return;
+    }
+    let tasks = plan
+        .body
+        .as_deref()
+        .map(body_tasks::tasks)
+        .unwrap_or_default();
+    if tasks.is_empty() {
+        plan.layout.shift_remove(BODY_TASKS);
+    } else {
+        plan.tasks = tasks;
+        plan.layout.insert(BODY_TASKS.into(), Value::Bool(true));
+    }
+}
+
+/// The plan as its front matter sees it: without the tasks when they are (still
+/// exactly) the body's task list.
+fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
+    let in_body = plan.layout.get(BODY_TASKS) == Some(&Value::Bool(true))
+        && plan
+            .body
+            .as_deref()
+            .map(body_tasks::tasks)
+            .unwrap_or_default()
+            == plan.tasks;
+    if in_body {
+        let mut p = plan.clone();
+        p.tasks.clear();
+        std::borrow::Cow::Owned(p)
+    } else {
+        std::borrow::Cow::Borrowed(plan)
+    }
 }
 
 /// The plan facts a head stands for (title, goal, tasks, extra).
@@ -164,14 +207,15 @@ fn head_plan(head: &str) -> Plan {
 
 /// Writes a plan as a Cursor markdown file.
 pub fn write_markdown(plan: &Plan) -> String {
-    let canonical = || front_matter::render_head(plan);
+    let front = front_plan(plan);
+    let canonical = || front_matter::render_head(&front);
     let head = match plan.layout.get(HEAD) {
         Some(Value::String(h)) => {
             let facts = head_plan(h);
-            if facts.title == plan.title
-                && facts.goal == plan.goal
-                && facts.tasks == plan.tasks
-                && facts.extra == plan.extra
+            if facts.title == front.title
+                && facts.goal == front.goal
+                && facts.tasks == front.tasks
+                && facts.extra == front.extra
             {
                 h.clone()
             } else {
@@ -213,12 +257,13 @@ fn read_tree(o: &Map<String, Value>) -> Read {
         }
         None => {}
     }
+    adopt_body_tasks(&mut plan);
     plan.into()
 }
 
 /// The tree form: front matter keys, then `body`, then `layout` when not empty.
 pub fn to_tree(plan: &Plan) -> Value {
-    let mut m = front_matter::from_plan(plan);
+    let mut m = front_matter::from_plan(&front_plan(plan));
     if let Some(b) = &plan.body {
         m.insert("body".into(), Value::String(b.clone()));
     }
