@@ -486,3 +486,34 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
         staged.text
     );
 }
+
+#[test]
+fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
+    let p = root().join("workflow/valid/onboarding.md");
+    let text = std::fs::read_to_string(&p).unwrap().replace(
+        "## Shared Inputs\n(Optional shared data)\n",
+        "## Shared Inputs\n- dataset: events.csv\n- window_days: 30\n- dry run: true\n",
+    );
+    let l = toon_plan::load(&text, Some(&p), None, None).unwrap();
+    let shared = l.plan.shared_inputs.clone().expect("shared inputs read");
+    assert_eq!(
+        shared,
+        serde_json::json!({"dataset": "events.csv", "window_days": 30, "dry run": true})
+    );
+    assert!(errors(&l).is_empty(), "{:?}", errors(&l));
+    let md = toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+    assert!(
+        md.text.contains(
+            "## Shared Inputs\n- dataset: events.csv\n- window_days: 30\n- dry run: true\n"
+        ),
+        "{}",
+        md.text
+    );
+    assert!(md.report.is_empty(), "{:?}", md.report);
+    // Nested data stays a JSON code block, read back the same.
+    let mut nested = l.plan.clone();
+    nested.shared_inputs = Some(serde_json::json!({"columns": ["a", "b"]}));
+    let md = toon_plan::convert(&nested, DialectId::Workflow, Some(Format::Md)).unwrap();
+    assert!(md.text.contains("```json"), "{}", md.text);
+    assert!(md.report.is_empty(), "{:?}", md.report);
+}

@@ -479,6 +479,20 @@ impl<'a> Reader<'a> {
                 let base = if tasks { "tasks" } else { "steps" };
                 self.out.lines.push((format!("{base}[{idx}].{key}"), line));
             }
+            // `- key: value` bullets: the keys as written (they are data, not labels).
+            Section::Shared => {
+                let v = parse_value(&value, ValueKind::Any);
+                let shared = self
+                    .root
+                    .entry("shared_inputs")
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(m) = shared {
+                    m.insert(label.clone(), v);
+                    self.out
+                        .lines
+                        .push((format!("shared_inputs.{label}"), line));
+                }
+            }
             Section::Config | Section::Metadata | Section::Extra => {
                 let key = if label.contains(' ') {
                     label.to_ascii_lowercase().replace(' ', "_")

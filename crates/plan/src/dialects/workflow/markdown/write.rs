@@ -109,8 +109,20 @@ pub fn to_markdown(tree: &Value) -> String {
         out.push('\n');
     }
     if let Some(v) = root.get("shared_inputs") {
-        let pretty = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-        out.push_str(&format!("## Shared Inputs\n```json\n{pretty}\n```\n\n"));
+        out.push_str("## Shared Inputs\n");
+        match v {
+            // Flat data reads best as bullets, as Workflow Config is written.
+            Value::Object(m) if !m.is_empty() && m.iter().all(|(k, v)| bullet_safe(k, v)) => {
+                for (k, v) in m {
+                    out.push_str(&format!("- {k}: {}\n", write_value(v, ValueKind::Any)));
+                }
+                out.push('\n');
+            }
+            _ => {
+                let pretty = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+                out.push_str(&format!("```json\n{pretty}\n```\n\n"));
+            }
+        }
     }
     if let Some(Value::Object(c)) = root.get("workflow_config") {
         out.push_str("## Workflow Config\n");
@@ -148,6 +160,17 @@ pub fn to_markdown(tree: &Value) -> String {
     out
 }
 
+/// Whether a shared input can be a `- key: value` bullet that reads back the same: a
+/// primitive value under a key that is plain text.
+fn bullet_safe(key: &str, value: &Value) -> bool {
+    !value.is_array()
+        && !value.is_object()
+        && !key.is_empty()
+        && key.trim() == key
+        && super::labels::label_safe(key)
+        && !key.contains(':')
+}
+
 /// Top-level keys the layout writes in their own sections.
 fn written_elsewhere(key: &str, v: &Value) -> bool {
     match key {
@@ -167,7 +190,9 @@ fn write_fields(
     let known: Vec<&str> = table.iter().map(|(_, k, _)| *k).collect();
     let mut keys: Vec<&String> = Vec::new();
     for k in &known {
-        if let Some((key, _)) = item.get_key_value(*k) {
+        if let Some((key, _)) = item.get_key_value(*k)
+            && !skip.contains(k)
+        {
             keys.push(key);
         }
     }
