@@ -88,8 +88,8 @@ pub enum PlanCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Bytes and exact o200k_base tokens of a plan: its source, as JSON, as plain TOON,
-    /// in the tabular TOON layout and as the plan model.
+    /// Bytes and exact o200k_base tokens of a plan: its source, its dialect as JSON and
+    /// as TOON, and the plan model as TOON.
     Stats(crate::plan_stats_cmd::PlanStatsArgs),
     /// Waves, stages, critical path and makespan of a plan; with --events, a dry run's
     /// events as JSON lines.

@@ -1,5 +1,5 @@
 //! `toon plan stats FILE`: bytes and exact o200k_base tokens of one plan in its own
-//! source, as JSON, as plain TOON, in our tabular TOON layout and as the plan model.
+//! source, its dialect as JSON and as TOON, and the plan model as TOON.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

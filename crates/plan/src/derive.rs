@@ -196,6 +196,28 @@ pub fn fill(
         }
         DialectId::Staged => {
             for t in &mut out.tasks {
+                if t.title.is_none()
+                    && let Some(words) = t.description.clone()
+                {
+                    t.title = Some(words);
+                    fills.push(task_fill(
+                        t,
+                        "title",
+                        FillKind::Derived,
+                        "from the description",
+                    ));
+                }
+                if t.tools.is_none()
+                    && let Some(tool) = t.tool.clone()
+                {
+                    t.tools = Some(vec![tool]);
+                    fills.push(task_fill(
+                        t,
+                        "tools",
+                        FillKind::Derived,
+                        "the tool it calls",
+                    ));
+                }
                 let known = |e: &Option<String>| {
                     e.as_deref().is_some_and(|e| staged::EXECUTORS.contains(&e))
                 };

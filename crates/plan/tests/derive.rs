@@ -155,6 +155,11 @@ fn staged_executor_is_tooling_for_tool_calls_and_intent_follows_the_step_type() 
         .flat_map(|s| s["steps"].as_array().unwrap())
         .collect();
     assert!(steps.iter().all(|s| s["executor"] == "tooling"));
+    assert_eq!(steps[1]["tools"], serde_json::json!(["search"]));
+    assert_eq!(
+        entry(&losses, "task b", "tools").rule,
+        Some("the tool it calls")
+    );
     assert_eq!(steps[0]["intent"], "analysis");
     assert_eq!(entry(&losses, "task a", "kind").change, Change::Derived);
     assert_eq!(entry(&losses, "task b", "kind").change, Change::Defaulted);
@@ -217,4 +222,22 @@ fn a_setting_for_a_missing_task_is_an_error() {
     let e = toon_plan::convert_from(&p, DialectId::Cursor, DialectId::ToolDag, None, &sets)
         .unwrap_err();
     assert!(e.to_string().contains("no task \"zzz\""), "{e}");
+}
+
+#[test]
+fn staged_titles_come_from_the_words() {
+    let mut t = task("a", &[]);
+    t.description = Some("Albert Einstein date of birth".into());
+    t.tool = Some("search".into());
+    let (tree, losses, errors) =
+        convert(&plan(vec![t]), DialectId::ToolDag, DialectId::Staged, &[]);
+    assert_eq!(errors, 0);
+    assert_eq!(
+        tree["stages"][0]["steps"][0]["title"],
+        "Albert Einstein date of birth"
+    );
+    assert_eq!(
+        entry(&losses, "task a", "title").rule,
+        Some("from the description")
+    );
 }
