@@ -230,41 +230,26 @@ pub fn fill(
                         "calls a tool: tooling",
                     ));
                 }
-                let kind = t.kind.as_deref();
-                if !kind.is_some_and(|k| staged::INTENTS.contains(&k)) {
-                    let (intent, how) = match kind {
-                        Some("ANALYSIS" | "DATA_PROCESSING") => ("analysis", FillKind::Derived),
-                        Some("CONDITION_CHECK") => ("review", FillKind::Derived),
-                        Some("VISUALIZATION") => ("create", FillKind::Derived),
-                        _ => ("create", FillKind::Defaulted),
-                    };
-                    t.kind = Some(intent.to_owned());
-                    let rule = if how == FillKind::Derived {
-                        "intent from the workflow step_type"
-                    } else {
-                        "create"
-                    };
-                    fills.push(task_fill(t, "kind", how, rule));
-                }
+                translate_kind(
+                    t,
+                    staged::INTENTS,
+                    INTENT_OF_STEP_TYPE,
+                    "create",
+                    "intent from the workflow step_type",
+                    &mut fills,
+                );
             }
         }
         DialectId::Workflow => {
             for t in &mut out.tasks {
-                let kind = t.kind.as_deref();
-                if !kind.is_some_and(|k| STEP_TYPES.contains(&k)) {
-                    let (step_type, how) = match kind {
-                        Some("analysis") => ("ANALYSIS", FillKind::Derived),
-                        Some("review") => ("CONDITION_CHECK", FillKind::Derived),
-                        _ => ("AGENT_EXECUTION", FillKind::Defaulted),
-                    };
-                    t.kind = Some(step_type.to_owned());
-                    let rule = if how == FillKind::Derived {
-                        "step_type from the staged intent"
-                    } else {
-                        "AGENT_EXECUTION"
-                    };
-                    fills.push(task_fill(t, "kind", how, rule));
-                }
+                translate_kind(
+                    t,
+                    STEP_TYPES,
+                    STEP_TYPE_OF_INTENT,
+                    "AGENT_EXECUTION",
+                    "step_type from the staged intent",
+                    &mut fills,
+                );
             }
             one_workflow_task(&mut out, &mut fills);
             if out.title.is_none() {
@@ -283,6 +268,39 @@ pub fn fill(
         DialectId::Plan => {}
     }
     Ok((out, fills))
+}
+
+/// Staged `intent` for a workflow `step_type`.
+const INTENT_OF_STEP_TYPE: &[(&str, &str)] = &[
+    ("ANALYSIS", "analysis"),
+    ("DATA_PROCESSING", "analysis"),
+    ("CONDITION_CHECK", "review"),
+    ("VISUALIZATION", "create"),
+];
+/// Workflow `step_type` for a staged `intent`.
+const STEP_TYPE_OF_INTENT: &[(&str, &str)] =
+    &[("analysis", "ANALYSIS"), ("review", "CONDITION_CHECK")];
+
+/// A task's `kind` in the target's vocabulary (`known`): kept when it is one, else
+/// translated by `table` (derived, by `rule`), else `default` (defaulted).
+fn translate_kind(
+    t: &mut Task,
+    known: &[&str],
+    table: &[(&str, &'static str)],
+    default: &'static str,
+    rule: &'static str,
+    fills: &mut Vec<Fill>,
+) {
+    let kind = t.kind.as_deref();
+    if kind.is_some_and(|k| known.contains(&k)) {
+        return;
+    }
+    let (value, how, rule) = match table.iter().find(|(from, _)| Some(*from) == kind) {
+        Some((_, to)) => (*to, FillKind::Derived, rule),
+        None => (default, FillKind::Defaulted, default),
+    };
+    t.kind = Some(value.to_owned());
+    fills.push(task_fill(t, "kind", how, rule));
 }
 
 fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
