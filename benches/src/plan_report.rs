@@ -284,13 +284,13 @@ mod tests {
             PlanEntry {
                 name: "p1".into(),
                 kind: "tooldag json".into(),
-                tokens: vec![Some(10), Some(20), Some(5), Some(8), Some(6), Some(7)],
+                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(7)],
                 lossy: vec![],
             },
             PlanEntry {
                 name: "p2".into(),
                 kind: "plan json".into(),
-                tokens: vec![Some(30), Some(40), Some(15), Some(12), Some(14), None],
+                tokens: vec![Some(30), Some(40), Some(15), Some(14), None],
                 lossy: vec!["toon"],
             },
         ];
