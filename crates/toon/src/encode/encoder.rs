@@ -271,7 +271,7 @@ impl<'w> Encoder<'w> {
             write_key(out, key);
         }
         out.push('[');
-        out.push_str(itoa::Buffer::new().format(len));
+        crate::js_number::push_int(out, len);
         if keyed {
             out.push(':');
         }

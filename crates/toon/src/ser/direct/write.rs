@@ -329,7 +329,7 @@ fn write_header(
         write_key(out, key);
     }
     out.push('[');
-    out.push_str(itoa::Buffer::new().format(len));
+    crate::js_number::push_int(out, len);
     if keyed {
         out.push(':');
     }
@@ -403,7 +403,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let text = out.out();
         for (i, byte) in b.iter().enumerate() {
             text.push(if i == 0 { ' ' } else { delimiter });
-            text.push_str(itoa::Buffer::new().format(*byte));
+            crate::js_number::push_int(text, *byte);
         }
         Ok(())
     }
