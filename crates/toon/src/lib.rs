@@ -53,6 +53,7 @@ mod de;
 pub mod decode;
 pub mod encode;
 mod error;
+mod fields;
 mod js_number;
 mod options;
 mod ser;

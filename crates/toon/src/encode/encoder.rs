@@ -9,8 +9,9 @@
 //! is level 1.
 
 use super::quote::{write_key, write_quoted, write_string};
-use super::table::{Field, cell, first_row_fields, row_matches};
+use super::table::{cell, first_row_fields, row_matches};
 use super::writer::{LineWriter, Mark};
+use crate::fields::{Field, write_header};
 use crate::stack::guarded;
 use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
 
@@ -263,28 +264,9 @@ impl<'w> Encoder<'w> {
         }
     }
 
-    /// A header: `key[N]`, `key[N:]` when keyed, the delimiter mark, the field list,
-    /// and the colon.
+    /// A header (see [`write_header`]).
     fn header(&mut self, key: Option<&str>, len: usize, keyed: bool, fields: Option<&[Field<'_>]>) {
-        let out = &mut self.w.out;
-        if let Some(key) = key {
-            write_key(out, key);
-        }
-        out.push('[');
-        crate::js_number::push_int(out, len);
-        if keyed {
-            out.push(':');
-        }
-        if self.delimiter != Delimiter::Comma {
-            out.push(self.delimiter.as_char());
-        }
-        out.push(']');
-        if let Some(fields) = fields {
-            out.push('{');
-            field_list(out, fields, self.delimiter.as_char());
-            out.push('}');
-        }
-        out.push(':');
+        write_header(&mut self.w.out, key, len, keyed, self.delimiter, fields);
     }
 
     /// An object of two or more entries as a keyed table on a started line (§9.5),
@@ -362,14 +344,18 @@ impl<'w> Encoder<'w> {
     fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
         for (i, field) in fields.iter().enumerate() {
             let value = cell(row, i, field, ordered);
-            if field.children.is_empty() {
-                if !*first {
-                    self.w.out.push(self.delimiter.as_char());
+            match (&field.children, value) {
+                (None, _) => {
+                    if !*first {
+                        self.w.out.push(self.delimiter.as_char());
+                    }
+                    *first = false;
+                    self.primitive(value);
                 }
-                *first = false;
-                self.primitive(value);
-            } else if let Value::Object(child) = value {
-                guarded(|| self.cells(child, &field.children, ordered, first));
+                (Some(group), Value::Object(child)) => {
+                    guarded(|| self.cells(child, group, ordered, first));
+                }
+                (Some(_), _) => {}
             }
         }
     }
@@ -459,19 +445,4 @@ struct TableSpec<'k> {
     row_level: usize,
     /// Indentation depth of the row lines.
     row_depth: usize,
-}
-
-/// A field list: names joined by the delimiter, nested groups in braces.
-fn field_list(out: &mut String, fields: &[Field<'_>], delimiter: char) {
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(delimiter);
-        }
-        write_key(out, field.name);
-        if !field.children.is_empty() {
-            out.push('{');
-            guarded(|| field_list(out, &field.children, delimiter));
-            out.push('}');
-        }
-    }
 }

@@ -22,13 +22,9 @@ use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, visit};
 use super::keys::{KeySet, with_key};
 use crate::stack::guarded;
 
-/// One entry of a table header's field list.
-pub(crate) struct Field {
-    /// The key.
-    pub(crate) name: Cow<'static, str>,
-    /// The nested field group; empty for a leaf field.
-    pub(crate) children: Vec<Field>,
-}
+/// One entry of a table header's field list: names are the struct's own
+/// `&'static str` keys or owned map keys.
+pub(crate) type Field = crate::fields::Field<'static>;
 
 /// Whether a field is named `key`; a `&'static str` key of the struct that gave the
 /// first row is recognised by its address before the bytes are compared.
@@ -136,15 +132,12 @@ impl Visit for Template {
         if self.level >= self.max_depth {
             return Err(Halt::Fallback);
         }
-        let children = match shape_of(v, self.level + 1, self.max_depth)? {
-            Shape::Leaf => Vec::new(),
-            Shape::Group(children) => children,
+        let field = match shape_of(v, self.level + 1, self.max_depth)? {
+            Shape::Leaf => Field::leaf(variant),
+            Shape::Group(children) => Field::group(variant, children),
             Shape::Bad => return Ok(Shape::Bad),
         };
-        Ok(Shape::Group(vec![Field {
-            name: Cow::Borrowed(variant),
-            children,
-        }]))
+        Ok(Shape::Group(vec![field]))
     }
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<Shape>> {
         Err(Halt::Container)
@@ -192,11 +185,8 @@ impl TemplateObj {
             return Ok(());
         }
         match shape_of(v, self.level, self.max_depth)? {
-            Shape::Leaf => self.fields.push(Field {
-                name,
-                children: Vec::new(),
-            }),
-            Shape::Group(children) => self.fields.push(Field { name, children }),
+            Shape::Leaf => self.fields.push(Field::leaf(name)),
+            Shape::Group(children) => self.fields.push(Field::group(name, children)),
             Shape::Bad => {
                 self.bad = true;
                 self.fields = Vec::new();
@@ -237,10 +227,7 @@ impl MapVisit for TemplateObj {
             return Ok(Shape::Bad);
         }
         Ok(match self.variant {
-            Some(variant) => Shape::Group(vec![Field {
-                name: Cow::Borrowed(variant),
-                children: self.fields,
-            }]),
+            Some(variant) => Shape::Group(vec![Field::group(variant, self.fields)]),
             None => Shape::Group(self.fields),
         })
     }
@@ -280,10 +267,9 @@ fn fits_field<T: Serialize + ?Sized>(
     level: usize,
     max_depth: usize,
 ) -> Res<bool> {
-    if field.children.is_empty() {
-        Ok(kind_of(v)? == Kind::Primitive)
-    } else {
-        fits(v, &field.children, level, max_depth)
+    match &field.children {
+        None => Ok(kind_of(v)? == Kind::Primitive),
+        Some(group) => fits(v, group, level, max_depth),
     }
 }
 
@@ -329,8 +315,8 @@ impl<'f> Visit for Matcher<'f> {
             return Err(Halt::Fallback);
         }
         match self.fields {
-            [only] if only.name == variant && !only.children.is_empty() => Ok(MatchObj::new(
-                &only.children,
+            [only] if only.name == variant && !only.is_leaf() => Ok(MatchObj::new(
+                only.group_fields(),
                 self.level + 2,
                 self.max_depth,
             )),

@@ -18,6 +18,7 @@ use super::keys::with_key;
 use crate::encode::encoder::Encoder;
 use crate::encode::quote::{write_key, write_quoted, write_string};
 use crate::encode::writer::{LineWriter, Mark};
+use crate::fields::write_header;
 use crate::ser::serializer::ValueSerializer;
 use crate::stack::guarded;
 use crate::{Delimiter, EncodeOptions, Map, Value};
@@ -283,9 +284,9 @@ fn value_cells(
     first: &mut bool,
 ) -> Res<()> {
     for field in fields {
-        match (row.get(field.name.as_ref()), field.children.is_empty()) {
+        match (row.get(field.name.as_ref()), field.is_leaf()) {
             (Some(Value::Object(child)), false) => {
-                guarded(|| value_cells(out, child, &field.children, delimiter, first))?;
+                guarded(|| value_cells(out, child, field.group_fields(), delimiter, first))?;
             }
             (Some(value), true) => {
                 let p = match value {
@@ -313,50 +314,6 @@ fn check_len(written: usize, announced: usize) -> Res<()> {
         Ok(())
     } else {
         Err(Halt::Inconsistent)
-    }
-}
-
-/// Appends a header (see [`Out::header`]).
-fn write_header(
-    out: &mut String,
-    key: Option<&str>,
-    len: usize,
-    keyed: bool,
-    delimiter: Delimiter,
-    fields: Option<&[Field]>,
-) {
-    if let Some(key) = key {
-        write_key(out, key);
-    }
-    out.push('[');
-    crate::js_number::push_int(out, len);
-    if keyed {
-        out.push(':');
-    }
-    if delimiter != Delimiter::Comma {
-        out.push(delimiter.as_char());
-    }
-    out.push(']');
-    if let Some(fields) = fields {
-        out.push('{');
-        field_list(out, fields, delimiter.as_char());
-        out.push('}');
-    }
-    out.push(':');
-}
-
-/// A field list: names joined by the delimiter, nested groups in braces.
-fn field_list(out: &mut String, fields: &[Field], delimiter: char) {
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(delimiter);
-        }
-        write_key(out, &field.name);
-        if !field.children.is_empty() {
-            out.push('{');
-            guarded(|| field_list(out, &field.children, delimiter));
-            out.push('}');
-        }
     }
 }
 
@@ -752,7 +709,7 @@ struct RowCells<'a, 'w, 'f> {
 impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
     /// Writes the value of `field` (a cell, or a group's cells).
     fn put<T: Serialize + ?Sized>(&mut self, field: &Field, v: &T, level: usize) -> Res<()> {
-        if field.children.is_empty() {
+        if field.is_leaf() {
             let sep = (!*self.first).then(|| self.out.delimiter.as_char());
             *self.first = false;
             let delimiter = self.out.delimiter;
@@ -768,7 +725,7 @@ impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
         } else {
             let group = RowCells {
                 out: &mut *self.out,
-                fields: &field.children,
+                fields: field.group_fields(),
                 level,
                 first: &mut *self.first,
             };
@@ -812,8 +769,8 @@ impl<'a, 'w, 'f> Visit for RowCells<'a, 'w, 'f> {
         open(self.level, self.out.max_depth)?;
         open(self.level + 1, self.out.max_depth)?;
         match self.fields {
-            [only] if only.name == variant && !only.children.is_empty() => {
-                self.fields = &only.children;
+            [only] if only.name == variant && !only.is_leaf() => {
+                self.fields = only.group_fields();
                 Ok(GroupEntries {
                     level: self.level + 2,
                     cells: self,
