@@ -86,6 +86,18 @@ impl P<'_> {
     fn float(f: f64) -> P<'static> {
         Number::from_f64(f).map_or(P::Null, P::Num)
     }
+
+    /// The primitive as the writer takes it.
+    #[inline]
+    pub(crate) fn as_primitive(&self) -> crate::encode::syntax::Primitive<'_> {
+        use crate::encode::syntax::Primitive;
+        match self {
+            P::Null => Primitive::Null,
+            P::Bool(b) => Primitive::Bool(*b),
+            P::Num(n) => Primitive::Num(n),
+            P::Str(s) => Primitive::Str(s),
+        }
+    }
 }
 
 /// What a serializer of the direct encoder does with each kind of value.

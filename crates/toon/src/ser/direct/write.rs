@@ -16,9 +16,11 @@ use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit
 use super::analyze::{Field, count, plan_array, plan_object, same_name};
 use super::keys::with_key;
 use crate::encode::encoder::Encoder;
-use crate::encode::quote::{write_key, write_quoted, write_string};
+use crate::encode::quote::write_key;
+use crate::encode::syntax::{
+    write_empty_array, write_header, write_primitive, write_root_primitive,
+};
 use crate::encode::writer::{LineWriter, Mark};
-use crate::fields::write_header;
 use crate::ser::serializer::ValueSerializer;
 use crate::stack::guarded;
 use crate::{Delimiter, EncodeOptions, Map, Value};
@@ -72,15 +74,10 @@ impl<'k> Pos<'k> {
     }
 }
 
-/// Appends a primitive with delimiter-aware quoting, as the `Value` encoder does.
+/// Appends a primitive with delimiter-aware quoting.
+#[inline]
 fn write_prim(out: &mut String, p: &P<'_>, delimiter: Delimiter) {
-    match p {
-        P::Null => out.push_str("null"),
-        P::Bool(true) => out.push_str("true"),
-        P::Bool(false) => out.push_str("false"),
-        P::Num(n) => n.write_canonical(out),
-        P::Str(s) => write_string(out, s, delimiter),
-    }
+    write_primitive(out, p.as_primitive(), delimiter);
 }
 
 /// The state of one direct encoding run: the `Value` encoder (for its output buffer
@@ -336,13 +333,10 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
             write_key(out.out(), key);
             out.out().push_str(": ");
         }
-        match (self.pos, &p) {
-            // DELTA-4.4 E2: a root string starting with U+FEFF is always quoted.
-            (Pos::Root, P::Str(s)) if s.starts_with('\u{feff}') => write_quoted(out.out(), s),
-            _ => {
-                let delimiter = out.delimiter;
-                write_prim(out.out(), &p, delimiter);
-            }
+        let delimiter = out.delimiter;
+        match self.pos {
+            Pos::Root => write_root_primitive(out.out(), p.as_primitive(), delimiter),
+            _ => write_prim(out.out(), &p, delimiter),
         }
         Ok(())
     }
@@ -352,7 +346,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         open(self.pos.level(), out.max_depth)?;
         out.start_line(self.pos);
         if b.is_empty() && !matches!(self.pos, Pos::ListItem { .. }) {
-            write_empty(out.out(), self.pos.key());
+            write_empty_array(out.out(), self.pos.key());
             return Ok(());
         }
         out.header(self.pos.key(), b.len(), false, None);
@@ -402,16 +396,6 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
     }
 }
 
-/// `key: []` (or `[]` without a key): an empty array outside a list.
-fn write_empty(out: &mut String, key: Option<&str>) {
-    if let Some(key) = key {
-        write_key(out, key);
-        out.push_str(": []");
-    } else {
-        out.push_str("[]");
-    }
-}
-
 /// An inline array being tried: `key[N]: a,b` on the current line.
 struct Inline<'a, 'w, 'k> {
     out: &'a mut Out<'w>,
@@ -452,7 +436,7 @@ impl SeqVisit for Inline<'_, '_, '_> {
         }
         if self.n == 0 && !matches!(self.pos, Pos::ListItem { .. }) {
             out.out().truncate(self.header_start);
-            write_empty(out.out(), self.pos.key());
+            write_empty_array(out.out(), self.pos.key());
         } else if self.n != self.guess {
             let mut header = String::new();
             write_header(
