@@ -117,4 +117,31 @@ mod tests {
             f.report(true)
         );
     }
+
+    /// A writer whose every write fails as a closed pipe does.
+    struct ClosedPipe;
+
+    impl std::io::Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "pipe closed",
+            ))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn io_errors_inside_toon_errors_show_beneath_them() {
+        let e = toon::to_writer(ClosedPipe, &vec![1, 2, 3]).unwrap_err();
+        let report = Failure::new("m").caused_by(&e).report(true);
+        assert!(
+            report.contains(
+                "\n  0: toon::Error Io: pipe closed\n  1: I/O error BrokenPipe: pipe closed"
+            ),
+            "{report}"
+        );
+    }
 }

@@ -53,6 +53,8 @@ mod de;
 pub mod decode;
 pub mod encode;
 mod error;
+mod fields;
+mod js_number;
 mod options;
 mod ser;
 mod stack;
@@ -84,8 +86,12 @@ pub mod __private {
         crate::ser::to_value_limited(value, max_depth)
     }
 
-    /// How many documents the direct serializer had to redo through a whole `Value`.
-    pub fn direct_fallbacks() -> usize {
-        crate::ser::direct::WHOLE_DOCUMENT_FALLBACKS.load(std::sync::atomic::Ordering::Relaxed)
+    /// The direct serializer's text without its whole-document retry through a
+    /// `Value`: `None` where `to_string_with` would have had to redo the document.
+    pub fn to_string_without_retry<T: serde::Serialize + ?Sized>(
+        value: &T,
+        options: &crate::EncodeOptions,
+    ) -> crate::Result<Option<String>> {
+        crate::ser::direct::without_retry(value, options)
     }
 }

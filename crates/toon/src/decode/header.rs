@@ -10,14 +10,8 @@ use super::tokens::{
     TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
 };
 
-/// One field of a field list, possibly carrying a nested group.
-#[derive(Clone, Debug)]
-pub(crate) struct Field<'a> {
-    pub name: Cow<'a, str>,
-    pub children: Option<Vec<Field<'a>>>,
-    /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
-    pub leaves: usize,
-}
+pub(crate) use crate::fields::Field;
+use crate::fields::leaf_count;
 
 /// A parsed header.
 #[derive(Clone, Debug)]
@@ -35,10 +29,6 @@ impl Header<'_> {
     pub fn leaf_count(&self) -> usize {
         self.fields.as_deref().map_or(0, leaf_count)
     }
-}
-
-fn leaf_count(fields: &[Field<'_>]) -> usize {
-    fields.iter().map(|f| f.leaves).sum()
 }
 
 /// The outcome of looking at a line as a header.

@@ -75,10 +75,8 @@ struct JsFormatter<F>(F);
 
 impl<F: Formatter> Formatter for JsFormatter<F> {
     fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
-        if value == 0.0 {
-            return w.write_all(b"0");
-        }
-        w.write_all(ryu_js::Buffer::new().format_finite(value).as_bytes())
+        let mut buf = ryu_js::Buffer::new();
+        w.write_all(crate::js_number::f64_str(&mut buf, value).as_bytes())
     }
 
     fn write_f32<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f32) -> io::Result<()> {

@@ -8,9 +8,13 @@
 //! `level` counts enclosing containers for the `max_depth` limit: the root container
 //! is level 1.
 
-use super::quote::{write_key, write_quoted, write_string};
-use super::table::{Field, cell, first_row_fields, row_matches};
+use super::quote::write_key;
+use super::syntax::{
+    Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
+};
+use super::table::{cell, first_row_fields, row_matches};
 use super::writer::{LineWriter, Mark};
+use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
 
@@ -65,6 +69,18 @@ fn shape(items: &[Value]) -> Shape {
     }
 }
 
+/// A primitive value as the writer takes it; `None` for containers.
+#[inline]
+fn as_primitive(value: &Value) -> Option<Primitive<'_>> {
+    Some(match value {
+        Value::Null => Primitive::Null,
+        Value::Bool(b) => Primitive::Bool(*b),
+        Value::Number(n) => Primitive::Num(n),
+        Value::String(s) => Primitive::Str(s),
+        Value::Array(_) | Value::Object(_) => return None,
+    })
+}
+
 impl<'w> Encoder<'w> {
     /// An encoder writing to `w` with the document delimiter and nesting limit given.
     pub(crate) fn new(w: LineWriter<'w>, delimiter: Delimiter, max_depth: usize) -> Encoder<'w> {
@@ -105,30 +121,22 @@ impl<'w> Encoder<'w> {
                 }
                 self.fields(map, 0, 1)
             }
-            Value::String(s) if s.starts_with('\u{feff}') => {
-                self.w.line(0);
-                write_quoted(&mut self.w.out, s);
-                Ok(())
-            }
             primitive => {
                 self.w.line(0);
-                self.primitive(primitive);
+                if let Some(p) = as_primitive(primitive) {
+                    write_root_primitive(&mut self.w.out, p, self.delimiter);
+                }
                 Ok(())
             }
         }
     }
 
     /// Writes a primitive with delimiter-aware quoting.
+    #[inline]
     fn primitive(&mut self, value: &Value) {
-        let out = &mut self.w.out;
-        match value {
-            Value::Null => out.push_str("null"),
-            Value::Bool(true) => out.push_str("true"),
-            Value::Bool(false) => out.push_str("false"),
-            Value::Number(n) => n.write_canonical(out),
-            Value::String(s) => write_string(out, s, self.delimiter),
-            // Containers never reach here; callers dispatch them first.
-            Value::Array(_) | Value::Object(_) => {}
+        // Containers never reach here; callers dispatch them first.
+        if let Some(p) = as_primitive(value) {
+            write_primitive(&mut self.w.out, p, self.delimiter);
         }
     }
 
@@ -199,12 +207,7 @@ impl<'w> Encoder<'w> {
         level: usize,
     ) -> Result<()> {
         if items.is_empty() {
-            if let Some(key) = key {
-                write_key(&mut self.w.out, key);
-                self.w.out.push_str(": []");
-            } else {
-                self.w.out.push_str("[]");
-            }
+            write_empty_array(&mut self.w.out, key);
             return Ok(());
         }
         match shape(items) {
@@ -263,28 +266,9 @@ impl<'w> Encoder<'w> {
         }
     }
 
-    /// A header: `key[N]`, `key[N:]` when keyed, the delimiter mark, the field list,
-    /// and the colon.
+    /// A header (see [`write_header`]).
     fn header(&mut self, key: Option<&str>, len: usize, keyed: bool, fields: Option<&[Field<'_>]>) {
-        let out = &mut self.w.out;
-        if let Some(key) = key {
-            write_key(out, key);
-        }
-        out.push('[');
-        out.push_str(itoa::Buffer::new().format(len));
-        if keyed {
-            out.push(':');
-        }
-        if self.delimiter != Delimiter::Comma {
-            out.push(self.delimiter.as_char());
-        }
-        out.push(']');
-        if let Some(fields) = fields {
-            out.push('{');
-            field_list(out, fields, self.delimiter.as_char());
-            out.push('}');
-        }
-        out.push(':');
+        write_header(&mut self.w.out, key, len, keyed, self.delimiter, fields);
     }
 
     /// An object of two or more entries as a keyed table on a started line (§9.5),
@@ -362,14 +346,18 @@ impl<'w> Encoder<'w> {
     fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
         for (i, field) in fields.iter().enumerate() {
             let value = cell(row, i, field, ordered);
-            if field.children.is_empty() {
-                if !*first {
-                    self.w.out.push(self.delimiter.as_char());
+            match (&field.children, value) {
+                (None, _) => {
+                    if !*first {
+                        self.w.out.push(self.delimiter.as_char());
+                    }
+                    *first = false;
+                    self.primitive(value);
                 }
-                *first = false;
-                self.primitive(value);
-            } else if let Value::Object(child) = value {
-                guarded(|| self.cells(child, &field.children, ordered, first));
+                (Some(group), Value::Object(child)) => {
+                    guarded(|| self.cells(child, group, ordered, first));
+                }
+                (Some(_), _) => {}
             }
         }
     }
@@ -459,19 +447,4 @@ struct TableSpec<'k> {
     row_level: usize,
     /// Indentation depth of the row lines.
     row_depth: usize,
-}
-
-/// A field list: names joined by the delimiter, nested groups in braces.
-fn field_list(out: &mut String, fields: &[Field<'_>], delimiter: char) {
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(delimiter);
-        }
-        write_key(out, field.name);
-        if !field.children.is_empty() {
-            out.push('{');
-            guarded(|| field_list(out, &field.children, delimiter));
-            out.push('}');
-        }
-    }
 }

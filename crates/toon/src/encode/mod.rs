@@ -21,6 +21,7 @@
 pub(crate) mod encoder;
 pub(crate) mod quote;
 mod replacer;
+pub(crate) mod syntax;
 mod table;
 pub(crate) mod writer;
 

@@ -8,16 +8,9 @@
 //! column, which lets the encoder check each row just before writing it (one pass
 //! over the data) and take the table back if a later row does not fit.
 
+use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Map, Value};
-
-/// One entry of a header's field list.
-pub(crate) struct Field<'a> {
-    /// The key this field reads.
-    pub(crate) name: &'a str,
-    /// The nested field group; empty for a leaf field.
-    pub(crate) children: Vec<Field<'a>>,
-}
 
 /// The value of field `name`, expected at position `index` of `row` (the usual case
 /// when every row has the first row's key order); a hash look-up otherwise, which
@@ -41,7 +34,7 @@ pub(crate) fn cell<'a>(row: &'a Map, index: usize, field: &Field<'_>, ordered: b
     let found = if ordered {
         row.get_index(index).map(|(_, v)| v)
     } else {
-        row.get(field.name)
+        row.get(field.name.as_ref())
     };
     found.unwrap_or(&NULL)
 }
@@ -65,14 +58,14 @@ pub(crate) fn first_row_fields<'a>(
 fn template<'a>(obj: &'a Map, level: usize, max_depth: usize) -> Option<Vec<Field<'a>>> {
     let mut fields = Vec::with_capacity(obj.len());
     for (name, value) in obj {
-        let children = match value {
-            Value::Object(child) if !child.is_empty() && level < max_depth => {
-                guarded(|| template(child, level + 1, max_depth))?
-            }
+        fields.push(match value {
+            Value::Object(child) if !child.is_empty() && level < max_depth => Field::group(
+                name.as_str(),
+                guarded(|| template(child, level + 1, max_depth))?,
+            ),
             Value::Object(_) | Value::Array(_) => return None,
-            _ => Vec::new(),
-        };
-        fields.push(Field { name, children });
+            _ => Field::leaf(name.as_str()),
+        });
     }
     Some(fields)
 }
@@ -93,11 +86,11 @@ fn matches(fields: &[Field<'_>], row: &Map, ordered: &mut bool) -> bool {
         return false;
     }
     for (i, f) in fields.iter().enumerate() {
-        let ok = match (lookup(row, i, f.name, ordered), f.children.is_empty()) {
-            (Some(Value::Array(_) | Value::Object(_)), true) | (None, _) => false,
-            (Some(_), true) => true,
-            (Some(Value::Object(child)), false) => guarded(|| matches(&f.children, child, ordered)),
-            (Some(_), false) => false,
+        let ok = match (lookup(row, i, &f.name, ordered), &f.children) {
+            (Some(Value::Array(_) | Value::Object(_)), None) | (None, _) => false,
+            (Some(_), None) => true,
+            (Some(Value::Object(child)), Some(group)) => guarded(|| matches(group, child, ordered)),
+            (Some(_), Some(_)) => false,
         };
         if !ok {
             return false;

@@ -3,7 +3,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::serializer::f32_to_f64;
+use crate::js_number::f32_to_f64;
 use crate::{Error, ErrorKind, Result};
 
 /// Serializes a map key to the `String` it becomes.
@@ -17,7 +17,9 @@ fn key_error(what: &str) -> Error {
 }
 
 fn integer<I: itoa::Integer>(i: I) -> Result<String> {
-    Ok(itoa::Buffer::new().format(i).to_owned())
+    let mut key = String::new();
+    crate::js_number::push_int(&mut key, i);
+    Ok(key)
 }
 
 impl ser::Serializer for MapKeySerializer {
@@ -85,10 +87,9 @@ impl ser::Serializer for MapKeySerializer {
         if !v.is_finite() {
             return Err(key_error("a NaN or infinite float"));
         }
-        if v == 0.0 {
-            return Ok("0".to_owned());
-        }
-        Ok(ryu_js::Buffer::new().format_finite(v).to_owned())
+        let mut key = String::new();
+        crate::js_number::push_f64(&mut key, v);
+        Ok(key)
     }
 
     fn serialize_char(self, v: char) -> Result<String> {

@@ -1,5 +1,6 @@
 //! The serde `Serializer` that builds a [`Value`].
 
+use crate::js_number::f32_to_f64;
 use serde::ser::{self, Serialize};
 
 use super::map_key::MapKeySerializer;
@@ -49,16 +50,6 @@ impl ValueSerializer {
 /// A float as a value: NaN and infinities are `null` (spec §3).
 fn float(f: f64) -> Value {
     Number::from_f64(f).map_or(Value::Null, Value::Number)
-}
-
-/// The `f64` nearest to the shortest decimal that reads back as `v`, so `0.1f32`
-/// becomes `0.1` rather than `0.10000000149011612`. NaN and infinities stay as they are.
-pub(crate) fn f32_to_f64(v: f32) -> f64 {
-    if !v.is_finite() {
-        return f64::from(v);
-    }
-    let shortest = ryu_js::Buffer::new().format_finite(v).parse::<f64>();
-    shortest.unwrap_or(f64::from(v))
 }
 
 /// `{variant: value}`, serde's externally tagged form.

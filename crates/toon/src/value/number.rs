@@ -111,15 +111,9 @@ impl Number {
     /// (`1e+21`, `1e-7`, `0.000001`), `-0` as `0`.
     pub fn write_canonical(&self, out: &mut String) {
         match &self.0 {
-            N::PosInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
-            N::NegInt(i) => out.push_str(itoa::Buffer::new().format(*i)),
-            N::Float(f) => {
-                if *f == 0.0 {
-                    out.push('0');
-                } else {
-                    out.push_str(ryu_js::Buffer::new().format_finite(*f));
-                }
-            }
+            N::PosInt(u) => crate::js_number::push_int(out, *u),
+            N::NegInt(i) => crate::js_number::push_int(out, *i),
+            N::Float(f) => crate::js_number::push_f64(out, *f),
             N::Big(s) => out.push_str(s),
         }
     }

@@ -11,6 +11,7 @@ use super::{Event, EventReader};
 use crate::decode::header::Field;
 use crate::decode::scanner::Line;
 use crate::decode::tokens::{NumericKind, numeric_kind, quoted_str};
+use crate::js_number;
 use crate::{DecodeOptions, Error, ErrorKind, Number, Result, Value};
 
 /// Bytes collected before they are handed to the writer.
@@ -242,22 +243,12 @@ fn write_token(out: &mut String, token: &str) -> bool {
     }
     match numeric_kind(token) {
         // Canonical already (the grammar has no leading zeros), and within 64 bits.
-        Some(NumericKind::Int) => {
-            if token.len() > 18 || token == "-0" {
-                return false;
+        Some(NumericKind::Int) => return js_number::push_int_token(out, token),
+        Some(NumericKind::Float) => {
+            if !js_number::push_float_token(out, token) {
+                write_json_string(out, token);
             }
-            out.push_str(token);
         }
-        Some(NumericKind::Float) => match token.parse::<f64>() {
-            Ok(f) if f.is_finite() => {
-                if f == 0.0 {
-                    out.push('0');
-                } else {
-                    out.push_str(ryu_js::Buffer::new().format_finite(f));
-                }
-            }
-            _ => write_json_string(out, token),
-        },
         None => write_json_string(out, token),
     }
     true
@@ -271,7 +262,7 @@ fn write_number(out: &mut String, n: &Number, exact_big: bool) {
             if !exact_big && digits.parse::<i128>().is_err() && digits.parse::<u128>().is_err() =>
         {
             match digits.parse::<f64>() {
-                Ok(f) if f.is_finite() => out.push_str(ryu_js::Buffer::new().format_finite(f)),
+                Ok(f) if f.is_finite() => js_number::push_f64(out, f),
                 _ => out.push_str("null"),
             }
         }

@@ -7,14 +7,14 @@ use std::fmt;
 
 use serde::ser::{self, Serialize};
 
-use crate::ser::serializer::f32_to_f64;
+use crate::js_number::f32_to_f64;
 use crate::{Error, ErrorKind, Number};
 
 /// What stops a serializer early: a real error, or a signal that the caller handles.
 #[derive(Debug)]
 pub(crate) enum Halt {
     /// An error to report (depth, map key, or a `Serialize` impl's own error).
-    Fail(Box<Error>),
+    Fail(Error),
     /// The value is a container, so the caller must take another route.
     Container,
     /// The value does not fit the form being tried (not a primitive, not a matching
@@ -42,13 +42,13 @@ impl std::error::Error for Halt {}
 
 impl ser::Error for Halt {
     fn custom<T: fmt::Display>(msg: T) -> Halt {
-        Halt::Fail(Box::new(<Error as ser::Error>::custom(msg)))
+        Halt::Fail(<Error as ser::Error>::custom(msg))
     }
 }
 
 impl From<Error> for Halt {
     fn from(e: Error) -> Halt {
-        Halt::Fail(Box::new(e))
+        Halt::Fail(e)
     }
 }
 
@@ -57,10 +57,10 @@ pub(crate) type Res<T> = std::result::Result<T, Halt>;
 
 /// The depth error, worded as the `Value` serializer words it.
 pub(crate) fn depth_error(max_depth: usize) -> Halt {
-    Halt::Fail(Box::new(Error::new(
+    Halt::Fail(Error::new(
         ErrorKind::Depth,
         format!("Nesting deeper than the limit of {max_depth} levels"),
-    )))
+    ))
 }
 
 /// Fails unless a container may open around a value that has `level` containers
@@ -85,6 +85,18 @@ pub(crate) enum P<'a> {
 impl P<'_> {
     fn float(f: f64) -> P<'static> {
         Number::from_f64(f).map_or(P::Null, P::Num)
+    }
+
+    /// The primitive as the writer takes it.
+    #[inline]
+    pub(crate) fn as_primitive(&self) -> crate::encode::syntax::Primitive<'_> {
+        use crate::encode::syntax::Primitive;
+        match self {
+            P::Null => Primitive::Null,
+            P::Bool(b) => Primitive::Bool(*b),
+            P::Num(n) => Primitive::Num(n),
+            P::Str(s) => Primitive::Str(s),
+        }
     }
 }
 

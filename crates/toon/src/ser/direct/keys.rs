@@ -19,7 +19,7 @@ pub(crate) fn with_key<K: Serialize + ?Sized, R>(key: &K, f: impl FnOnce(&str) -
 struct KeyText<F>(F);
 
 fn fail(e: Error) -> Halt {
-    Halt::Fail(Box::new(e))
+    Halt::Fail(e)
 }
 
 macro_rules! via_map_key {

@@ -31,7 +31,6 @@ mod keys;
 mod write;
 
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
@@ -40,23 +39,28 @@ use crate::{EncodeOptions, Error, ErrorKind, Result};
 use adapter::Halt;
 use write::{Out, Pos};
 
-/// How many times a whole document went through a `Value` because a value
-/// serialized differently on the second pass (tests assert it stays zero).
-pub(crate) static WHOLE_DOCUMENT_FALLBACKS: AtomicUsize = AtomicUsize::new(0);
-
 /// Encodes `value` to a string.
 pub(crate) fn to_string<T: Serialize + ?Sized>(
     value: &T,
     options: &EncodeOptions,
 ) -> Result<String> {
+    match without_retry(value, options)? {
+        Some(text) => Ok(text),
+        None => through_value(value, options),
+    }
+}
+
+/// Encodes `value` to a string in one direct attempt: `None` when the value
+/// serialized differently on a second pass and the document must be redone.
+pub(crate) fn without_retry<T: Serialize + ?Sized>(
+    value: &T,
+    options: &EncodeOptions,
+) -> Result<Option<String>> {
     let mut out = Out::new(LineWriter::new(options.indent_size), options);
     match out.write_at(Pos::Root, value) {
-        Ok(()) => Ok(out.enc.w.out),
-        Err(Halt::Fail(e)) => Err(*e),
-        Err(_) => {
-            WHOLE_DOCUMENT_FALLBACKS.fetch_add(1, Ordering::Relaxed);
-            through_value(value, options)
-        }
+        Ok(()) => Ok(Some(out.enc.w.out)),
+        Err(Halt::Fail(e)) => Err(e),
+        Err(_) => Ok(None),
     }
 }
 
@@ -74,11 +78,10 @@ pub(crate) fn to_writer<W: io::Write, T: Serialize + ?Sized>(
         );
         match out.write_at(Pos::Root, value) {
             Ok(()) => return Ok(out.enc.w.finish_sink()?),
-            Err(Halt::Fail(e)) => return Err(*e),
+            Err(Halt::Fail(e)) => return Err(e),
             Err(_) => out.enc.w.flushed,
         }
     };
-    WHOLE_DOCUMENT_FALLBACKS.fetch_add(1, Ordering::Relaxed);
     if flushed {
         return Err(Error::new(
             ErrorKind::Encode,

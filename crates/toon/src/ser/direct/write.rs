@@ -12,11 +12,13 @@
 
 use serde::Serialize;
 
-use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit};
-use super::analyze::{Field, count, plan_array, plan_object, same_name};
-use super::keys::with_key;
+use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
+use super::analyze::{Field, count, plan_array, plan_object};
 use crate::encode::encoder::Encoder;
-use crate::encode::quote::{write_key, write_quoted, write_string};
+use crate::encode::quote::write_key;
+use crate::encode::syntax::{
+    write_empty_array, write_header, write_primitive, write_root_primitive,
+};
 use crate::encode::writer::{LineWriter, Mark};
 use crate::ser::serializer::ValueSerializer;
 use crate::stack::guarded;
@@ -71,15 +73,10 @@ impl<'k> Pos<'k> {
     }
 }
 
-/// Appends a primitive with delimiter-aware quoting, as the `Value` encoder does.
+/// Appends a primitive with delimiter-aware quoting.
+#[inline]
 fn write_prim(out: &mut String, p: &P<'_>, delimiter: Delimiter) {
-    match p {
-        P::Null => out.push_str("null"),
-        P::Bool(true) => out.push_str("true"),
-        P::Bool(false) => out.push_str("false"),
-        P::Num(n) => n.write_canonical(out),
-        P::Str(s) => write_string(out, s, delimiter),
-    }
+    write_primitive(out, p.as_primitive(), delimiter);
 }
 
 /// The state of one direct encoding run: the `Value` encoder (for its output buffer
@@ -283,9 +280,9 @@ fn value_cells(
     first: &mut bool,
 ) -> Res<()> {
     for field in fields {
-        match (row.get(field.name.as_ref()), field.children.is_empty()) {
+        match (row.get(field.name.as_ref()), field.is_leaf()) {
             (Some(Value::Object(child)), false) => {
-                guarded(|| value_cells(out, child, &field.children, delimiter, first))?;
+                guarded(|| value_cells(out, child, field.group_fields(), delimiter, first))?;
             }
             (Some(value), true) => {
                 let p = match value {
@@ -316,50 +313,6 @@ fn check_len(written: usize, announced: usize) -> Res<()> {
     }
 }
 
-/// Appends a header (see [`Out::header`]).
-fn write_header(
-    out: &mut String,
-    key: Option<&str>,
-    len: usize,
-    keyed: bool,
-    delimiter: Delimiter,
-    fields: Option<&[Field]>,
-) {
-    if let Some(key) = key {
-        write_key(out, key);
-    }
-    out.push('[');
-    out.push_str(itoa::Buffer::new().format(len));
-    if keyed {
-        out.push(':');
-    }
-    if delimiter != Delimiter::Comma {
-        out.push(delimiter.as_char());
-    }
-    out.push(']');
-    if let Some(fields) = fields {
-        out.push('{');
-        field_list(out, fields, delimiter.as_char());
-        out.push('}');
-    }
-    out.push(':');
-}
-
-/// A field list: names joined by the delimiter, nested groups in braces.
-fn field_list(out: &mut String, fields: &[Field], delimiter: char) {
-    for (i, field) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(delimiter);
-        }
-        write_key(out, &field.name);
-        if !field.children.is_empty() {
-            out.push('{');
-            guarded(|| field_list(out, &field.children, delimiter));
-            out.push('}');
-        }
-    }
-}
-
 /// The first serialization of a value at a position: primitives and inline arrays
 /// are written; other containers stop with a signal, having written nothing.
 struct Attempt<'a, 'w, 'k> {
@@ -379,13 +332,10 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
             write_key(out.out(), key);
             out.out().push_str(": ");
         }
-        match (self.pos, &p) {
-            // DELTA-4.4 E2: a root string starting with U+FEFF is always quoted.
-            (Pos::Root, P::Str(s)) if s.starts_with('\u{feff}') => write_quoted(out.out(), s),
-            _ => {
-                let delimiter = out.delimiter;
-                write_prim(out.out(), &p, delimiter);
-            }
+        let delimiter = out.delimiter;
+        match self.pos {
+            Pos::Root => write_root_primitive(out.out(), p.as_primitive(), delimiter),
+            _ => write_prim(out.out(), &p, delimiter),
         }
         Ok(())
     }
@@ -395,7 +345,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         open(self.pos.level(), out.max_depth)?;
         out.start_line(self.pos);
         if b.is_empty() && !matches!(self.pos, Pos::ListItem { .. }) {
-            write_empty(out.out(), self.pos.key());
+            write_empty_array(out.out(), self.pos.key());
             return Ok(());
         }
         out.header(self.pos.key(), b.len(), false, None);
@@ -403,7 +353,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let text = out.out();
         for (i, byte) in b.iter().enumerate() {
             text.push(if i == 0 { ' ' } else { delimiter });
-            text.push_str(itoa::Buffer::new().format(*byte));
+            crate::js_number::push_int(text, *byte);
         }
         Ok(())
     }
@@ -442,16 +392,6 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
 
     fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
         Err(Halt::Container)
-    }
-}
-
-/// `key: []` (or `[]` without a key): an empty array outside a list.
-fn write_empty(out: &mut String, key: Option<&str>) {
-    if let Some(key) = key {
-        write_key(out, key);
-        out.push_str(": []");
-    } else {
-        out.push_str("[]");
     }
 }
 
@@ -495,7 +435,7 @@ impl SeqVisit for Inline<'_, '_, '_> {
         }
         if self.n == 0 && !matches!(self.pos, Pos::ListItem { .. }) {
             out.out().truncate(self.header_start);
-            write_empty(out.out(), self.pos.key());
+            write_empty_array(out.out(), self.pos.key());
         } else if self.n != self.guess {
             let mut header = String::new();
             write_header(
@@ -568,409 +508,7 @@ macro_rules! only_containers {
     };
 }
 
-/// The items of an expanded list.
-struct Items<'a, 'w> {
-    out: &'a mut Out<'w>,
-    depth: usize,
-    level: usize,
-    n: usize,
-}
-
-impl<'a, 'w> Visit for Items<'a, 'w> {
-    type Ok = usize;
-    type Seq = Items<'a, 'w>;
-    type Map = Never<usize>;
-    only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Self> {
-        Ok(self)
-    }
-    fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
-        Err(Halt::Inconsistent)
-    }
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-}
-
-impl SeqVisit for Items<'_, '_> {
-    type Ok = usize;
-    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let pos = Pos::ListItem {
-            depth: self.depth,
-            level: self.level,
-        };
-        guarded(|| self.out.write_at(pos, v))?;
-        self.n += 1;
-        Ok(())
-    }
-    fn end(self) -> Res<usize> {
-        Ok(self.n)
-    }
-}
-
-/// The rows of a table.
-struct Rows<'a, 'w, 'f> {
-    out: &'a mut Out<'w>,
-    fields: &'f [Field],
-    row_depth: usize,
-    /// Containers around each row.
-    level: usize,
-    n: usize,
-}
-
-impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
-    type Ok = usize;
-    type Seq = Rows<'a, 'w, 'f>;
-    type Map = Never<usize>;
-    only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Self> {
-        Ok(self)
-    }
-    fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
-        Err(Halt::Inconsistent)
-    }
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-}
-
-impl SeqVisit for Rows<'_, '_, '_> {
-    type Ok = usize;
-    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        self.out.enc.w.line(self.row_depth);
-        row(self.out, v, self.fields, self.level)?;
-        self.n += 1;
-        Ok(())
-    }
-    fn end(self) -> Res<usize> {
-        Ok(self.n)
-    }
-}
-
-/// Writes the cells of one row (the line is started); a row whose keys come out of
-/// order is written again from a `Value`.
-fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level: usize) -> Res<()> {
-    let start = out.out().len();
-    let mut first = true;
-    let cells = RowCells {
-        out,
-        fields,
-        level,
-        first: &mut first,
-    };
-    match visit(v, cells) {
-        Err(Halt::Reorder) => {
-            out.out().truncate(start);
-            out.value_row(v, fields, level)
-        }
-        other => other,
-    }
-}
-
-/// The entries of a keyed table: `key: cells` lines.
-struct KeyedRows<'a, 'w, 'f> {
-    out: &'a mut Out<'w>,
-    fields: &'f [Field],
-    row_depth: usize,
-    /// Containers around each entry value (the object's level).
-    level: usize,
-    /// The pending map key.
-    key: String,
-    n: usize,
-}
-
-impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
-    type Ok = usize;
-    type Seq = Never<usize>;
-    type Map = KeyedRows<'a, 'w, 'f>;
-    only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-    fn map(self, _len: Option<usize>) -> Res<Self> {
-        open(self.level - 1, self.out.max_depth)?;
-        Ok(self)
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
-        Err(Halt::Inconsistent)
-    }
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Self> {
-        Err(Halt::Inconsistent)
-    }
-}
-
-impl KeyedRows<'_, '_, '_> {
-    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> Res<()> {
-        self.out.enc.w.line(self.row_depth);
-        write_key(self.out.out(), key);
-        self.out.out().push_str(": ");
-        row(self.out, v, self.fields, self.level)?;
-        self.n += 1;
-        Ok(())
-    }
-}
-
-impl MapVisit for KeyedRows<'_, '_, '_> {
-    type Ok = usize;
-    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        let key = &mut self.key;
-        with_key(k, |s| {
-            key.clear();
-            key.push_str(s);
-        })
-    }
-    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let key = std::mem::take(&mut self.key);
-        let done = self.entry(&key, v);
-        self.key = key;
-        done
-    }
-    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        self.entry(key, v)
-    }
-    fn end(self) -> Res<usize> {
-        Ok(self.n)
-    }
-}
-
-/// The cells of a row or of a nested field group, which the look-ahead found to fit
-/// `fields`.
-struct RowCells<'a, 'w, 'f> {
-    out: &'a mut Out<'w>,
-    fields: &'f [Field],
-    /// Containers around this value.
-    level: usize,
-    first: &'a mut bool,
-}
-
-impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
-    /// Writes the value of `field` (a cell, or a group's cells).
-    fn put<T: Serialize + ?Sized>(&mut self, field: &Field, v: &T, level: usize) -> Res<()> {
-        if field.children.is_empty() {
-            let sep = (!*self.first).then(|| self.out.delimiter.as_char());
-            *self.first = false;
-            let delimiter = self.out.delimiter;
-            let cell = Cell {
-                out: self.out.out(),
-                sep,
-                delimiter,
-            };
-            visit(v, cell).map_err(|e| match e {
-                Halt::NoFit => Halt::Inconsistent,
-                e => e,
-            })
-        } else {
-            let group = RowCells {
-                out: &mut *self.out,
-                fields: &field.children,
-                level,
-                first: &mut *self.first,
-            };
-            guarded(|| visit(v, group))
-        }
-    }
-}
-
-impl<'a, 'w, 'f> Visit for RowCells<'a, 'w, 'f> {
-    type Ok = ();
-    type Seq = Never<()>;
-    type Map = GroupEntries<'a, 'w, 'f>;
-    only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
-        Err(Halt::Inconsistent)
-    }
-    fn map(self, _len: Option<usize>) -> Res<GroupEntries<'a, 'w, 'f>> {
-        open(self.level, self.out.max_depth)?;
-        Ok(GroupEntries {
-            level: self.level + 1,
-            cells: self,
-            i: 0,
-            pending: false,
-        })
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(mut self, variant: &'static str, v: &T) -> Res<()> {
-        open(self.level, self.out.max_depth)?;
-        match self.fields {
-            [only] if only.name == variant => {
-                let level = self.level + 1;
-                self.put(only, v, level)
-            }
-            _ => Err(Halt::Reorder),
-        }
-    }
-    fn struct_variant(
-        mut self,
-        variant: &'static str,
-        _len: usize,
-    ) -> Res<GroupEntries<'a, 'w, 'f>> {
-        open(self.level, self.out.max_depth)?;
-        open(self.level + 1, self.out.max_depth)?;
-        match self.fields {
-            [only] if only.name == variant && !only.children.is_empty() => {
-                self.fields = &only.children;
-                Ok(GroupEntries {
-                    level: self.level + 2,
-                    cells: self,
-                    i: 0,
-                    pending: false,
-                })
-            }
-            _ => Err(Halt::Reorder),
-        }
-    }
-}
-
-/// The entries of a row object or group object.
-struct GroupEntries<'a, 'w, 'f> {
-    cells: RowCells<'a, 'w, 'f>,
-    /// Containers around the entry values.
-    level: usize,
-    i: usize,
-    /// Whether the pending map key is the expected field.
-    pending: bool,
-}
-
-impl GroupEntries<'_, '_, '_> {
-    fn expected(&self, key: &str) -> bool {
-        self.cells
-            .fields
-            .get(self.i)
-            .is_some_and(|f| same_name(&f.name, key))
-    }
-
-    fn put<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let fields = self.cells.fields;
-        let Some(field) = fields.get(self.i) else {
-            return Err(Halt::Reorder);
-        };
-        self.i += 1;
-        let level = self.level;
-        self.cells.put(field, v, level)
-    }
-}
-
-impl MapVisit for GroupEntries<'_, '_, '_> {
-    type Ok = ();
-    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        self.pending = with_key(k, |s| self.expected(s))?;
-        Ok(())
-    }
-    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        if !self.pending {
-            return Err(Halt::Reorder);
-        }
-        self.put(v)
-    }
-    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        if !self.expected(key) {
-            return Err(Halt::Reorder);
-        }
-        self.put(v)
-    }
-    fn end(self) -> Res<()> {
-        if self.i == self.cells.fields.len() {
-            Ok(())
-        } else {
-            Err(Halt::Reorder)
-        }
-    }
-}
-
-/// The fields of an object, one per line, or (`item`) an object as a list item with
-/// its first field on the hyphen line (a bare `-` when empty).
-struct Fields<'a, 'w> {
-    out: &'a mut Out<'w>,
-    depth: usize,
-    /// Containers around the object.
-    level: usize,
-    item: bool,
-}
-
-impl<'a, 'w> Fields<'a, 'w> {
-    fn pos(&self, key: &'static str, n: usize) -> Pos<'static> {
-        field_pos(key, n, self.depth, self.level + 1, self.item)
-    }
-}
-
-/// Where the `n`th field of an object goes.
-fn field_pos(key: &str, n: usize, depth: usize, level: usize, item: bool) -> Pos<'_> {
-    match (item, n) {
-        (true, 0) => Pos::FirstField { key, depth, level },
-        (true, _) => Pos::Field {
-            key,
-            depth: depth + 1,
-            level,
-        },
-        (false, _) => Pos::Field { key, depth, level },
-    }
-}
-
-impl<'a, 'w> Visit for Fields<'a, 'w> {
-    type Ok = ();
-    type Seq = Never<()>;
-    type Map = FieldEntries<'a, 'w>;
-    only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
-        Err(Halt::Inconsistent)
-    }
-    fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
-        open(self.level, self.out.max_depth)?;
-        Ok(FieldEntries {
-            fields: self,
-            n: 0,
-            key: String::new(),
-        })
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
-        open(self.level, self.out.max_depth)?;
-        let pos = self.pos(variant, 0);
-        guarded(|| self.out.write_at(pos, v))
-    }
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
-        Err(Halt::Inconsistent)
-    }
-}
-
-/// The entries of an object being written as fields.
-struct FieldEntries<'a, 'w> {
-    fields: Fields<'a, 'w>,
-    n: usize,
-    /// The pending map key.
-    key: String,
-}
-
-impl MapVisit for FieldEntries<'_, '_> {
-    type Ok = ();
-    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        let key = &mut self.key;
-        with_key(k, |s| {
-            key.clear();
-            key.push_str(s);
-        })
-    }
-    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let f = &mut self.fields;
-        let pos = field_pos(&self.key, self.n, f.depth, f.level + 1, f.item);
-        self.n += 1;
-        guarded(|| f.out.write_at(pos, v))
-    }
-    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        let pos = self.fields.pos(key, self.n);
-        self.n += 1;
-        guarded(|| self.fields.out.write_at(pos, v))
-    }
-    fn end(self) -> Res<()> {
-        if self.fields.item && self.n == 0 {
-            let out = self.fields.out;
-            out.enc.w.line(self.fields.depth);
-            out.out().push('-');
-        }
-        Ok(())
-    }
-}
+mod lines;
+mod table;
+use lines::{Fields, Items};
+use table::{KeyedRows, Rows};

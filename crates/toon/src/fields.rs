@@ -1,0 +1,53 @@
+//! A header's field list (spec §6, §9.3): `{id,name,user{a,b}}`. One type for the
+//! decoder, which parses it, and both encoders, which decide it and write it with
+//! [`write_header`](crate::encode::syntax::write_header).
+
+use std::borrow::Cow;
+
+/// One field of a field list, possibly carrying a nested group.
+#[derive(Clone, Debug)]
+pub(crate) struct Field<'a> {
+    /// The key this field reads or writes.
+    pub name: Cow<'a, str>,
+    /// The nested field group; `None` for a leaf field.
+    pub children: Option<Vec<Field<'a>>>,
+    /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
+    pub leaves: usize,
+}
+
+impl<'a> Field<'a> {
+    /// A leaf field: one cell.
+    pub(crate) fn leaf(name: impl Into<Cow<'a, str>>) -> Field<'a> {
+        Field {
+            name: name.into(),
+            children: None,
+            leaves: 1,
+        }
+    }
+
+    /// A field holding the nested group `children`.
+    pub(crate) fn group(name: impl Into<Cow<'a, str>>, children: Vec<Field<'a>>) -> Field<'a> {
+        Field {
+            name: name.into(),
+            leaves: leaf_count(&children),
+            children: Some(children),
+        }
+    }
+
+    /// Whether the field is one cell rather than a group.
+    #[inline]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.children.is_none()
+    }
+
+    /// The nested group's fields; empty for a leaf.
+    #[inline]
+    pub(crate) fn group_fields(&self) -> &[Field<'a>] {
+        self.children.as_deref().unwrap_or(&[])
+    }
+}
+
+/// The number of cells a row over `fields` carries: their leaves, depth first.
+pub(crate) fn leaf_count(fields: &[Field<'_>]) -> usize {
+    fields.iter().map(|f| f.leaves).sum()
+}

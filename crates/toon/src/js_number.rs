@@ -1,0 +1,141 @@
+//! The one number formatter: numbers as JavaScript's `String(n)` prints them, which is
+//! how TOON (spec §2, canonical numbers) and the reference's JSON output write them.
+//!
+//! Integers are plain decimal; a finite float is the shortest text that reads back
+//! as the same `f64`, with JavaScript's switch to exponent form (`1e+21`, `1e-7`,
+//! `0.000001`); `-0` is `0`. The token fast paths write a decoded number straight
+//! from its text when that text is already what the formatter would write.
+
+/// The text of a finite `f64`, written in `buf` (or `"0"` for either zero).
+pub(crate) fn f64_str(buf: &mut ryu_js::Buffer, f: f64) -> &str {
+    debug_assert!(f.is_finite(), "only finite numbers have a JavaScript text");
+    if f == 0.0 { "0" } else { buf.format_finite(f) }
+}
+
+/// Appends a finite `f64` as JavaScript prints it.
+pub(crate) fn push_f64(out: &mut String, f: f64) {
+    out.push_str(f64_str(&mut ryu_js::Buffer::new(), f));
+}
+
+/// Appends an integer in plain decimal.
+pub(crate) fn push_int<I: itoa::Integer>(out: &mut String, i: I) {
+    out.push_str(itoa::Buffer::new().format(i));
+}
+
+/// The `f64` nearest to the shortest decimal that reads back as `v`, so `0.1f32`
+/// becomes `0.1` rather than `0.10000000149011612`, as JavaScript sees an `f32`
+/// written out. NaN and infinities stay as they are.
+pub(crate) fn f32_to_f64(v: f32) -> f64 {
+    if !v.is_finite() {
+        return f64::from(v);
+    }
+    let shortest = ryu_js::Buffer::new().format_finite(v).parse::<f64>();
+    shortest.unwrap_or(f64::from(v))
+}
+
+/// Fast path for an integer token of the grammar (no leading zeros): appends it
+/// as it is when it is canonical and fits 64 bits, as [`push_int`] would write
+/// its value; false (nothing written) for `-0` and tokens that may not fit.
+pub(crate) fn push_int_token(out: &mut String, token: &str) -> bool {
+    if token.len() > 18 || token == "-0" {
+        return false;
+    }
+    out.push_str(token);
+    true
+}
+
+/// Fast path for a float token of the grammar (a fraction or an exponent):
+/// appends its value as [`push_f64`] writes it; false (nothing written) when the
+/// token does not read as a finite `f64`.
+pub(crate) fn push_float_token(out: &mut String, token: &str) -> bool {
+    match token.parse::<f64>() {
+        Ok(f) if f.is_finite() => {
+            push_f64(out, f);
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(x: f64) -> String {
+        let mut s = String::new();
+        push_f64(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn floats_print_as_javascript_does() {
+        assert_eq!(f(0.0), "0");
+        assert_eq!(f(-0.0), "0");
+        assert_eq!(f(1.5), "1.5");
+        assert_eq!(f(-2.0), "-2");
+        assert_eq!(f(1e21), "1e+21");
+        assert_eq!(f(1e20), "100000000000000000000");
+        assert_eq!(f(1e-7), "1e-7");
+        assert_eq!(f(0.000001), "0.000001");
+        assert_eq!(f(f64::MAX), "1.7976931348623157e+308");
+        assert_eq!(f(5e-324), "5e-324");
+        assert_eq!(f(f32_to_f64(0.1f32)), "0.1");
+        assert!(f32_to_f64(f32::NAN).is_nan());
+    }
+
+    /// Each fast path writes exactly what the formatter writes for the value the
+    /// token decodes to, or declines.
+    #[test]
+    fn token_fast_paths_agree_with_the_formatter() {
+        let tokens = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "42",
+            "123456789012345678",
+            "999999999999999999",
+            "1234567890123456789",
+            "-123456789012345678",
+            "18446744073709551616",
+            "1.0",
+            "-0.0",
+            "0.5",
+            "1.50",
+            "1e3",
+            "1E+3",
+            "-1.25e+2",
+            "1e21",
+            "1e-7",
+            "0.000001",
+            "2.5e-8",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "3.14159265358979323846",
+        ];
+        for token in tokens {
+            let mut fast = String::new();
+            let took = if token.contains(['.', 'e', 'E']) {
+                push_float_token(&mut fast, token)
+            } else {
+                push_int_token(&mut fast, token)
+            };
+            let value = crate::decode_value(token).expect("a number");
+            match value.as_number() {
+                Some(n) => {
+                    let mut slow = String::new();
+                    n.write_canonical(&mut slow);
+                    if took {
+                        assert_eq!(fast, slow, "token {token}");
+                    } else {
+                        assert!(fast.is_empty(), "token {token}");
+                    }
+                }
+                None => assert!(!took, "{token} decodes to {value:?}"),
+            }
+        }
+        // Plain tokens up to 18 digits are always taken.
+        assert!(push_int_token(&mut String::new(), "999999999999999999"));
+    }
+}
