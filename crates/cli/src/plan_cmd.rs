@@ -63,6 +63,10 @@ pub enum PlanCommand {
         /// Do not print loss reports, only their counts.
         #[arg(short, long)]
         quiet: bool,
+        /// Leave the markdown body out (and the layout kept to write the source back
+        /// byte for byte): the plan as a prompt needs it, title, goal and tasks.
+        #[arg(long)]
+        lean: bool,
         /// A value the target needs and the plan cannot give: `FIELD=VALUE` for every
         /// task without a valid one, `TASK.FIELD=VALUE` for one task (e.g. `--set
         /// tool=web_search`, `--set open.action=navigate`). Repeatable.
@@ -118,6 +122,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             output,
             force,
             quiet,
+            lean,
             sets,
             json,
         } => {
@@ -140,6 +145,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
                 format,
                 force,
                 quiet,
+                lean,
                 sets,
                 json,
             };
@@ -433,9 +439,29 @@ mod tests {
             output,
             force: false,
             quiet: true,
+            lean: false,
             sets: Vec::new(),
             json: false,
         }
+    }
+
+    #[test]
+    fn lean_leaves_the_body_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = testdata("cursor/valid/dark-mode.plan.md");
+        let [full, lean] = ["full.toon", "lean.toon"].map(|n| dir.path().join(n));
+        for (out, lean_flag) in [(&full, false), (&lean, true)] {
+            let mut cmd = convert_cmd(input.clone(), DialectId::Plan, None, Some(out.clone()));
+            if let PlanCommand::Convert { lean, .. } = &mut cmd {
+                *lean = lean_flag;
+            }
+            assert_eq!(run(cmd), ExitCode::SUCCESS);
+        }
+        let full = std::fs::read_to_string(full).unwrap();
+        let lean = std::fs::read_to_string(lean).unwrap();
+        assert!(full.contains("body:"), "{full}");
+        assert!(!lean.contains("body:"), "{lean}");
+        assert!(lean.contains("tasks[4]{id,description,status}:"), "{lean}");
     }
 
     #[test]
@@ -542,6 +568,7 @@ mod tests {
             output: Some(out.clone()),
             force: true,
             quiet: true,
+            lean: false,
             sets: Vec::new(),
             json: false,
         };

@@ -48,6 +48,7 @@ pub(crate) struct ConvertOpts {
     pub(crate) format: Option<Format>,
     pub(crate) force: bool,
     pub(crate) quiet: bool,
+    pub(crate) lean: bool,
     pub(crate) sets: Vec<toon_plan::Setting>,
     pub(crate) json: bool,
 }
@@ -94,8 +95,9 @@ fn convert_one(
         );
         return Err(Outcome::Invalid);
     }
+    let lean_plan = opts.lean.then(|| toon_plan::forms::lean(&loaded.plan));
     let conv = match toon_plan::convert_from(
-        &loaded.plan,
+        lean_plan.as_ref().unwrap_or(&loaded.plan),
         loaded.dialect,
         opts.to,
         opts.format,

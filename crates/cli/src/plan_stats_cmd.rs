@@ -132,10 +132,15 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    if let Some(best) = rows.iter().skip(1).min_by_key(|r| r.tokens) {
+    // The smallest form that holds the whole plan (the lean form leaves the body out).
+    if let Some(best) = rows
+        .iter()
+        .filter(|r| r.form.lossless == Some(true))
+        .min_by_key(|r| r.tokens)
+    {
         let _ = write!(
             out,
-            "\nsmallest: {} ({} tokens, {} against the source)",
+            "\nsmallest lossless: {} ({} tokens, {} against the source)",
             best.form.label,
             thousands(best.tokens),
             percent_change(source, best.tokens)
@@ -211,7 +216,7 @@ mod tests {
         assert!(out.contains("baseline"), "{out}");
         assert!(out.contains("tooldag as TOON "), "{out}");
         assert!(
-            out.contains("\nsmallest: tooldag as JSON (compact) (1 tokens"),
+            out.contains("\nsmallest lossless: tooldag as JSON (compact) (1 tokens"),
             "{out}"
         );
         Ok(())

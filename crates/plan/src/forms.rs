@@ -1,7 +1,8 @@
 //! One plan written in every form a user might put in a prompt — its own source, its
 //! dialect as pretty and compact JSON, its dialect as TOON (plain TOON of that JSON),
 //! and the plan model as TOON — to compare their sizes (`toon plan stats`, the plan
-//! section of the token report).
+//! section of the token report). A plan with a markdown body also gets a lean form for
+//! prompts: the plan model without the body ([`lean`]).
 //!
 //! ```
 //! let text = r#"{"dag": [
@@ -16,18 +17,30 @@
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
 
-use crate::{DialectId, Format, Loaded, PlanError, convert};
+use crate::{DialectId, Format, Loaded, Plan, PlanError, convert};
+
+/// The plan for a prompt: its title, goal and tasks with their fields, without the
+/// markdown body and without the layout kept to write the source back byte for byte.
+pub fn lean(plan: &Plan) -> Plan {
+    Plan {
+        body: None,
+        layout: Default::default(),
+        ..plan.clone()
+    }
+}
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
-    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`, `plan_toon`.
+    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`, `plan_toon`,
+    /// `plan_lean`.
     pub key: &'static str,
     /// What the form is, for people (`workflow as TOON`).
     pub label: String,
     /// The text.
     pub text: String,
-    /// Whether reading the text back gives the same plan (`None` for the source).
+    /// Whether reading the text back gives the same plan (`None` for the source, and
+    /// for the lean form, which leaves the body out on purpose).
     pub lossless: Option<bool>,
 }
 
@@ -80,5 +93,42 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
             text: model.text,
         });
     }
+    if plan.body.is_some() {
+        let model = convert(&lean(plan), DialectId::Plan, Some(Format::Toon))?;
+        out.push(Form {
+            key: "plan_lean",
+            label: "plan model as TOON, lean (no body)".to_owned(),
+            lossless: None,
+            text: model.text,
+        });
+    }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_with_a_body_has_a_lean_form_without_it() -> Result<(), PlanError> {
+        let text = "---\nname: Ship\noverview: Ship it\ntodos:\n  - id: a\n    content: Build\n    status: pending\n---\n\n# Ship\n\nA long body that a prompt does not need.\n";
+        let loaded = crate::load(text, None, Some(DialectId::Cursor), Some(Format::Md))?;
+        let all = forms(&loaded, text)?;
+        let lean_form = all
+            .iter()
+            .find(|f| f.key == "plan_lean")
+            .ok_or_else(|| PlanError::doc("no lean form"))?;
+        let full = all
+            .iter()
+            .find(|f| f.key == "plan_toon")
+            .ok_or_else(|| PlanError::doc("no plan form"))?;
+        assert!(!lean_form.text.contains("long body"), "{}", lean_form.text);
+        assert!(lean_form.text.contains("Build"), "{}", lean_form.text);
+        assert!(lean_form.text.len() < full.text.len());
+        // Reading it back gives the plan without its body.
+        let back = crate::load(&lean_form.text, None, None, Some(Format::Toon))?;
+        assert_eq!(back.plan.tasks, loaded.plan.tasks);
+        assert_eq!(back.plan.body, None);
+        Ok(())
+    }
 }
