@@ -11,12 +11,13 @@ use toon_plan::{Format, Severity};
 use toon_tokens::{Tokenizer, percent_change, thousands};
 
 /// The form keys, in report column order, with their column titles.
-pub const COLUMNS: [(&str, &str); 5] = [
+pub const COLUMNS: [(&str, &str); 6] = [
     ("source", "source"),
     ("json_pretty", "JSON (pretty)"),
     ("json_compact", "JSON (compact)"),
     ("toon", "dialect TOON"),
     ("plan_toon", "plan model TOON"),
+    ("plan_lean", "lean plan TOON (no body)"),
 ];
 
 /// One plan's figures.
@@ -215,7 +216,9 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
     let _ = writeln!(out, "{total}\n");
     let _ = writeln!(
         out,
-        "¹ Plans in the plan model's own dialect have no separate plan model column.\n"
+        "¹ Plans in the plan model's own dialect have no separate plan model column, and only \
+         plans with a markdown body have a lean form (the plan model without the body, for \
+         prompts: `toon plan convert --lean`; not lossless by design).\n"
     );
     let lossy: Vec<String> = entries
         .iter()
@@ -272,7 +275,9 @@ mod tests {
         assert_eq!(entry.kind, "tooldag json");
         assert_eq!(entry.tokens[0], Some(text.split_whitespace().count()));
         assert_eq!(entry.tokens[2], Some(1), "compact JSON is one word");
-        assert!(entry.tokens.iter().all(Option::is_some));
+        // A tool DAG has no markdown body, so no lean form; every other form is there.
+        assert!(entry.tokens[..5].iter().all(Option::is_some));
+        assert_eq!(entry.tokens[5], None);
         assert!(entry.lossy.is_empty());
         assert!(measure("y".into(), "{\"a\": 1}", None, None, &Words)?.is_none());
         Ok(())
@@ -284,13 +289,13 @@ mod tests {
             PlanEntry {
                 name: "p1".into(),
                 kind: "tooldag json".into(),
-                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(7)],
+                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(7), None],
                 lossy: vec![],
             },
             PlanEntry {
                 name: "p2".into(),
                 kind: "plan json".into(),
-                tokens: vec![Some(30), Some(40), Some(15), Some(14), None],
+                tokens: vec![Some(30), Some(40), Some(15), Some(14), None, None],
                 lossy: vec!["toon"],
             },
         ];
