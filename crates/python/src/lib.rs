@@ -189,15 +189,30 @@ fn number_to_py<'py>(
     Ok(PyFloat::new(py, n.as_f64()).into_any())
 }
 
-fn decode_error(e: toon::Error) -> PyErr {
+/// A `ToonDecodeError` with `line`, `column`, `msg` and, as the official package
+/// gives it, `source`: the text of the offending line of `input` (None when the
+/// error has no line).
+fn decode_error(e: toon::Error, input: &Bound<'_, PyAny>) -> PyErr {
     let err = ToonDecodeError::new_err(e.to_string());
-    Python::attach(|py| {
-        let v = err.value(py);
-        let _ = v.setattr("line", e.line());
-        let _ = v.setattr("column", e.column());
-        let _ = v.setattr("msg", e.message());
-    });
+    let v = err.value(input.py());
+    let _ = v.setattr("line", e.line());
+    let _ = v.setattr("column", e.column());
+    let _ = v.setattr("msg", e.message());
+    let _ = v.setattr("source", source_line(input, e.line()));
     err
+}
+
+/// Line `line` (1-based) of the decoded input, `str` or bytes (read lossily).
+fn source_line(input: &Bound<'_, PyAny>, line: Option<usize>) -> Option<String> {
+    let index = line?.checked_sub(1)?;
+    let text = if let Ok(s) = input.cast::<PyString>() {
+        s.to_cow().ok()?.into_owned()
+    } else {
+        String::from_utf8_lossy(&input.extract::<Vec<u8>>().ok()?).into_owned()
+    };
+    text.split('\n')
+        .nth(index)
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
 }
 
 fn delimiter_of(d: &Bound<'_, PyAny>) -> PyResult<Delimiter> {
@@ -262,7 +277,7 @@ fn decode<'py>(
             s.get_type().name()?
         )));
     }
-    .map_err(decode_error)?;
+    .map_err(|e| decode_error(e, s))?;
     let none = |h: Option<Bound<'py, PyAny>>| h.filter(|h| !h.is_none());
     let hooks = Hooks {
         parse_float: none(parse_float),

@@ -15,7 +15,8 @@ from toonkit import Delimiter, ToonDecodeError
 
 SPEC_DIR = os.environ.get(
     "TOON_SPEC_DIR",
-    os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "toon-spec"),
+    os.path.normpath(
+        os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "toon-spec")),
 )
 
 
@@ -216,3 +217,14 @@ def test_count_tokens_and_stats():
     assert s["toon"]["tokens"] < s["json_pretty"]["tokens"]
     assert s["toon"]["tokens"] == toonkit.count_tokens(toonkit.encode(
         {"rows": [{"id": i, "name": f"n{i}"} for i in range(20)]}))
+
+
+@pytest.mark.parametrize("data", [
+    "a: 1\r\ntags[3]: a,b\r\n",
+    b"a: 1\r\ntags[3]: a,b\r\n",
+    bytearray(b"a: 1\r\ntags[3]: a,b\r\n"),
+])
+def test_error_source_is_the_offending_line(data):
+    with pytest.raises(ToonDecodeError) as info:
+        toonkit.decode(data)
+    assert (info.value.line, info.value.source) == (2, "tags[3]: a,b")

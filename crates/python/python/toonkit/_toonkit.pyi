@@ -6,6 +6,7 @@ class ToonDecodeError(ValueError):
     line: Optional[int]
     column: Optional[int]
     msg: str
+    source: Optional[str]
 
 def encode(
     obj: Any,
