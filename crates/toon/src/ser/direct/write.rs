@@ -508,6 +508,26 @@ macro_rules! only_containers {
     };
 }
 
+/// The rest of a visitor that accepts only a sequence (list items, table rows): the
+/// sequence is the visitor itself, anything else means the value changed between the
+/// look-ahead and the write.
+macro_rules! only_a_sequence {
+    () => {
+        fn seq(self, _len: Option<usize>) -> Res<Self> {
+            Ok(self)
+        }
+        fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
+            Err(Halt::Inconsistent)
+        }
+        fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
+            Err(Halt::Inconsistent)
+        }
+        fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
+            Err(Halt::Inconsistent)
+        }
+    };
+}
+
 mod lines;
 mod table;
 use lines::{Fields, Items};

@@ -26,18 +26,7 @@ impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
     type Seq = Rows<'a, 'w, 'f>;
     type Map = Never<usize>;
     only_containers!();
-    fn seq(self, _len: Option<usize>) -> Res<Self> {
-        Ok(self)
-    }
-    fn map(self, _len: Option<usize>) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
-    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<usize> {
-        Err(Halt::Inconsistent)
-    }
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<usize>> {
-        Err(Halt::Inconsistent)
-    }
+    only_a_sequence!();
 }
 
 impl SeqVisit for Rows<'_, '_, '_> {
