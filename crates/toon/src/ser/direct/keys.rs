@@ -15,6 +15,15 @@ pub(crate) fn with_key<K: Serialize + ?Sized, R>(key: &K, f: impl FnOnce(&str) -
     key.serialize(KeyText(f))
 }
 
+/// Replaces the text in `buf` with the text that the map key `key` becomes (the
+/// pending key of a map being written).
+pub(crate) fn key_into<K: Serialize + ?Sized>(key: &K, buf: &mut String) -> Res<()> {
+    with_key(key, |s| {
+        buf.clear();
+        buf.push_str(s);
+    })
+}
+
 /// Serializes a map key and hands its text to the closure.
 struct KeyText<F>(F);
 

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
-use super::super::keys::with_key;
+use super::super::keys::key_into;
 use super::{Out, Pos};
 use crate::stack::guarded;
 
@@ -107,11 +107,7 @@ pub(super) struct FieldEntries<'a, 'w> {
 impl MapVisit for FieldEntries<'_, '_> {
     type Ok = ();
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        let key = &mut self.key;
-        with_key(k, |s| {
-            key.clear();
-            key.push_str(s);
-        })
+        key_into(k, &mut self.key)
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::super::analyze::{Field, same_name};
-use super::super::keys::with_key;
+use super::super::keys::{key_into, with_key};
 use super::{Cell, Out};
 use crate::encode::quote::write_key;
 use crate::stack::guarded;
@@ -108,11 +108,7 @@ impl KeyedRows<'_, '_, '_> {
 impl MapVisit for KeyedRows<'_, '_, '_> {
     type Ok = usize;
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        let key = &mut self.key;
-        with_key(k, |s| {
-            key.clear();
-            key.push_str(s);
-        })
+        key_into(k, &mut self.key)
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let key = std::mem::take(&mut self.key);
