@@ -195,12 +195,11 @@ pub(crate) fn load_with_text(
     Ok((text, loaded))
 }
 
-/// Prints the problems of a loaded plan; returns how many are errors.
-pub(crate) fn report_problems(path: &Path, loaded: &Loaded) -> usize {
-    let problems = toon_plan::validate(loaded);
+/// Prints the problems of a plan file; returns how many are errors.
+pub(crate) fn report_problems(path: &Path, problems: &[toon_plan::Problem]) -> usize {
     let mut err = std::io::stderr().lock();
     let mut errors = 0;
-    for p in &problems {
+    for p in problems {
         if p.severity == Severity::Error {
             errors += 1;
         }
@@ -233,7 +232,7 @@ fn validate(
                     }));
                     errors
                 } else {
-                    report_problems(path, &loaded)
+                    report_problems(path, &toon_plan::validate(&loaded))
                 };
                 if errors > 0 {
                     failed += 1;

@@ -83,11 +83,9 @@ fn convert_one(
         }
     };
     record.insert("from".into(), json!(loaded.dialect.name()));
-    record.insert(
-        "problems".into(),
-        plan_json::problems(&toon_plan::validate(&loaded)),
-    );
-    let errors = report_problems(path, &loaded);
+    let problems = toon_plan::validate(&loaded);
+    record.insert("problems".into(), plan_json::problems(&problems));
+    let errors = report_problems(path, &problems);
     if errors > 0 && !opts.force {
         eprintln!(
             "{}: not converted: {errors} error(s) (use --force to convert anyway)",
