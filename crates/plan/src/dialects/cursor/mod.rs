@@ -5,12 +5,14 @@
 //! that is not valid YAML is read tolerantly (with a warning); a file without front
 //! matter is all body; CRLF files, byte-order marks and missing final newlines are
 //! noted. When the canonical rendering of what was read would not give the file back
-//! byte for byte, the original head is kept in the plan's `layout` and written again
-//! as long as the plan's front-matter facts are unchanged — so cursor → cursor (and
-//! cursor → plan → cursor) reproduces the file exactly.
+//! byte for byte, the lines where the original head differs are kept in the plan's
+//! `layout` ([`head_patch`]) and applied again as long as the plan's front-matter
+//! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
+//! the file exactly, and the front matter is stored once.
 
 mod body_tasks;
 mod front_matter;
+pub mod head_patch;
 mod split;
 mod tolerant;
 
@@ -28,7 +30,9 @@ pub struct Cursor;
 /// Known todo statuses.
 pub const STATUSES: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
 
-/// Layout key: the original head (front matter with its fences), LF line endings.
+/// Layout key: the whole original head (front matter with its fences), LF line
+/// endings. Written only when a [`head_patch`] cannot give the file back; read from
+/// files of any age.
 pub const HEAD: &str = "cursor.head";
 /// Layout key: the file used CRLF line endings.
 pub const CRLF: &str = "cursor.crlf";
@@ -150,8 +154,15 @@ pub fn read_markdown(text: &str) -> Read {
         plan.layout.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
+        let canonical = front_matter::render_head(&front_plan(&plan));
+        let hunks = head_patch::diff(&canonical, &s.head);
         plan.layout
-            .insert(HEAD.into(), Value::String(s.head.clone()));
+            .insert(head_patch::HEAD_PATCH.into(), head_patch::to_value(&hunks));
+        if write_markdown(&plan) != text {
+            plan.layout.shift_remove(head_patch::HEAD_PATCH);
+            plan.layout
+                .insert(HEAD.into(), Value::String(s.head.clone()));
+        }
     }
     Read { plan, warnings }
 }
@@ -195,34 +206,36 @@ fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
     }
 }
 
-/// The plan facts a head stands for (title, goal, tasks, extra).
-fn head_plan(head: &str) -> Plan {
+/// Whether a head states exactly the front-matter facts (title, goal, tasks, other
+/// keys) of `front`.
+fn states_front(head: &str, front: &Plan) -> bool {
     let s = split::split(head);
-    let mut plan = Plan::default();
+    let mut facts = Plan::default();
     if let Some(fm) = &s.front_matter {
-        front_matter::to_plan(&front_matter::parse(fm, 1).map, &mut plan);
+        front_matter::to_plan(&front_matter::parse(fm, 1).map, &mut facts);
     }
-    plan
+    facts.title == front.title
+        && facts.goal == front.goal
+        && facts.tasks == front.tasks
+        && facts.extra == front.extra
 }
 
 /// Writes a plan as a Cursor markdown file.
 pub fn write_markdown(plan: &Plan) -> String {
     let front = front_plan(plan);
-    let canonical = || front_matter::render_head(&front);
-    let head = match plan.layout.get(HEAD) {
-        Some(Value::String(h)) => {
-            let facts = head_plan(h);
-            if facts.title == front.title
-                && facts.goal == front.goal
-                && facts.tasks == front.tasks
-                && facts.extra == front.extra
-            {
-                h.clone()
-            } else {
-                canonical()
-            }
-        }
-        _ => canonical(),
+    let canonical = front_matter::render_head(&front);
+    let kept = match plan.layout.get(HEAD) {
+        Some(Value::String(h)) => Some(h.clone()),
+        _ => plan
+            .layout
+            .get(head_patch::HEAD_PATCH)
+            .and_then(head_patch::from_value)
+            .and_then(|hunks| head_patch::apply(&canonical, &hunks)),
+    };
+    // A kept head is written only while it still says what the plan says.
+    let head = match kept {
+        Some(h) if states_front(&h, &front) => h,
+        _ => canonical,
     };
     let mut text = head;
     if let Some(b) = &plan.body {
