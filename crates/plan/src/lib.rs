@@ -39,6 +39,7 @@ pub mod loss;
 pub mod model;
 pub mod problem;
 pub mod tabular;
+pub mod text_patch;
 pub mod yaml;
 
 use std::path::Path;

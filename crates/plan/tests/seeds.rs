@@ -238,8 +238,10 @@ fn seed_002_markdown_layout() {
     );
     assert_eq!(step.title.as_deref(), Some("Action Name"));
     assert_eq!(plan.execution.as_ref().unwrap()["max_retries"], 3);
-    // The markdown written back reads back to the same plan, and the same markdown.
+    // The markdown written back is the seed's, byte for byte, and reads back to the
+    // same plan.
     let out = toon_plan::write(plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+    assert_eq!(out, *md);
     let again = toon_plan::load(&out, None, None, Some(Format::Md)).unwrap();
     assert_eq!(again.plan, *plan, "{out}");
     assert_eq!(

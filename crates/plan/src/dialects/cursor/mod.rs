@@ -6,13 +6,12 @@
 //! matter is all body; CRLF files, byte-order marks and missing final newlines are
 //! noted. When the canonical rendering of what was read would not give the file back
 //! byte for byte, the lines where the original head differs are kept in the plan's
-//! `layout` ([`head_patch`]) and applied again as long as the plan's front-matter
+//! `layout` ([`HEAD_PATCH`], a [`crate::text_patch`]) and applied again as long as the plan's front-matter
 //! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
 //! the file exactly, and the front matter is stored once.
 
 mod body_tasks;
 mod front_matter;
-pub mod head_patch;
 mod split;
 mod tolerant;
 
@@ -23,6 +22,7 @@ use crate::checks::{self, Node};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::text_patch;
 
 /// The Cursor dialect.
 pub struct Cursor;
@@ -31,9 +31,12 @@ pub struct Cursor;
 pub const STATUSES: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
 
 /// Layout key: the whole original head (front matter with its fences), LF line
-/// endings. Written only when a [`head_patch`] cannot give the file back; read from
+/// endings. Written only when a [`HEAD_PATCH`] cannot give the file back; read from
 /// files of any age.
 pub const HEAD: &str = "cursor.head";
+/// Layout key: the lines where the original head differs from the canonical head
+/// rendered from the plan's fields (a [`crate::text_patch`]).
+pub const HEAD_PATCH: &str = "cursor.head_patch";
 /// Layout key: the file used CRLF line endings.
 pub const CRLF: &str = "cursor.crlf";
 /// Layout key: the file started with a byte-order mark.
@@ -155,11 +158,11 @@ pub fn read_markdown(text: &str) -> Read {
     }
     if write_markdown(&plan) != text {
         let canonical = front_matter::render_head(&front_plan(&plan));
-        let hunks = head_patch::diff(&canonical, &s.head);
+        let hunks = text_patch::diff(&canonical, &s.head);
         plan.layout
-            .insert(head_patch::HEAD_PATCH.into(), head_patch::to_value(&hunks));
+            .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
         if write_markdown(&plan) != text {
-            plan.layout.shift_remove(head_patch::HEAD_PATCH);
+            plan.layout.shift_remove(HEAD_PATCH);
             plan.layout
                 .insert(HEAD.into(), Value::String(s.head.clone()));
         }
@@ -228,9 +231,9 @@ pub fn write_markdown(plan: &Plan) -> String {
         Some(Value::String(h)) => Some(h.clone()),
         _ => plan
             .layout
-            .get(head_patch::HEAD_PATCH)
-            .and_then(head_patch::from_value)
-            .and_then(|hunks| head_patch::apply(&canonical, &hunks)),
+            .get(HEAD_PATCH)
+            .and_then(text_patch::from_value)
+            .and_then(|hunks| text_patch::apply(&canonical, &hunks)),
     };
     // A kept head is written only while it still says what the plan says.
     let head = match kept {

@@ -1,6 +1,11 @@
 //! Workflow plan (seed 002): `{metadata, tasks[], steps[], shared_inputs,
 //! workflow_config}` with uniform arrays, in JSON, YAML, TOON or the seed's markdown
 //! layout. Seed tasks become model groups; seed steps become model tasks.
+//!
+//! Markdown written in another style than the canonical one (value styles such as
+//! `` `x` `` or `[a, b]`, spacing inside JSON, placeholder sections) keeps the lines
+//! where it differs in the plan's layout ([`MD_PATCH`]), so md → md and md → plan →
+//! md give the file back byte for byte while the plan says the same.
 
 mod markdown;
 mod tree;
@@ -12,6 +17,11 @@ use super::{Dialect, DialectId, Read};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::text_patch;
+
+/// Layout key: the lines where the markdown a plan was read from differs from the
+/// canonical markdown of the same plan (a [`crate::text_patch`]).
+pub const MD_PATCH: &str = "workflow.md_patch";
 
 /// The workflow-plan dialect.
 pub struct Workflow;
@@ -51,9 +61,12 @@ impl Dialect for Workflow {
             Document::Tree(v) => from_tree(v).map(Read::from),
             Document::Markdown(text) => {
                 let md = from_markdown(text);
-                let mut read = Read::from(from_tree(&md.tree)?);
-                read.warnings = md.warnings;
-                Ok(read)
+                let mut plan = from_tree(&md.tree)?;
+                keep_markdown_style(&mut plan, text);
+                Ok(Read {
+                    plan,
+                    warnings: md.warnings,
+                })
             }
         }
     }
@@ -77,8 +90,45 @@ impl Dialect for Workflow {
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         let tree = to_tree(plan);
         match format {
-            Format::Md => Ok(to_markdown(&tree)),
+            Format::Md => Ok(write_markdown(plan, to_markdown(&tree))),
             other => format::write_tree(&tree, other),
         }
     }
+}
+
+/// Notes in the plan's layout how `text` differs from the plan's canonical markdown,
+/// when it does and the difference can be applied again.
+fn keep_markdown_style(plan: &mut Plan, text: &str) {
+    plan.layout.shift_remove(MD_PATCH);
+    let canonical = to_markdown(&to_tree(plan));
+    if canonical == text {
+        return;
+    }
+    let hunks = text_patch::diff(&canonical, text);
+    plan.layout
+        .insert(MD_PATCH.to_owned(), text_patch::to_value(&hunks));
+    if write_markdown(plan, canonical) != text {
+        plan.layout.shift_remove(MD_PATCH);
+    }
+}
+
+/// The plan's markdown: `canonical` with the plan's [`MD_PATCH`] applied, as long as
+/// the patched text still reads back to the same plan (an edited value, task or step
+/// gives the canonical text instead).
+fn write_markdown(plan: &Plan, canonical: String) -> String {
+    let Some(patched) = plan
+        .layout
+        .get(MD_PATCH)
+        .and_then(text_patch::from_value)
+        .and_then(|hunks| text_patch::apply(&canonical, &hunks))
+    else {
+        return canonical;
+    };
+    let same = from_tree(&from_markdown(&patched).tree).is_ok_and(|mut back| {
+        let mut plan = plan.clone();
+        back.layout.shift_remove(MD_PATCH);
+        plan.layout.shift_remove(MD_PATCH);
+        back == plan
+    });
+    if same { patched } else { canonical }
 }

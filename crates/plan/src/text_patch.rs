@@ -1,20 +1,18 @@
-//! A Cursor head that the canonical rendering does not reproduce, kept as the few
-//! lines where it differs: line hunks against the canonical head.
+//! Text that a dialect's canonical rendering does not reproduce, kept as the few
+//! lines where it differs: line hunks against the canonical text.
 //!
-//! The plan's front-matter facts (title, goal, todos, other keys) are stored once, as
-//! structured fields. When the original head is written in another style (other
-//! quoting, flow lists, comments, no `todos` key), only the differing lines are kept,
-//! so nothing is stored twice and the file still comes back byte for byte.
+//! A plan's facts are stored once, as structured fields. When the original text is
+//! written in another style (other quoting, flow lists, comments, spacing, value
+//! styles), a dialect keeps only the differing lines in the plan's `layout` and
+//! applies them when it writes the same facts again — so files come back byte for
+//! byte and nothing is stored twice (Cursor front matter, workflow markdown).
 //!
 //! A patch is an array of hunks `{line, cut, text}` (a table in TOON): starting at
-//! `line` (1-based) of the canonical head, `cut` lines are replaced by `text`, the
+//! `line` (1-based) of the canonical text, `cut` lines are replaced by `text`, the
 //! original lines with their line breaks. Hunks are in order and do not overlap.
 
 use serde_json::{Map, Value};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
-
-/// Layout key: the original head as line hunks against the canonical head.
-pub const HEAD_PATCH: &str = "cursor.head_patch";
 
 /// One replaced run of lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
