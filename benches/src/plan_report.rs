@@ -17,7 +17,7 @@ pub const COLUMNS: [(&str, &str); 6] = [
     ("json_compact", "JSON (compact)"),
     ("toon", "dialect TOON"),
     ("plan_toon", "plan model TOON"),
-    ("plan_lean", "lean plan TOON (no body)"),
+    ("plan_lean", "lean plan TOON (no body or layout)"),
 ];
 
 /// One plan's figures.
@@ -220,9 +220,12 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
     let _ = writeln!(
         out,
         "¹ Plans in the plan model's own dialect have no separate plan model column, and only \
-         plans with a markdown body have a lean form (the plan model without the body, for \
+         plans with a markdown body or a layout have a lean form (the plan model without \
+         the body and without the layout that writes the source back byte for byte, for \
          prompts: `toon plan convert --lean`; not lossless by design); their totals compare \
-         with the sources of the plans that have them.\n"
+         with the sources of the plans that have them. \"Reads back to the same plan\" \
+         means the same content: a dialect's JSON or TOON form has no place for the layout \
+         of a markdown source.\n"
     );
     let lossy: Vec<String> = entries
         .iter()

@@ -1,8 +1,8 @@
 //! One plan written in every form a user might put in a prompt — its own source, its
 //! dialect as pretty and compact JSON, its dialect as TOON (plain TOON of that JSON),
 //! and the plan model as TOON — to compare their sizes (`toon plan stats`, the plan
-//! section of the token report). A plan with a markdown body also gets a lean form for
-//! prompts: the plan model without the body ([`lean`]).
+//! section of the token report). A plan with a markdown body or a layout also gets a
+//! lean form for prompts: the plan model without them ([`lean`]).
 //!
 //! ```
 //! let text = r#"{"dag": [
@@ -39,8 +39,9 @@ pub struct Form {
     pub label: String,
     /// The text.
     pub text: String,
-    /// Whether reading the text back gives the same plan (`None` for the source, and
-    /// for the lean form, which leaves the body out on purpose).
+    /// Whether reading the text back gives the same plan content (see
+    /// [`crate::LossReport::keeps_content`]; `None` for the source, and for the lean
+    /// form, which leaves the body out on purpose).
     pub lossless: Option<bool>,
 }
 
@@ -60,7 +61,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         lossless: None,
     }];
     let json = convert(plan, dialect, Some(Format::Json))?;
-    let json_lossless = json.report.is_empty();
+    let json_lossless = json.report.keeps_content();
     let tree: serde_json::Value = serde_json::from_str(&json.text)
         .map_err(|e| PlanError::doc(format!("cannot re-read the JSON form: {e}")))?;
     let compact = serde_json::to_string(&tree)
@@ -81,7 +82,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     out.push(Form {
         key: "toon",
         label: format!("{dialect} as TOON"),
-        lossless: Some(toon.report.is_empty()),
+        lossless: Some(toon.report.keeps_content()),
         text: toon.text,
     });
     if dialect != DialectId::Plan {
@@ -89,15 +90,15 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         out.push(Form {
             key: "plan_toon",
             label: "plan model as TOON".to_owned(),
-            lossless: Some(model.report.is_empty()),
+            lossless: Some(model.report.keeps_content()),
             text: model.text,
         });
     }
-    if plan.body.is_some() {
+    if plan.body.is_some() || !plan.layout.is_empty() {
         let model = convert(&lean(plan), DialectId::Plan, Some(Format::Toon))?;
         out.push(Form {
             key: "plan_lean",
-            label: "plan model as TOON, lean (no body)".to_owned(),
+            label: "plan model as TOON, lean (no body or layout)".to_owned(),
             lossless: None,
             text: model.text,
         });

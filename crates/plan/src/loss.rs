@@ -146,6 +146,16 @@ impl LossReport {
         }
     }
 
+    /// Whether the plan's content came through: every loss, if any, is of the plan's
+    /// layout — what it keeps only to write its source text back byte for byte (line
+    /// endings, a byte-order mark, a head or markdown style), which a dialect's JSON,
+    /// YAML or TOON form has no place for.
+    pub fn keeps_content(&self) -> bool {
+        self.losses
+            .iter()
+            .all(|l| l.owner == "plan" && l.field.starts_with("layout."))
+    }
+
     /// Compares a plan with the plan read back from its conversion.
     pub fn between(before: &Plan, after: &Plan) -> Self {
         let mut losses = Vec::new();
