@@ -12,7 +12,14 @@
 //! original lines with their line breaks. Hunks are in order and do not overlap.
 
 use serde_json::{Map, Value};
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use std::time::{Duration, Instant};
+
+use similar::{Algorithm, DiffOp, capture_diff_slices_deadline};
+
+/// How long a diff may look for the fewest changed lines. Past it the diff is coarser
+/// (larger hunks) but still exact, so a huge, thoroughly restyled text costs a bounded
+/// time instead of the quadratic worst case.
+const DIFF_TIME: Duration = Duration::from_millis(100);
 
 /// One replaced run of lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,12 +32,16 @@ pub struct Hunk {
     pub text: String,
 }
 
-/// The hunks that turn `canonical` into `original`, line by line.
+/// The hunks that turn `canonical` into `original`, line by line: the fewest changed
+/// lines, or within a bounded time a close approximation (always exact when applied).
 pub fn diff(canonical: &str, original: &str) -> Vec<Hunk> {
     let old_lines = lines(canonical);
     let new_lines = lines(original);
+    let deadline = Instant::now() + DIFF_TIME;
+    let ops =
+        capture_diff_slices_deadline(Algorithm::Myers, &old_lines, &new_lines, Some(deadline));
     let mut hunks: Vec<Hunk> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Myers, &old_lines, &new_lines) {
+    for op in ops {
         let (old_start, old_len, new_start, new_len) = match op {
             DiffOp::Equal { .. } => continue,
             DiffOp::Delete {

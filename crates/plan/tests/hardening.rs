@@ -330,3 +330,18 @@ fn a_merge_key_lookalike_is_quoted_in_yaml() {
         }
     }
 }
+
+/// A huge head that is restyled throughout (here: not even valid YAML) is kept as a
+/// patch found within a bounded time, and the file still comes back byte for byte.
+#[test]
+fn a_huge_restyled_head_comes_back_byte_for_byte() {
+    let mut text = String::from("---\n");
+    for i in 0..5000 {
+        text.push_str(&format!("k{i}: [a, b: c\n"));
+    }
+    text.push_str("---\nbody\n");
+    let l = toon_plan::load(&text, None, Some(DialectId::Cursor), Some(Format::Md)).expect("loads");
+    assert!(l.plan.layout.contains_key("cursor.head_patch"));
+    let back = toon_plan::write(&l.plan, DialectId::Cursor, Some(Format::Md)).expect("writes");
+    assert!(back == text, "the head did not come back");
+}
