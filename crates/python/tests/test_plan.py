@@ -394,3 +394,17 @@ def test_objects_read_well():
     assert str(problem) == "dag[0]: error: cycle [acyclic]"
     assert "acyclic" in repr(problem)
     assert plan.Problem("warning", "r", "m").to_dict() == {"severity": "warning", "rule": "r", "message": "m"}
+
+
+def test_readme_plan_example_runs(capsys):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Python\n", 1)[1].split("\n## ", 1)[0]
+    plans = section.split("### Plans\n", 1)[1]
+    block = plans.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "cursor md ['tokens', 'toggle', 'docs']"
+    assert out[1] == "['tool']"
+    assert "task tokens tool set" in out and "task toggle status dropped" in out
+    assert "[['tokens'], ['toggle', 'docs']]" in out
+    assert out[-1] == "2 3"
