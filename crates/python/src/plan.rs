@@ -17,7 +17,8 @@ create_exception!(
     PlanError,
     PyValueError,
     "A plan that cannot be read or written: `line` and `column` are 1-based (None when \
-     unknown), `path` is the place in the document tree when that is what the error names."
+     unknown), `path` is the place in the document tree when that is what the error \
+     names, `file` the file it was read from (None for text)."
 );
 
 /// A `PlanError` carrying the library error's location.
@@ -33,6 +34,7 @@ fn plan_error(py: Python<'_>, e: &toon_plan::PlanError) -> PyErr {
     let _ = v.setattr("column", e.column);
     let _ = v.setattr("path", path);
     let _ = v.setattr("msg", e.message.clone());
+    let _ = v.setattr("file", None::<String>);
     err
 }
 

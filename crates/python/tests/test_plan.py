@@ -109,6 +109,7 @@ def test_errors_carry_line_and_column():
     with pytest.raises(plan.PlanError) as e:
         plan.read('{"dag": [\n  {"id": "a",, }\n]}', format="json")
     assert (e.value.line, e.value.column) == (2, 14)
+    assert e.value.path is None and e.value.file is None
     assert isinstance(e.value, ValueError)
     assert "invalid JSON" in str(e.value)
 
@@ -134,6 +135,12 @@ def test_file_errors_name_the_file(tmp_path):
         plan.read(f)
     with pytest.raises(FileNotFoundError):
         plan.read(tmp_path / "missing.json")
+
+
+def test_problems_of_trees_name_their_path():
+    problems = plan.read('{"dag": [{"id": [1], "tool": "t", "query": "q", "dependencies": []}]}').validate()
+    assert [(x.path, x.line, x.rule) for x in problems] == [("dag[0].id", None, "schema")]
+    assert str(problems[0]).startswith("dag[0].id: error: ")
 
 
 def test_bad_arguments_are_value_errors():
@@ -344,8 +351,10 @@ def test_dry_run_respects_the_cap_and_failures():
     assert done["s0"]["status"] == "failed"
     assert done["last"]["status"] == "skipped" and done["last"]["blocked_by"] == "s0"
     assert {done[f"s{i}"]["status"] for i in range(1, 6)} == {"complete"}
-    with pytest.raises(ValueError):
+    with pytest.raises(plan.PlanError, match="at least 1"):
         p.dry_run(cap=0)
+    with pytest.raises(plan.PlanError, match="no step"):
+        p.dry_run(fail=["nope"])
 
 
 @needs_cli

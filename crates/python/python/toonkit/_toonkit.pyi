@@ -35,12 +35,13 @@ def stats(value: Any) -> dict:
 class PlanError(ValueError):
     """A plan that cannot be read or written: ``line`` and ``column`` are 1-based (None
     when unknown), ``path`` is the place in the document tree when that is what the error
-    names."""
+    names, ``file`` the file it was read from (``toonkit.plan.read_file``)."""
 
     line: Optional[int]
     column: Optional[int]
     path: Optional[str]
     msg: str
+    file: Optional[str]
 
 class LoadedPlan:
     """A plan as loaded by ``toon_plan::load`` (wrapped by ``toonkit.plan.Plan``)."""

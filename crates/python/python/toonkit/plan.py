@@ -15,7 +15,7 @@ and ``plan`` (the plan model itself). Formats: ``json``, ``yaml``, ``toon``, ``m
 
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union, cast
 
 from ._toonkit import LoadedPlan as _LoadedPlan
 from ._toonkit import PlanError
@@ -204,6 +204,7 @@ class ConversionRefused(PlanError):
         self.line = None
         self.column = None
         self.path = None
+        self.file = None
 
 
 def _settings(set: Union[None, Mapping[str, Any], Iterable[str]]) -> List[str]:
@@ -220,11 +221,10 @@ class Plan:
     """A plan read from text: its ``dialect``, ``format`` and model (``to_dict()``,
     ``tasks``). Build one with :func:`read` or :func:`read_file`."""
 
-    __slots__ = ("_loaded", "_model", "source")
+    __slots__ = ("_loaded", "source")
 
     def __init__(self, loaded: _LoadedPlan, source: Optional[str] = None) -> None:
         self._loaded = loaded
-        self._model: Optional[Dict[str, Any]] = None
         self.source = source
         """The file it was read from (None for text)."""
 
@@ -241,12 +241,12 @@ class Plan:
     def to_dict(self) -> Dict[str, Any]:
         """The plan model as a dict: its JSON form, the ``plan`` dialect (a fresh copy
         on each call)."""
-        return json.loads(self._loaded.plan_json())
+        return cast(Dict[str, Any], json.loads(self._loaded.plan_json()))
 
     @property
     def tasks(self) -> List[Dict[str, Any]]:
         """The model's tasks, in plan order (``to_dict()["tasks"]``)."""
-        return self.to_dict()["tasks"]
+        return cast(List[Dict[str, Any]], self.to_dict()["tasks"])
 
     @property
     def title(self) -> Optional[str]:
@@ -323,7 +323,7 @@ class Plan:
         ``critical_path``, ``makespan_ms``, ``tasks_without_duration``,
         ``plan_estimate_ms``, ``findings``). Raises :class:`PlanError` when the plan has
         no schedule (a cycle)."""
-        return json.loads(self._loaded.schedule_json())
+        return cast(Dict[str, Any], json.loads(self._loaded.schedule_json()))
 
     def dry_run(
         self,
@@ -335,11 +335,11 @@ class Plan:
         """A simulated run's events, as ``toon plan schedule --events`` prints them
         (one dict per JSON line): at most ``cap`` steps at once, at most
         ``tool_caps[tool]`` using a tool, the steps in ``fail`` failing (their
-        dependents are skipped)."""
-        if cap < 1:
-            raise ValueError("cap must be at least 1")
+        dependents are skipped). Raises :class:`PlanError` for a cap below 1, a
+        step not in the plan, or a plan with no schedule."""
         caps = dict(tool_caps or {})
-        return json.loads(self._loaded.events_json(cap, list(fail), caps))
+        events = json.loads(self._loaded.events_json(cap, list(fail), caps))
+        return cast(List[Dict[str, Any]], events)
 
     def __repr__(self) -> str:
         n = len(self.tasks)
@@ -399,4 +399,4 @@ def read_file(
 def schema(dialect: str) -> Dict[str, Any]:
     """The JSON Schema of a dialect's documents, as ``toon plan schema DIALECT``
     prints it (for structured output from a model)."""
-    return json.loads(_plan_schema(dialect))
+    return cast(Dict[str, Any], json.loads(_plan_schema(dialect)))
