@@ -18,6 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 PLANS = ROOT / "testdata" / "plans"
 VALID = sorted(pathlib.Path(p) for p in glob.glob(str(PLANS / "*" / "valid" / "*")))
 INVALID = sorted(pathlib.Path(p) for p in glob.glob(str(PLANS / "*" / "invalid" / "*")))
+MESSY = sorted(pathlib.Path(p) for p in glob.glob(str(PLANS / "*" / "messy" / "*")))
 
 
 def _cli():
@@ -75,6 +76,20 @@ def test_validate_gives_the_problems_the_cli_gives(path):
     assert (p.dialect, p.format, len(p.tasks)) == (record["dialect"], record["format"], record["tasks"])
     assert [x.to_dict() for x in p.validate()] == record["problems"]
     assert p.is_valid() == record["valid"]
+
+
+@needs_cli
+@pytest.mark.parametrize("path", MESSY, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_messy_plans_read_or_fail_as_in_the_cli(path):
+    [record] = cli_json("plan", "validate", "--json", path)
+    try:
+        p = plan.read(path)
+    except plan.PlanError as e:
+        assert record["error"] == f"{path}: {e}"
+        assert e.file == str(path)
+        return
+    assert "error" not in record
+    assert [x.to_dict() for x in p.validate()] == record["problems"]
 
 
 def test_read_takes_str_as_text_and_pathlike_as_file(tmp_path):
