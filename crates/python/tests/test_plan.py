@@ -27,7 +27,9 @@ def _cli():
 
 
 CLI = _cli()
-needs_cli = pytest.mark.skipif(CLI is None, reason="no toon CLI (set TOON_CLI or build target/debug/toon)")
+needs_cli = pytest.mark.skipif(
+    CLI is None, reason="no toon CLI (set TOON_CLI or build target/debug/toon)"
+)
 
 
 def cli_json(*args):
@@ -73,7 +75,11 @@ def test_invalid_plans_break_the_rule_they_are_named_after(path):
 def test_validate_gives_the_problems_the_cli_gives(path):
     [record] = cli_json("plan", "validate", "--json", path)
     p = plan.read(path)
-    assert (p.dialect, p.format, len(p.tasks)) == (record["dialect"], record["format"], record["tasks"])
+    assert (p.dialect, p.format, len(p.tasks)) == (
+        record["dialect"],
+        record["format"],
+        record["tasks"],
+    )
     assert [x.to_dict() for x in p.validate()] == record["problems"]
     assert p.is_valid() == record["valid"]
 
@@ -153,7 +159,9 @@ def test_file_errors_name_the_file(tmp_path):
 
 
 def test_problems_of_trees_name_their_path():
-    problems = plan.read('{"dag": [{"id": [1], "tool": "t", "query": "q", "dependencies": []}]}').validate()
+    problems = plan.read(
+        '{"dag": [{"id": [1], "tool": "t", "query": "q", "dependencies": []}]}'
+    ).validate()
     assert [(x.path, x.line, x.rule) for x in problems] == [("dag[0].id", None, "schema")]
     assert str(problems[0]).startswith("dag[0].id: error: ")
 
@@ -246,7 +254,9 @@ def test_set_fills_what_the_target_needs():
 
 @needs_cli
 def test_set_and_refusal_match_the_cli():
-    record = cli_json("plan", "convert", "--json", "--to", "tooldag", "--set", "tool=web_search", CURSOR)
+    record = cli_json(
+        "plan", "convert", "--json", "--to", "tooldag", "--set", "tool=web_search", CURSOR
+    )
     conv = plan.read(CURSOR).convert("tooldag", set={"tool": "web_search"})
     assert record["ok"] and conv.text == record["text"]
     assert [l.to_dict() for l in conv.losses] == record["losses"]
@@ -287,7 +297,9 @@ def _ids(n):
 def dags(draw):
     n = draw(st.integers(min_value=1, max_value=9))
     ids = _ids(n)
-    deps = [sorted(draw(st.sets(st.sampled_from(ids[:i]), max_size=i))) if i else [] for i in range(n)]
+    deps = [
+        sorted(draw(st.sets(st.sampled_from(ids[:i]), max_size=i))) if i else [] for i in range(n)
+    ]
     durations = [draw(st.integers(min_value=0, max_value=10_000)) for _ in range(n)]
     return ids, deps, durations
 
@@ -346,7 +358,9 @@ def test_a_cycle_has_no_schedule():
 
 
 def test_dry_run_respects_the_cap_and_failures():
-    doc = {"dag": [{"id": f"s{i}", "tool": "t", "query": "q", "dependencies": []} for i in range(6)]}
+    doc = {
+        "dag": [{"id": f"s{i}", "tool": "t", "query": "q", "dependencies": []} for i in range(6)]
+    }
     doc["dag"].append({"id": "last", "tool": "t", "query": "q", "dependencies": ["s0"]})
     p = plan.read(json.dumps(doc))
 
@@ -377,9 +391,13 @@ def test_dry_run_is_the_cli_events():
     path = PLANS / "tooldag" / "valid" / "birthdays.json"
     out = subprocess.run(
         [CLI, "plan", "schedule", "--events", "--cap", "1", "--fail", "curie_birth", str(path)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     ).stdout
-    assert plan.read(path).dry_run(cap=1, fail=["curie_birth"]) == [json.loads(l) for l in out.splitlines()]
+    assert plan.read(path).dry_run(cap=1, fail=["curie_birth"]) == [
+        json.loads(l) for l in out.splitlines()
+    ]
 
 
 @pytest.mark.parametrize("dialect", plan.DIALECTS)
@@ -417,7 +435,11 @@ def test_objects_read_well():
     problem = plan.Problem("error", "acyclic", "cycle", path="dag[0]")
     assert str(problem) == "dag[0]: error: cycle [acyclic]"
     assert "acyclic" in repr(problem)
-    assert plan.Problem("warning", "r", "m").to_dict() == {"severity": "warning", "rule": "r", "message": "m"}
+    assert plan.Problem("warning", "r", "m").to_dict() == {
+        "severity": "warning",
+        "rule": "r",
+        "message": "m",
+    }
 
 
 def test_readme_plan_example_runs(capsys):

@@ -92,11 +92,12 @@ class Problem:
         return isinstance(other, Problem) and self.to_dict() == other.to_dict()
 
     def __str__(self) -> str:
-        where = (
-            f"line {self.line}"
-            if self.line is not None
-            else (self.path or "(root)") if self.path is not None else "(document)"
-        )
+        if self.line is not None:
+            where = f"line {self.line}"
+        elif self.path is not None:
+            where = self.path or "(root)"
+        else:
+            where = "(document)"
         return f"{where}: {self.severity}: {self.message} [{self.rule}]"
 
     def __repr__(self) -> str:
@@ -367,7 +368,9 @@ def read(
     if isinstance(source, (bytes, bytearray)):
         source = bytes(source).decode("utf-8")
     if not isinstance(source, str):
-        raise TypeError(f"read() takes plan text (str) or a path (os.PathLike), not {type(source).__name__}")
+        raise TypeError(
+            f"read() takes plan text (str) or a path (os.PathLike), not {type(source).__name__}"
+        )
     return Plan(_plan_load(source, None, dialect, format))
 
 
