@@ -154,20 +154,14 @@ fn convert_one(
             opts.to,
             opts.to
         );
-        let mut settable = Vec::new();
         for p in conv
             .problems
             .iter()
             .filter(|p| p.severity == Severity::Error)
         {
             eprintln!("  {}: {} [{}]", p.location, p.message, p.rule);
-            if let toon_plan::Location::Path(path) = &p.location
-                && let Some(f) = toon_plan::derive::settable_field(path)
-                && !settable.contains(&f)
-            {
-                settable.push(f);
-            }
         }
+        let settable = conv.settable_fields();
         if !settable.is_empty() {
             let hint: Vec<String> = settable
                 .iter()

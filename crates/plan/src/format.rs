@@ -156,6 +156,7 @@ impl Document {
                         Location::Line(e.line()),
                         format!("invalid JSON: {message} (column {})", e.column().max(1)),
                     )
+                    .with_column(Some(e.column().max(1)))
                 }),
             Format::Yaml => yaml::parse(text).map(Document::Tree),
             Format::Toon => match toon::decode_value(text) {
@@ -189,7 +190,7 @@ fn toon_error(e: &toon::Error) -> PlanError {
         message.push_str(caret);
     }
     match e.line() {
-        Some(line) => PlanError::new(Location::Line(line), message),
+        Some(line) => PlanError::new(Location::Line(line), message).with_column(e.column()),
         None => PlanError::doc(message),
     }
 }
@@ -245,6 +246,7 @@ mod json_error_tests {
             e.to_string(),
             "line 2: invalid TOON: Expected 2 list-form items, but got 1 (column 3)\n  |\n2 |   - id: a\n  |   ^"
         );
+        assert_eq!((e.location, e.column), (Location::Line(2), Some(3)));
     }
 
     #[test]
@@ -263,5 +265,11 @@ mod json_error_tests {
             e.to_string(),
             "line 1: invalid JSON: EOF while parsing a list (column 11)"
         );
+        assert_eq!(e.column, Some(11));
+        let Err(e) = Document::parse("a: 1\nb: [x\n", Format::Yaml) else {
+            panic!("an unclosed flow list is not YAML");
+        };
+        assert!(matches!(e.location, Location::Line(n) if n >= 2), "{e:?}");
+        assert!(e.column.is_some_and(|c| c >= 1), "{e:?}");
     }
 }

@@ -35,6 +35,7 @@ mod fields;
 pub mod format;
 pub mod forms;
 mod graph;
+pub mod json;
 pub mod loss;
 pub mod model;
 pub mod problem;
@@ -181,6 +182,34 @@ impl Conversion {
             .iter()
             .filter(|p| p.severity == problem::Severity::Error)
             .count()
+    }
+
+    /// The fields that [`Setting`]s (`--set FIELD=VALUE`) could fill to clear the target
+    /// errors, each once, in the order the errors name them.
+    ///
+    /// ```
+    /// use toon_plan::DialectId;
+    /// let text = "---\nname: T\ntodos:\n  - id: a\n    content: Do it\n    status: pending\n---\n";
+    /// let loaded = toon_plan::load(text, None, None, None)?;
+    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::ToolDag, None, &[])?;
+    /// assert!(out.target_errors() > 0);
+    /// assert_eq!(out.settable_fields(), ["tool"]);
+    /// let set = ["tool=web_search".parse().map_err(toon_plan::PlanError::doc)?];
+    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::ToolDag, None, &set)?;
+    /// assert!(out.settable_fields().is_empty());
+    /// # Ok::<(), toon_plan::PlanError>(())
+    /// ```
+    pub fn settable_fields(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for p in self.problems.iter().filter(|p| p.is_error()) {
+            if let Location::Path(path) = &p.location
+                && let Some(f) = derive::settable_field(path)
+                && !out.contains(&f)
+            {
+                out.push(f);
+            }
+        }
+        out
     }
 }
 

@@ -93,6 +93,9 @@ impl fmt::Display for Problem {
 pub struct PlanError {
     /// Where, when known.
     pub location: Location,
+    /// The 1-based column on the location's line, when the parser gives one (it is
+    /// also in the message).
+    pub column: Option<usize>,
     /// What went wrong.
     pub message: String,
 }
@@ -102,8 +105,15 @@ impl PlanError {
     pub fn new(location: Location, message: impl Into<String>) -> Self {
         PlanError {
             location,
+            column: None,
             message: message.into(),
         }
+    }
+
+    /// This error with a 1-based column.
+    pub fn with_column(mut self, column: Option<usize>) -> Self {
+        self.column = column;
+        self
     }
 
     /// An error about the whole document.

@@ -20,10 +20,10 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
         return Ok(Value::Null);
     }
     serde_saphyr::from_str::<Value>(text).map_err(|e| {
-        let loc = e
-            .location()
-            .map(|l| Location::Line(l.line() as usize))
-            .unwrap_or(Location::Document);
+        let (loc, column) = match e.location() {
+            Some(l) => (Location::Line(l.line() as usize), Some(l.column() as usize)),
+            None => (Location::Document, None),
+        };
         let msg = e.to_string();
         let first = msg.lines().next().unwrap_or("invalid YAML");
         let first = first.strip_prefix("error: ").unwrap_or(first);
@@ -32,7 +32,7 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
             (Some(_), Some(i)) if first[..i].contains("column") => &first[i + 2..],
             _ => first,
         };
-        PlanError::new(loc, format!("invalid YAML: {first}"))
+        PlanError::new(loc, format!("invalid YAML: {first}")).with_column(column)
     })
 }
 

@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 use toon::{DecodeOptions, Delimiter, EncodeOptions, Map, Number, Value};
 use toon_tokens::{Bpe, Tokenizer};
 
+mod plan;
+
 create_exception!(
     _toonkit,
     ToonDecodeError,
@@ -320,5 +322,6 @@ fn _toonkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add("ToonDecodeError", m.py().get_type::<ToonDecodeError>())?;
+    plan::register(m)?;
     Ok(())
 }

@@ -3,7 +3,8 @@ and exact o200k_base token counts.
 
 The codec mirrors the API of the official ``toon-format`` package (itself modelled on
 the ``json`` module): ``encode``/``decode``, ``dumps``/``loads``, ``dump``/``load``,
-``Delimiter`` and ``ToonDecodeError``.
+``Delimiter`` and ``ToonDecodeError``. Agent plans in every dialect are in
+:mod:`toonkit.plan`.
 """
 
 from enum import Enum
@@ -12,6 +13,7 @@ from typing import IO, Any, Callable, Optional, Union
 from ._toonkit import ToonDecodeError, count_tokens, stats
 from ._toonkit import decode as _decode
 from ._toonkit import encode as _encode
+from . import plan
 
 __all__ = [
     "Delimiter",
@@ -23,6 +25,7 @@ __all__ = [
     "encode",
     "load",
     "loads",
+    "plan",
     "stats",
 ]
 

@@ -1,4 +1,4 @@
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 class ToonDecodeError(ValueError):
     """Malformed TOON text; ``line`` and ``column`` are 1-based (None when unknown)."""
@@ -31,3 +31,39 @@ def count_tokens(text: str) -> int:
 
 def stats(value: Any) -> dict:
     """Token and byte counts per format: the keys of ``toon stats --json``."""
+
+class PlanError(ValueError):
+    """A plan that cannot be read or written: ``line`` and ``column`` are 1-based (None
+    when unknown), ``path`` is the place in the document tree when that is what the error
+    names, ``file`` the file it was read from (``toonkit.plan.read_file``)."""
+
+    line: Optional[int]
+    column: Optional[int]
+    path: Optional[str]
+    msg: str
+    file: Optional[str]
+
+class LoadedPlan:
+    """A plan as loaded by ``toon_plan::load`` (wrapped by ``toonkit.plan.Plan``)."""
+
+    @property
+    def dialect(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    def problems_json(self) -> str: ...
+    def plan_json(self) -> str: ...
+    def schedule_json(self) -> str: ...
+    def events_json(self, cap: int, fail: List[str], tool_caps: Dict[str, int]) -> str: ...
+    def convert(
+        self, to: str, format: Optional[str], sets: List[str], lean: bool
+    ) -> Tuple[str, str, str, str, List[str]]:
+        """Text, format, losses JSON, target problems JSON, settable fields."""
+
+def plan_load(
+    text: str,
+    path: Optional[str] = None,
+    dialect: Optional[str] = None,
+    format: Optional[str] = None,
+) -> LoadedPlan: ...
+def plan_schema(dialect: str) -> str: ...
+def plan_dialects() -> List[str]: ...
