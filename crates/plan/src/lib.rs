@@ -38,6 +38,7 @@ mod graph;
 pub mod loss;
 pub mod model;
 pub mod problem;
+pub mod table;
 pub mod tabular;
 pub mod yaml;
 

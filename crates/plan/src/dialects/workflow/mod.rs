@@ -6,7 +6,7 @@ mod markdown;
 mod tree;
 
 pub use markdown::{from_markdown, to_markdown};
-pub use tree::{STEP_TYPES, from_tree, to_tree, validate_tree};
+pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
 use crate::format::{self, Document, Format};
