@@ -130,22 +130,6 @@ pub fn root_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value
     })
 }
 
-/// Checks that each item of an array is an object; returns problems for the others.
-pub fn items_are_objects(items: &[Value], base: &PathBuf, what: &str) -> Vec<Problem> {
-    items
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| !v.is_object())
-        .map(|(i, _)| {
-            Problem::error(
-                "schema",
-                base.index(i).loc(),
-                format!("each {what} must be an object"),
-            )
-        })
-        .collect()
-}
-
 impl PathBuf {
     /// The location of a key under this path.
     pub fn key_loc(&self, key: &str) -> crate::problem::Location {
