@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
 use crate::checks;
-use crate::fields::{self, Fields};
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::{Plan, Task};
 use crate::problem::{Location, PathBuf, PlanError, Problem};
@@ -101,7 +101,10 @@ impl Dialect for Composite {
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
         if let Some(tasks) = f.array(TASKS) {
-            plan.tasks = tasks.iter().map(read_task).collect();
+            plan.tasks = tasks
+                .iter()
+                .map(|item| slot::read_task(&TASK, item))
+                .collect();
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -123,22 +126,9 @@ impl Dialect for Composite {
     }
 }
 
-fn read_task(item: &Value) -> Task {
-    match item.as_object() {
-        Some(obj) => slot::read_record(&TASK, obj),
-        None => fields::opaque_task(item),
-    }
-}
-
 /// The tree form of a plan as a composite plan.
 pub fn to_tree(plan: &Plan) -> Value {
-    slot::write(&PLAN, plan, |_| {
-        let tasks = plan
-            .tasks
-            .iter()
-            .map(|t| fields::opaque_value(t).unwrap_or_else(|| slot::write(&TASK, t, |_| None)));
-        Some(Value::Array(tasks.collect()))
-    })
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&TASK, &plan.tasks)))
 }
 
 /// The title a task shows: its `title`, or its id when it has none.

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
 use crate::checks;
-use crate::fields::{self, Fields};
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
-use crate::model::{Plan, Task};
+use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To, slot};
 
@@ -248,7 +248,10 @@ impl Dialect for PlanDag {
         let mut plan = Plan::default();
         slot::read(&PLAN, &mut f, &mut plan);
         if let Some(steps) = f.array(STEPS) {
-            plan.tasks = steps.iter().map(read_step).collect();
+            plan.tasks = steps
+                .iter()
+                .map(|item| slot::read_task(&STEP, item))
+                .collect();
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -273,22 +276,9 @@ impl Dialect for PlanDag {
 /// The key of the step list.
 const STEPS: &str = PLAN.list_key();
 
-fn read_step(item: &Value) -> Task {
-    match item.as_object() {
-        Some(obj) => slot::read_record(&STEP, obj),
-        None => fields::opaque_task(item),
-    }
-}
-
 /// The tree form of a plan as a PlanDAG.
 pub fn to_tree(plan: &Plan) -> Value {
-    slot::write(&PLAN, plan, |_| {
-        let steps = plan
-            .tasks
-            .iter()
-            .map(|t| fields::opaque_value(t).unwrap_or_else(|| slot::write(&STEP, t, |_| None)));
-        Some(Value::Array(steps.collect()))
-    })
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&STEP, &plan.tasks)))
 }
 
 fn validate_tree(tree: &Value) -> Vec<Problem> {

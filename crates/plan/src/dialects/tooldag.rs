@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
 use crate::checks;
-use crate::fields::{self, Fields};
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
-use crate::model::{Plan, Task};
+use crate::model::Plan;
 use crate::problem::{PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
@@ -91,7 +91,7 @@ impl Dialect for ToolDag {
             ..Plan::default()
         };
         for item in &items {
-            plan.tasks.push(read_task(item));
+            plan.tasks.push(slot::read_task(&TASK, item));
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -113,22 +113,9 @@ impl Dialect for ToolDag {
     }
 }
 
-fn read_task(item: &Value) -> Task {
-    match item.as_object() {
-        Some(obj) => slot::read_record(&TASK, obj),
-        None => fields::opaque_task(item),
-    }
-}
-
 /// The tree form of a plan as a tool DAG.
 pub fn to_tree(plan: &Plan) -> Value {
-    slot::write(&PLAN, plan, |_| {
-        let tasks = plan
-            .tasks
-            .iter()
-            .map(|t| fields::opaque_value(t).unwrap_or_else(|| slot::write(&TASK, t, |_| None)));
-        Some(Value::Array(tasks.collect()))
-    })
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&TASK, &plan.tasks)))
 }
 
 /// Finds the `{{id.field}}` references in a query: `(id, field)` pairs.

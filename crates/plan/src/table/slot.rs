@@ -281,3 +281,21 @@ pub fn write<R: Record + Clone>(
     out.extra(record.extra_mut(), &keys);
     out.build()
 }
+
+/// Reads a list item as a task through its table; an item that is not an object is
+/// kept whole (see [`crate::fields::opaque_task`]).
+pub fn read_task(table: &Table, item: &Value) -> Task {
+    match item.as_object() {
+        Some(obj) => read_record(table, obj),
+        None => crate::fields::opaque_task(item),
+    }
+}
+
+/// Writes tasks as a list through their table; an item kept whole is written back as
+/// it was.
+pub fn write_tasks(table: &Table, tasks: &[Task]) -> Value {
+    let items = tasks
+        .iter()
+        .map(|t| crate::fields::opaque_value(t).unwrap_or_else(|| write(table, t, |_| None)));
+    Value::Array(items.collect())
+}
