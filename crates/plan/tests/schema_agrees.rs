@@ -1,6 +1,7 @@
 //! The JSON Schema of a dialect and `toon plan validate` agree field by field: on
 //! every test plan, every seed example and mutations of each (a required key removed,
-//! a value of the wrong kind, an unknown key, an unknown enum value), the schema
+//! a value of the wrong kind, an unknown key, an unknown enum value, a value breaking
+//! a field's check), the schema
 //! rejects a document exactly when the validator reports an error under one of the
 //! rules the field tables stand for. Rules across items (unique ids, references,
 //! cycles, uniform arrays) are the validator's alone.
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use exec_common::*;
 use serde_json::{Value, json};
 use toon_plan::exec::schema::{fields_table, schema};
-use toon_plan::table::{self, Kind, Table};
+use toon_plan::table::{self, Check, Kind, Table};
 use toon_plan::{DialectId, Document, Format};
 
 /// What each side says of one document.
@@ -135,6 +136,22 @@ fn mutations(tree: &Value, at: &str, table: &Table, out: &mut Vec<(String, Value
         if let Some(bad) = wrong_value(&f.kind) {
             with(
                 format!("{at}/{key} of the wrong kind"),
+                &|o| {
+                    o.insert(key.into(), bad.clone());
+                },
+                false,
+            );
+        }
+        let breaks_check = match f.check {
+            Check::NonBlank => Some(json!("  ")),
+            Check::Slug => Some(json!("a b")),
+            Check::Positive => Some(json!(0)),
+            Check::NotNegative => Some(json!(-1)),
+            Check::OneOf(_) | Check::None => None,
+        };
+        if let Some(bad) = breaks_check {
+            with(
+                format!("{at}/{key} breaking its check"),
                 &|o| {
                     o.insert(key.into(), bad.clone());
                 },

@@ -52,7 +52,7 @@ fn field(f: &Field) -> Value {
         Kind::Integer => scalar("integer", &f.check),
         Kind::Bool => json!({"type": "boolean"}),
         Kind::Object => json!({"type": "object"}),
-        Kind::Any => json!({}),
+        Kind::Any => any(f),
         Kind::Nested(inner) => object(inner),
         Kind::Items(inner) => json!({"type": "array", "items": object(inner)}),
     };
@@ -75,6 +75,20 @@ fn field(f: &Field) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// Any value (a string passing the field's check); `null` only when optional, as the
+/// validator reads `null` as absent.
+fn any(f: &Field) -> Value {
+    let mut s = Map::new();
+    if !matches!(f.check, Check::None) {
+        s.insert("if".into(), json!({"type": "string"}));
+        s.insert("then".into(), scalar("string", &f.check));
+    }
+    if f.required {
+        s.insert("not".into(), json!({"type": "null"}));
+    }
+    Value::Object(s)
 }
 
 /// A string or number schema with its check.

@@ -57,18 +57,38 @@ pub static PLAN: Table = Table {
     ],
 };
 
-/// The key of the body in the tree form.
+/// The front matter keys of the plan's name, overview and todos, and the key of the
+/// body in the tree form.
+const NAME: &str = PLAN.fields[0].key;
+const OVERVIEW: &str = PLAN.fields[1].key;
+const TODOS: &str = PLAN.list_key();
 const BODY: &str = PLAN.fields[3].key;
+
+/// Whether a front matter key is one the model names (the body is not front matter).
+fn named_key(key: &str) -> bool {
+    key != BODY && PLAN.field(key).is_some()
+}
 
 /// A Cursor todo.
 pub static TODO: Table = Table {
     title: "Cursor todo",
     doc: "A Cursor todo.",
     fields: &[
-        Field::new("id", Kind::Str, true, "Unique todo id.")
-            .check(Check::NonBlank, "schema")
-            .to(To::Task(TaskField::Id)),
-        Field::new("content", Kind::Str, false, "What to do.").to(To::Task(TaskField::Description)),
+        Field::new(
+            "id",
+            Kind::Any,
+            true,
+            "Unique todo id: text (other values are read as text, with a warning).",
+        )
+        .check(Check::NonBlank, "schema")
+        .to(To::Task(TaskField::Id)),
+        Field::new(
+            "content",
+            Kind::Any,
+            false,
+            "What to do: text (other values are read as text).",
+        )
+        .to(To::Task(TaskField::Description)),
         Field::new("status", Kind::Str, false, "Progress.")
             .check(Check::OneOf(STATUSES), "known-statuses")
             .to(To::Task(TaskField::Status)),
@@ -131,10 +151,7 @@ impl Dialect for Cursor {
                 match &s.front_matter {
                     Some(fm) => {
                         let p = front_matter::parse(fm, s.front_matter_line);
-                        if front_matter::RESERVED
-                            .iter()
-                            .any(|k| p.map.contains_key(*k))
-                        {
+                        if p.map.keys().any(|k| named_key(k)) {
                             90
                         } else {
                             60
@@ -144,9 +161,9 @@ impl Dialect for Cursor {
                 }
             }
             Document::Tree(Value::Object(o)) => {
-                if o.contains_key("todos") || o.contains_key("overview") {
+                if o.contains_key(TODOS) || o.contains_key(OVERVIEW) {
                     70
-                } else if o.contains_key(BODY) && o.contains_key("name") {
+                } else if o.contains_key(BODY) && o.contains_key(NAME) {
                     60
                 } else {
                     0
@@ -232,7 +249,7 @@ pub fn read_markdown(text: &str) -> Read {
 /// A plan without `todos` takes its tasks from the body's task list, marked in the
 /// layout so that writing it back leaves them in the body.
 fn adopt_body_tasks(plan: &mut Plan) {
-    if !plan.tasks.is_empty() || plan.extra.contains_key("todos") {
+    if !plan.tasks.is_empty() || plan.extra.contains_key(TODOS) {
         plan.layout.shift_remove(BODY_TASKS);
         return;
     }
@@ -375,10 +392,7 @@ fn relocate(mut p: Problem, lines: &[(String, usize)], first_line: usize) -> Pro
 /// read tolerantly, with a warning.
 fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
     let mut out = Vec::new();
-    for key in [
-        PLAN.key_of(To::Plan(PlanField::Title)),
-        PLAN.key_of(To::Plan(PlanField::Goal)),
-    ] {
+    for key in [NAME, OVERVIEW] {
         match map.get(key) {
             None | Some(Value::String(_)) | Some(Value::Null) => {}
             Some(Value::Array(_)) => out.push(Problem::warning(
@@ -394,11 +408,23 @@ fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
         }
     }
     out.extend(table::check(map, &PathBuf::root(), &PLAN));
-    let todos_key = PLAN.list_key();
-    let Some(todos) = map.get(todos_key).and_then(Value::as_array) else {
+    let Some(todos) = map.get(TODOS).and_then(Value::as_array) else {
         return out;
     };
-    let base = PathBuf::root().key(todos_key);
+    let base = PathBuf::root().key(TODOS);
+    let id_key = TODO.key_of(To::Task(TaskField::Id));
+    for (i, t) in todos.iter().enumerate() {
+        if let Some(id) = t.get(id_key)
+            && !id.is_string()
+            && !id.is_null()
+        {
+            out.push(Problem::warning(
+                "schema",
+                base.index(i).key_loc(id_key),
+                "todo id is not text",
+            ));
+        }
+    }
     let nodes: Vec<Node<'_>> = checks::nodes_of(
         todos,
         &base,
