@@ -11,8 +11,8 @@
 //! the validator's.
 //!
 //! Keys a dialect does not name are allowed by both: the readers keep them in the
-//! plan's `extra` maps and the writers write them back. The plan model's own
-//! document is the exception: its schema and its reader are closed.
+//! plan's `extra` maps and the writers write them back. The plan model's own document
+//! follows the same rule; its schema comes from the serde types below.
 
 #![allow(dead_code)] // The plan model's types below exist only to describe its schema.
 
@@ -141,7 +141,6 @@ fn plan_model_marker(o: &mut Map<String, Value>) {
 
 /// The plan model's document (see `dialects::plan_model`).
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct PlanModelDoc {
     /// Plan identifier.
     id: Option<String>,
@@ -194,7 +193,6 @@ struct PlanModelDoc {
 /// One task: its scalar fields; list fields are counted here only when some task has
 /// an empty list (the items are in the edge tables).
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct TaskRow {
     /// Identifier, unique within the plan.
     id: String,
@@ -238,7 +236,6 @@ struct TaskRow {
 
 /// One group: its scalar fields, list fields counted as in [`TaskRow`].
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct GroupRow {
     /// Identifier.
     id: String,
@@ -258,7 +255,6 @@ struct GroupRow {
 
 /// A task dependency edge's ends.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct TaskOn {
     /// The waiting task.
     task: String,
@@ -268,7 +264,6 @@ struct TaskOn {
 
 /// A group dependency edge's ends.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct GroupOn {
     /// The waiting group.
     group: String,
@@ -278,7 +273,6 @@ struct GroupOn {
 
 /// A tool a group needs.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct GroupTool {
     /// The group.
     group: String,
@@ -288,7 +282,6 @@ struct GroupTool {
 
 /// A tool a task may use.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct TaskTool {
     /// The task.
     task: String,
@@ -298,7 +291,6 @@ struct TaskTool {
 
 /// A capability a task requires.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct TaskCapability {
     /// The task.
     task: String,
@@ -308,7 +300,6 @@ struct TaskCapability {
 
 /// An artifact a task produces.
 #[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
 struct TaskOutput {
     /// The task.
     task: String,
