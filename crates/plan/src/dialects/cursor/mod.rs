@@ -436,3 +436,23 @@ fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
     out.extend(checks::acyclic(&nodes, "acyclic"));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys taken from the table by position are the fields they stand for.
+    #[test]
+    fn keys_taken_by_position_name_their_fields() {
+        assert_eq!(NAME, PLAN.key_of(To::Plan(PlanField::Title)));
+        assert_eq!(OVERVIEW, PLAN.key_of(To::Plan(PlanField::Goal)));
+        assert!(
+            matches!(PLAN.field(TODOS).map(|f| &f.kind), Some(Kind::Items(t)) if std::ptr::eq(*t, &TODO))
+        );
+        assert!(matches!(
+            PLAN.field(BODY).map(|f| (&f.kind, f.to)),
+            Some((Kind::Str, To::Own))
+        ));
+        assert!(named_key(TODOS) && !named_key(BODY) && !named_key("isProject"));
+    }
+}

@@ -550,3 +550,33 @@ fn uniform(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys taken from the tables by position are the fields they stand for.
+    #[test]
+    fn keys_taken_by_position_name_their_fields() {
+        fn kind(t: &'static Table, key: &str) -> Option<(&'static Kind, To)> {
+            t.field(key).map(|f| (&f.kind, f.to))
+        }
+        assert!(
+            matches!(kind(&PLAN, META), Some((Kind::Nested(t), To::Own)) if std::ptr::eq(*t, &METADATA))
+        );
+        assert!(
+            matches!(kind(&PLAN, TASKS), Some((Kind::Items(t), To::Own)) if std::ptr::eq(*t, &TASK))
+        );
+        assert!(
+            matches!(kind(&PLAN, STEPS), Some((Kind::Items(t), To::Own)) if std::ptr::eq(*t, &STEP))
+        );
+        assert!(matches!(
+            kind(&TASK, TASK_STEPS),
+            Some((Kind::Strings, To::Own))
+        ));
+        assert!(matches!(
+            kind(&STEP, TIMEOUT),
+            Some((Kind::Integer, To::Own))
+        ));
+    }
+}
