@@ -69,6 +69,10 @@ impl Dialect for Composite {
         DialectId::Composite
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Yaml
     }

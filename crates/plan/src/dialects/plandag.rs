@@ -219,6 +219,10 @@ impl Dialect for PlanDag {
         DialectId::PlanDag
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Json
     }

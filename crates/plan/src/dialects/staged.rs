@@ -182,6 +182,10 @@ impl Dialect for Staged {
         DialectId::Staged
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Json
     }

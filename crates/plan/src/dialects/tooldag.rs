@@ -68,6 +68,10 @@ impl Dialect for ToolDag {
         DialectId::ToolDag
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Json
     }

@@ -20,8 +20,8 @@ use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value};
 
+use crate::dialects::DialectId;
 use crate::dialects::plan_model::SCHEMA as PLAN_SCHEMA;
-use crate::dialects::{DialectId, composite, cursor, plandag, staged, tooldag, workflow};
 use crate::model::Extra;
 use crate::table::{self, Table};
 
@@ -36,15 +36,7 @@ pub fn schema(dialect: DialectId) -> Value {
 /// The field table of a dialect's root object (the plan model has serde types
 /// instead).
 pub fn fields_table(dialect: DialectId) -> Option<&'static Table> {
-    Some(match dialect {
-        DialectId::PlanDag => &plandag::PLAN,
-        DialectId::Composite => &composite::PLAN,
-        DialectId::Workflow => &workflow::PLAN,
-        DialectId::Staged => &staged::PLAN,
-        DialectId::ToolDag => &tooldag::PLAN,
-        DialectId::Cursor => &cursor::PLAN,
-        DialectId::Plan => return None,
-    })
+    dialect.dialect().table()
 }
 
 /// The plan model's schema, from its serde types.

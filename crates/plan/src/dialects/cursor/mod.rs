@@ -136,6 +136,10 @@ impl Dialect for Cursor {
         DialectId::Cursor
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Md
     }

@@ -12,6 +12,7 @@ use super::{Dialect, DialectId, Read};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::table::Table;
 
 /// The workflow-plan dialect.
 pub struct Workflow;
@@ -19,6 +20,10 @@ pub struct Workflow;
 impl Dialect for Workflow {
     fn id(&self) -> DialectId {
         DialectId::Workflow
+    }
+
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
     }
 
     fn natural_format(&self) -> Format {
