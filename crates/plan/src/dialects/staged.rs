@@ -438,7 +438,6 @@ fn write_step(t: &Task, stage: &Group, index: usize, annotate: bool) -> Value {
         return v;
     }
     let mut t = t.clone();
-    t.group = None;
     if annotate {
         let meta_key = STEP.key_of(To::Extra);
         let mut meta = match t.extra.get(meta_key) {

@@ -161,26 +161,6 @@ impl Table {
         }
         ""
     }
-
-    /// The first list of objects it holds: its key and the items' table.
-    pub fn items(&self) -> Option<(&'static str, &'static Table)> {
-        self.fields.iter().find_map(|f| match f.kind {
-            Kind::Items(t) => Some((f.key, t)),
-            _ => None,
-        })
-    }
-
-    /// The keys of its fields, in order.
-    pub fn keys(&self) -> Vec<&'static str> {
-        self.fields.iter().map(|f| f.key).collect()
-    }
-
-    /// The known values of the field `key` (empty when it has none).
-    pub fn values(&self, key: &str) -> Vec<&'static str> {
-        self.field(key)
-            .map(|f| f.choices().iter().map(|c| c.value).collect())
-            .unwrap_or_default()
-    }
 }
 
 impl Kind {
@@ -217,7 +197,7 @@ pub fn one_of(choices: &[Choice], v: &str) -> bool {
 }
 
 /// Text of letters, digits, `_` and `-` only, at least one.
-pub fn is_slug(s: &str) -> bool {
+fn is_slug(s: &str) -> bool {
     !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
