@@ -119,79 +119,6 @@ pub fn nodes_of<'a>(
         .collect()
 }
 
-/// What kind of value a field must hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A string.
-    Str,
-    /// A non-empty string.
-    NonEmptyStr,
-    /// A list of strings.
-    Strings,
-    /// A number.
-    Number,
-    /// An integer.
-    Integer,
-    /// An object.
-    Object,
-    /// A boolean.
-    Bool,
-}
-
-impl Kind {
-    fn accepts(self, v: &Value) -> bool {
-        match self {
-            Kind::Str => v.is_string(),
-            Kind::NonEmptyStr => v.as_str().is_some_and(|s| !s.trim().is_empty()),
-            Kind::Strings => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
-            Kind::Number => v.is_number(),
-            Kind::Integer => v.is_i64() || v.is_u64(),
-            Kind::Object => v.is_object(),
-            Kind::Bool => v.is_boolean(),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Kind::Str => "a string",
-            Kind::NonEmptyStr => "a non-empty string",
-            Kind::Strings => "a list of strings",
-            Kind::Number => "a number",
-            Kind::Integer => "an integer",
-            Kind::Object => "an object",
-            Kind::Bool => "true or false",
-        }
-    }
-}
-
-/// Checks field types: `(key, kind, required)`. Missing required fields and values of
-/// the wrong kind are reported under `rule`.
-pub fn fields(
-    obj: &Map<String, Value>,
-    path: &PathBuf,
-    spec: &[(&str, Kind, bool)],
-    rule: &'static str,
-) -> Vec<Problem> {
-    let mut out = Vec::new();
-    for &(key, kind, required) in spec {
-        match obj.get(key) {
-            None | Some(Value::Null) if required => out.push(Problem::error(
-                rule,
-                path.loc(),
-                format!("missing required field `{key}`"),
-            )),
-            None | Some(Value::Null) => {}
-            Some(v) if !kind.accepts(v) => out.push(Problem::error(
-                rule,
-                path.key(key).loc(),
-                format!("`{key}` must be {}", kind.describe()),
-            )),
-            Some(_) => {}
-        }
-    }
-    out
-}
-
 /// The object at the root, or a problem saying it is not one.
 pub fn root_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, Problem> {
     v.as_object().ok_or_else(|| {
@@ -201,44 +128,6 @@ pub fn root_object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value
             format!("a {what} must be an object"),
         )
     })
-}
-
-/// The array under `key` of a root object, or a problem.
-pub fn array_field<'a>(
-    obj: &'a Map<String, Value>,
-    key: &str,
-    required: bool,
-) -> Result<Option<&'a Vec<Value>>, Problem> {
-    match obj.get(key) {
-        Some(Value::Array(a)) => Ok(Some(a)),
-        None if !required => Ok(None),
-        None => Err(Problem::error(
-            "schema",
-            PathBuf::root().loc(),
-            format!("missing required field `{key}`"),
-        )),
-        Some(_) => Err(Problem::error(
-            "schema",
-            PathBuf::root().key(key).loc(),
-            format!("`{key}` must be a list"),
-        )),
-    }
-}
-
-/// Checks that each item of an array is an object; returns problems for the others.
-pub fn items_are_objects(items: &[Value], base: &PathBuf, what: &str) -> Vec<Problem> {
-    items
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| !v.is_object())
-        .map(|(i, _)| {
-            Problem::error(
-                "schema",
-                base.index(i).loc(),
-                format!("each {what} must be an object"),
-            )
-        })
-        .collect()
 }
 
 impl PathBuf {

@@ -19,6 +19,7 @@ use crate::dialects::{DialectId, plandag, staged};
 use crate::exec::schedule;
 use crate::model::{Extra, Group, Plan, Task};
 use crate::problem::PlanError;
+use crate::table::{Choice, one_of};
 
 /// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
 /// one, or `TASK.FIELD=VALUE` for one task.
@@ -173,7 +174,7 @@ pub fn fill(
             // out (the loss report shows the change).
             for t in &mut out.tasks {
                 if let Some(caps) = &mut t.capabilities {
-                    caps.retain(|c| plandag::CAPABILITIES.contains(&c.as_str()));
+                    caps.retain(|c| one_of(plandag::CAPABILITIES, c));
                 }
             }
             if out.tasks.iter().any(|t| t.parallel_group.is_none())
@@ -218,9 +219,8 @@ pub fn fill(
                         "the tool it calls",
                     ));
                 }
-                let known = |e: &Option<String>| {
-                    e.as_deref().is_some_and(|e| staged::EXECUTORS.contains(&e))
-                };
+                let known =
+                    |e: &Option<String>| e.as_deref().is_some_and(|e| one_of(staged::EXECUTORS, e));
                 if !known(&t.executor) && (t.tool.is_some() || t.tools.is_some()) {
                     t.executor = Some("tooling".to_owned());
                     fills.push(task_fill(
@@ -285,14 +285,14 @@ const STEP_TYPE_OF_INTENT: &[(&str, &str)] =
 /// translated by `table` (derived, by `rule`), else `default` (defaulted).
 fn translate_kind(
     t: &mut Task,
-    known: &[&str],
+    known: &[Choice],
     table: &[(&str, &'static str)],
     default: &'static str,
     rule: &'static str,
     fills: &mut Vec<Fill>,
 ) {
     let kind = t.kind.as_deref();
-    if kind.is_some_and(|k| known.contains(&k)) {
+    if kind.is_some_and(|k| one_of(known, k)) {
         return;
     }
     let (value, how, rule) = match table.iter().find(|(from, _)| Some(*from) == kind) {
@@ -413,13 +413,13 @@ fn apply_settings(
 
 /// Whether a task's field holds a value the target accepts as it is.
 fn has_valid(t: &Task, field: &str, to: DialectId) -> bool {
-    let known = |v: &Option<String>, list: &[&str]| v.as_deref().is_some_and(|v| list.contains(&v));
+    let known = |v: &Option<String>, list: &[Choice]| v.as_deref().is_some_and(|v| one_of(list, v));
     match field {
         "tool" => t.tool.as_deref().is_some_and(|s| !s.is_empty()),
         "action" => t
             .action
             .as_deref()
-            .is_some_and(|a| plandag::ACTIONS.contains(&a)),
+            .is_some_and(|a| one_of(plandag::ACTIONS, a)),
         "executor" => match to {
             DialectId::PlanDag => known(&t.executor, plandag::AGENT_TYPES),
             DialectId::Staged => known(&t.executor, staged::EXECUTORS),

@@ -39,6 +39,7 @@ pub mod json;
 pub mod loss;
 pub mod model;
 pub mod problem;
+pub mod table;
 pub mod tabular;
 pub mod text_patch;
 pub mod yaml;
@@ -135,14 +136,24 @@ pub fn validate(loaded: &Loaded) -> Vec<Problem> {
     if out.iter().any(Problem::is_error) {
         return out;
     }
-    if let Ok(s) = schedule(&loaded.plan) {
-        for f in s.findings.iter().filter(|f| f.is_error()) {
-            let location = match f.task.as_str() {
-                "" => Location::Document,
-                id => Location::Path(format!("task {id:?}")),
-            };
-            out.push(Problem::error(f.rule, location, f.message.clone()));
+    // Everything `schedule` refuses, `validate` reports: a plan the dialect's rules
+    // accept can still have no schedule (a task without an id, a cycle that runs
+    // through group dependencies).
+    match schedule(&loaded.plan) {
+        Ok(s) => {
+            for f in s.findings.iter().filter(|f| f.is_error()) {
+                let location = match f.task.as_str() {
+                    "" => Location::Document,
+                    id => Location::Path(format!("task {id:?}")),
+                };
+                out.push(Problem::error(f.rule, location, f.message.clone()));
+            }
         }
+        Err(e) => out.push(Problem::error(
+            "schedulable",
+            Location::Document,
+            e.to_string(),
+        )),
     }
     out
 }

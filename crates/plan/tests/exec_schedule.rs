@@ -362,3 +362,33 @@ fn parallel_execution_false_runs_one_step_at_a_time() {
         s.findings
     );
 }
+
+/// What `schedule` refuses, `validate` reports: here each rule of the workflow
+/// dialect holds (step and task dependencies are each acyclic), but task `t1` waits
+/// for task `t2` while `t2`'s step waits for `t1`'s step, a cycle through groups.
+#[test]
+fn validate_reports_what_schedule_refuses() {
+    let text = json!({
+        "metadata": {"title": "Cycle", "objective": "Cross groups"},
+        "tasks": [
+            {"id": "t1", "name": "One", "description": "d", "dependencies": ["t2"]},
+            {"id": "t2", "name": "Two", "description": "d", "dependencies": []}
+        ],
+        "steps": [
+            {"id": "s1", "task_id": "t1", "action": "a", "step_type": "ANALYSIS", "dependencies": []},
+            {"id": "s2", "task_id": "t2", "action": "a", "step_type": "ANALYSIS", "dependencies": ["s1"]}
+        ]
+    })
+    .to_string();
+    let loaded = load(&text, Format::Json);
+    let own = loaded.dialect.dialect().validate(&loaded.document);
+    assert!(!own.iter().any(|p| p.is_error()), "{own:?}");
+    let err = exec::schedule(&loaded.plan).unwrap_err();
+    let problems = toon_plan::validate(&loaded);
+    let found: Vec<_> = problems
+        .iter()
+        .filter(|p| p.is_error())
+        .map(|p| (p.rule, p.message.clone()))
+        .collect();
+    assert_eq!(found, vec![("schedulable", err.to_string())]);
+}

@@ -1,23 +1,76 @@
-//! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file with
-//! `tasks[{id, title, prompt, branchName, dependsOn}]`. A missing `title` means the id.
+//! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
+//! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Kind};
-use crate::fields::{self, Fields, Out};
+use crate::checks;
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::{Plan, Task};
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The CompositeTask dialect.
 pub struct Composite;
 
-const TASK_KEYS: &[&str] = &["id", "title", "prompt", "branchName", "dependsOn"];
+/// A composite plan document.
+pub static PLAN: Table = Table {
+    title: "CompositeTask plan",
+    doc: "A CompositeTask plan (`PLAN-{random}.yaml`, seed 001): tasks for AI agents with \
+          dependencies.",
+    fields: &[Field::new("tasks", Kind::Items(&TASK), true, "The task graph.").to(To::Own)],
+};
+
+/// One task of a composite plan.
+pub static TASK: Table = Table {
+    title: "CompositeTask task",
+    doc: "One task of a composite plan.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Unique identifier within this plan.")
+            .to(To::Task(TaskField::Id)),
+        Field::new(
+            "title",
+            Kind::Str,
+            false,
+            "Human-readable title (defaults to `id`).",
+        )
+        .to(To::Task(TaskField::Title)),
+        Field::new(
+            "prompt",
+            Kind::Str,
+            true,
+            "What the AI agent should do; not empty.",
+        )
+        .check(Check::NonBlank, "non-empty-prompt")
+        .to(To::Task(TaskField::Description)),
+        Field::new(
+            "branchName",
+            Kind::Str,
+            false,
+            "Custom git branch name for this task.",
+        )
+        .to(To::Task(TaskField::Branch)),
+        Field::new(
+            "dependsOn",
+            Kind::Strings,
+            false,
+            "Ids of the tasks that must complete before this task starts.",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+    ],
+};
+
+/// The key of the task list.
+const TASKS: &str = PLAN.list_key();
 
 impl Dialect for Composite {
     fn id(&self) -> DialectId {
         DialectId::Composite
+    }
+
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
     }
 
     fn natural_format(&self) -> Format {
@@ -28,13 +81,14 @@ impl Dialect for Composite {
         let Some(o) = doc.tree().and_then(Value::as_object) else {
             return 0;
         };
-        let Some(tasks) = o.get("tasks").and_then(Value::as_array) else {
+        let Some(tasks) = o.get(TASKS).and_then(Value::as_array) else {
             return 0;
         };
-        if tasks
-            .iter()
-            .any(|t| t.get("prompt").is_some() || t.get("dependsOn").is_some())
-        {
+        let own = [
+            TASK.key_of(To::Task(TaskField::Description)),
+            TASK.key_of(To::Task(TaskField::Dependencies)),
+        ];
+        if tasks.iter().any(|t| own.iter().any(|k| t.get(k).is_some())) {
             60
         } else if o.len() == 1 {
             40
@@ -50,8 +104,11 @@ impl Dialect for Composite {
             .ok_or_else(|| PlanError::doc("a composite plan is a YAML mapping with `tasks`"))?;
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
-        if let Some(tasks) = f.array("tasks") {
-            plan.tasks = tasks.iter().map(read_task).collect();
+        if let Some(tasks) = f.array(TASKS) {
+            plan.tasks = tasks
+                .iter()
+                .map(|item| slot::read_task(&TASK, item))
+                .collect();
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -73,46 +130,9 @@ impl Dialect for Composite {
     }
 }
 
-fn read_task(item: &Value) -> Task {
-    let Some(obj) = item.as_object() else {
-        return fields::opaque_task(item);
-    };
-    let mut f = Fields::new(obj);
-    let mut t = Task {
-        id: f.str("id").unwrap_or_default(),
-        title: f.str("title"),
-        description: f.required_str("prompt"),
-        branch: f.str("branchName"),
-        dependencies: f.strings("dependsOn"),
-        ..Task::default()
-    };
-    t.extra = f.extra();
-    t
-}
-
 /// The tree form of a plan as a composite plan.
 pub fn to_tree(plan: &Plan) -> Value {
-    let tasks: Vec<Value> = plan
-        .tasks
-        .iter()
-        .map(|t| {
-            if let Some(v) = fields::opaque_value(t) {
-                return v;
-            }
-            Out::new()
-                .str("id", &Some(t.id.clone()))
-                .str("title", &t.title)
-                .required_str("prompt", &t.description)
-                .str("branchName", &t.branch)
-                .strings("dependsOn", &t.dependencies)
-                .extra(&t.extra, TASK_KEYS)
-                .build()
-        })
-        .collect();
-    Out::new()
-        .value("tasks", Some(Value::Array(tasks)))
-        .extra(&plan.extra, &["tasks"])
-        .build()
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&TASK, &plan.tasks)))
 }
 
 /// The title a task shows: its `title`, or its id when it has none.
@@ -144,48 +164,17 @@ fn validate_tree(tree: &Value) -> Vec<Problem> {
         Ok(o) => o,
         Err(p) => return vec![p],
     };
-    let tasks = match checks::array_field(obj, "tasks", true) {
-        Ok(Some(a)) => a,
-        Ok(None) => return Vec::new(),
-        Err(p) => return vec![p],
+    let mut out = table::check(obj, &PathBuf::root(), &PLAN);
+    let Some(tasks) = obj.get(TASKS).and_then(Value::as_array) else {
+        return out;
     };
-    let base = PathBuf::root().key("tasks");
-    let mut out = checks::items_are_objects(tasks, &base, "task");
-    for (i, t) in tasks.iter().enumerate() {
-        let Some(o) = t.as_object() else { continue };
-        let path = base.index(i);
-        out.extend(checks::fields(
-            o,
-            &path,
-            &[
-                ("id", Kind::Str, true),
-                ("title", Kind::Str, false),
-                ("branchName", Kind::Str, false),
-                ("dependsOn", Kind::Strings, false),
-            ],
-            "schema",
-        ));
-        // Rule 4: non-empty prompt.
-        match o.get("prompt") {
-            Some(Value::String(s)) if !s.trim().is_empty() => {}
-            Some(Value::String(_)) => out.push(Problem::error(
-                "non-empty-prompt",
-                path.key_loc("prompt"),
-                "prompt must not be empty",
-            )),
-            None | Some(Value::Null) => out.push(Problem::error(
-                "non-empty-prompt",
-                path.loc(),
-                "missing required field `prompt`",
-            )),
-            Some(_) => out.push(Problem::error(
-                "schema",
-                path.key_loc("prompt"),
-                "`prompt` must be a string",
-            )),
-        }
-    }
-    let nodes = checks::nodes_of(tasks, &base, "id", "dependsOn");
+    let base = PathBuf::root().key(TASKS);
+    let nodes = checks::nodes_of(
+        tasks,
+        &base,
+        TASK.key_of(To::Task(TaskField::Id)),
+        TASK.key_of(To::Task(TaskField::Dependencies)),
+    );
     out.extend(checks::unique_ids(&nodes, "unique-ids", "task"));
     out.extend(checks::known_refs(&nodes, "valid-references", "task"));
     out.extend(checks::acyclic(&nodes, "no-cycles"));

@@ -16,6 +16,7 @@ use std::str::FromStr;
 use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::table::Table;
 
 /// The name of a dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,6 +125,12 @@ pub trait Dialect: Sync {
 
     /// How sure it is (0 = not this dialect) that `doc` is written in it.
     fn detect(&self, doc: &Document) -> u8;
+
+    /// The field table of its root object, which its reader, writer, validator and
+    /// JSON Schema follow (`None` for the plan model, described by serde types).
+    fn table(&self) -> Option<&'static Table> {
+        None
+    }
 
     /// Reads a document into the plan model. Fails only when the document is not this
     /// dialect at all; rule violations are for [`Dialect::validate`].

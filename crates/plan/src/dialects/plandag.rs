@@ -1,70 +1,226 @@
-//! PlanDAG (seed 000): `{plan_id, intent, steps[…], success_criteria, rollback_plan,
-//! metadata}` for browser/API agents, with six validation rules.
+//! PlanDAG (seed 000): a plan of steps for browser/API agents, with six validation
+//! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
 use std::collections::HashSet;
 
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Kind};
-use crate::fields::{self, Fields, Out};
+use crate::checks;
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
-use crate::model::{Plan, Task};
+use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The PlanDAG dialect.
 pub struct PlanDag;
 
+/// A PlanDAG document.
+pub static PLAN: Table = Table {
+    title: "PlanDAG",
+    doc: "A PlanDAG plan (seed 000): steps for browser and API agents, with dependencies and \
+          parallel groups (steps with the same group run concurrently, groups in ascending \
+          order).",
+    fields: &[
+        Field::new("plan_id", Kind::Str, true, "Unique plan identifier.")
+            .to(To::Plan(PlanField::Id)),
+        Field::new("intent", Kind::Str, true, "Original user intent.")
+            .to(To::Plan(PlanField::Goal)),
+        Field::new("steps", Kind::Items(&STEP), true, "Decomposed steps.").to(To::Own),
+        Field::new(
+            "success_criteria",
+            Kind::Str,
+            true,
+            "What constitutes success.",
+        )
+        .to(To::Plan(PlanField::SuccessCriteria)),
+        Field::new(
+            "rollback_plan",
+            Kind::Str,
+            false,
+            "Steps to undo if failed.",
+        )
+        .to(To::Plan(PlanField::Rollback)),
+        Field::new("metadata", Kind::Nested(&METADATA), true, "Plan metadata.")
+            .to(To::Plan(PlanField::Metadata)),
+    ],
+};
+
+/// One step of a PlanDAG.
+pub static STEP: Table = Table {
+    title: "PlanDAG step",
+    doc: "One step of a PlanDAG.",
+    fields: &[
+        Field::new("step_id", Kind::Str, true, "Unique step identifier.")
+            .to(To::Task(TaskField::Id)),
+        Field::new(
+            "depends_on",
+            Kind::Strings,
+            true,
+            "Ids of the steps that must complete before this step.",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+        Field::new(
+            "parallel_group",
+            Kind::Number,
+            true,
+            "Parallel group (steps in the same group run concurrently); a positive integer, \
+             later than the groups of the step's dependencies.",
+        )
+        .check(Check::Positive, "positive-groups")
+        .to(To::Task(TaskField::ParallelGroup)),
+        Field::new(
+            "agent_type",
+            Kind::Str,
+            true,
+            "Agent type to execute this step.",
+        )
+        .check(Check::OneOf(AGENT_TYPES), "schema")
+        .to(To::Task(TaskField::Executor)),
+        Field::new("action", Kind::Str, true, "Action to perform.")
+            .check(Check::OneOf(ACTIONS), "valid-actions")
+            .to(To::Task(TaskField::Action)),
+        Field::new(
+            "target",
+            Kind::Str,
+            true,
+            "Action target (URL, selector, etc.).",
+        )
+        .to(To::Task(TaskField::Target)),
+        Field::new("params", Kind::Object, false, "Additional parameters.")
+            .to(To::Task(TaskField::Params)),
+        Field::new(
+            "capabilities_required",
+            Kind::Strings,
+            true,
+            "Required capabilities.",
+        )
+        .check(Check::OneOf(CAPABILITIES), "valid-capabilities")
+        .to(To::Task(TaskField::Capabilities)),
+        Field::new("expected_outcome", Kind::Str, false, "Expected outcome.")
+            .to(To::Task(TaskField::ExpectedOutcome)),
+        Field::new(
+            "timeout",
+            Kind::Number,
+            false,
+            "Timeout for this step, in milliseconds.",
+        )
+        .check(Check::NotNegative, "schema")
+        .to(To::Task(TaskField::TimeoutMs)),
+    ],
+};
+
+/// PlanDAG plan metadata: the seed's fields, each checked when present.
+pub static METADATA: Table = Table {
+    title: "PlanDAG metadata",
+    doc: "PlanDAG plan metadata.",
+    fields: &[
+        Field::new("created_at", Kind::Str, false, "Creation time (ISO 8601)."),
+        Field::new("planner_model", Kind::Str, false, "The model that planned."),
+        Field::new(
+            "confidence",
+            Kind::Number,
+            false,
+            "The planner's confidence.",
+        ),
+        Field::new(
+            "estimated_duration_ms",
+            Kind::Number,
+            false,
+            "Estimated duration of the whole plan, in milliseconds.",
+        )
+        .check(Check::NotNegative, "schema"),
+    ],
+};
+
 /// Known `action` values.
-pub const ACTIONS: &[&str] = &[
-    "navigate",
-    "click",
-    "type",
-    "scroll",
-    "hover",
-    "wait",
-    "extract",
-    "screenshot",
-    "snapshot",
+pub const ACTIONS: &[Choice] = &[
+    Choice {
+        value: "navigate",
+        doc: "Go to a URL.",
+    },
+    Choice {
+        value: "click",
+        doc: "Click an element.",
+    },
+    Choice {
+        value: "type",
+        doc: "Type text.",
+    },
+    Choice {
+        value: "scroll",
+        doc: "Scroll.",
+    },
+    Choice {
+        value: "hover",
+        doc: "Hover over an element.",
+    },
+    Choice {
+        value: "wait",
+        doc: "Wait for a condition.",
+    },
+    Choice {
+        value: "extract",
+        doc: "Extract data.",
+    },
+    Choice {
+        value: "screenshot",
+        doc: "Take a screenshot.",
+    },
+    Choice {
+        value: "snapshot",
+        doc: "Take a page snapshot.",
+    },
 ];
 
 /// Known capabilities.
-pub const CAPABILITIES: &[&str] = &[
-    "CAP_READ",
-    "CAP_INTERACT",
-    "CAP_NAVIGATE",
-    "CAP_MUTATE",
-    "CAP_PURCHASE",
-    "CAP_PII",
+pub const CAPABILITIES: &[Choice] = &[
+    Choice {
+        value: "CAP_READ",
+        doc: "Read.",
+    },
+    Choice {
+        value: "CAP_INTERACT",
+        doc: "Interact.",
+    },
+    Choice {
+        value: "CAP_NAVIGATE",
+        doc: "Navigate.",
+    },
+    Choice {
+        value: "CAP_MUTATE",
+        doc: "Mutate.",
+    },
+    Choice {
+        value: "CAP_PURCHASE",
+        doc: "Purchase.",
+    },
+    Choice {
+        value: "CAP_PII",
+        doc: "Personal data.",
+    },
 ];
 
 /// Known agent types.
-pub const AGENT_TYPES: &[&str] = &["browser_agent", "api_agent"];
-
-const PLAN_KEYS: &[&str] = &[
-    "plan_id",
-    "intent",
-    "steps",
-    "success_criteria",
-    "rollback_plan",
-    "metadata",
-];
-const STEP_KEYS: &[&str] = &[
-    "step_id",
-    "depends_on",
-    "parallel_group",
-    "agent_type",
-    "action",
-    "target",
-    "params",
-    "capabilities_required",
-    "expected_outcome",
-    "timeout",
+pub const AGENT_TYPES: &[Choice] = &[
+    Choice {
+        value: "browser_agent",
+        doc: "A browser agent.",
+    },
+    Choice {
+        value: "api_agent",
+        doc: "An API agent.",
+    },
 ];
 
 impl Dialect for PlanDag {
     fn id(&self) -> DialectId {
         DialectId::PlanDag
+    }
+
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
     }
 
     fn natural_format(&self) -> Format {
@@ -75,11 +231,12 @@ impl Dialect for PlanDag {
         let Some(o) = doc.tree().and_then(Value::as_object) else {
             return 0;
         };
+        let step_id = STEP.key_of(To::Task(TaskField::Id));
         let step_ids = o
-            .get("steps")
+            .get(STEPS)
             .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().any(|s| s.get("step_id").is_some()));
-        if o.contains_key("plan_id") || step_ids {
+            .is_some_and(|a| a.iter().any(|s| s.get(step_id).is_some()));
+        if o.contains_key(PLAN.key_of(To::Plan(PlanField::Id))) || step_ids {
             90
         } else {
             0
@@ -92,17 +249,14 @@ impl Dialect for PlanDag {
             .and_then(Value::as_object)
             .ok_or_else(|| PlanError::doc("a PlanDAG is a JSON object"))?;
         let mut f = Fields::new(obj);
-        let mut plan = Plan {
-            id: f.required_str("plan_id"),
-            goal: f.required_str("intent"),
-            ..Plan::default()
-        };
-        if let Some(steps) = f.array("steps") {
-            plan.tasks = steps.iter().map(read_step).collect();
+        let mut plan = Plan::default();
+        slot::read(&PLAN, &mut f, &mut plan);
+        if let Some(steps) = f.array(STEPS) {
+            plan.tasks = steps
+                .iter()
+                .map(|item| slot::read_task(&STEP, item))
+                .collect();
         }
-        plan.success_criteria = f.required_str("success_criteria");
-        plan.rollback = f.str("rollback_plan");
-        plan.metadata = f.object("metadata");
         plan.extra = f.extra();
         Ok(plan.into())
     }
@@ -123,61 +277,12 @@ impl Dialect for PlanDag {
     }
 }
 
-fn read_step(item: &Value) -> Task {
-    let Some(obj) = item.as_object() else {
-        return fields::opaque_task(item);
-    };
-    let mut f = Fields::new(obj);
-    let mut t = Task {
-        id: f.str("step_id").unwrap_or_default(),
-        dependencies: f.required_strings("depends_on"),
-        parallel_group: f.number("parallel_group"),
-        executor: f.required_str("agent_type"),
-        action: f.required_str("action"),
-        target: f.required_str("target"),
-        params: f.value("params"),
-        capabilities: f.required_strings("capabilities_required"),
-        expected_outcome: f.str("expected_outcome"),
-        timeout_ms: f.number("timeout"),
-        ..Task::default()
-    };
-    t.extra = f.extra();
-    t
-}
+/// The key of the step list.
+const STEPS: &str = PLAN.list_key();
 
 /// The tree form of a plan as a PlanDAG.
 pub fn to_tree(plan: &Plan) -> Value {
-    let steps: Vec<Value> = plan
-        .tasks
-        .iter()
-        .map(|t| {
-            if let Some(v) = fields::opaque_value(t) {
-                return v;
-            }
-            Out::new()
-                .str("step_id", &Some(t.id.clone()))
-                .required_strings("depends_on", &t.dependencies)
-                .number("parallel_group", &t.parallel_group)
-                .required_str("agent_type", &t.executor)
-                .required_str("action", &t.action)
-                .required_str("target", &t.target)
-                .value("params", t.params.clone())
-                .required_strings("capabilities_required", &t.capabilities)
-                .str("expected_outcome", &t.expected_outcome)
-                .number("timeout", &t.timeout_ms)
-                .extra(&t.extra, STEP_KEYS)
-                .build()
-        })
-        .collect();
-    Out::new()
-        .required_str("plan_id", &plan.id)
-        .required_str("intent", &plan.goal)
-        .value("steps", Some(Value::Array(steps)))
-        .required_str("success_criteria", &plan.success_criteria)
-        .str("rollback_plan", &plan.rollback)
-        .object("metadata", &plan.metadata)
-        .extra(&plan.extra, PLAN_KEYS)
-        .build()
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&STEP, &plan.tasks)))
 }
 
 fn validate_tree(tree: &Value) -> Vec<Problem> {
@@ -185,100 +290,17 @@ fn validate_tree(tree: &Value) -> Vec<Problem> {
         Ok(o) => o,
         Err(p) => return vec![p],
     };
-    let mut out = checks::fields(
-        obj,
-        &PathBuf::root(),
-        &[
-            ("plan_id", Kind::Str, true),
-            ("intent", Kind::Str, true),
-            ("success_criteria", Kind::Str, true),
-            ("rollback_plan", Kind::Str, false),
-            ("metadata", Kind::Object, true),
-        ],
-        "schema",
-    );
-    let steps = match checks::array_field(obj, "steps", true) {
-        Ok(Some(a)) => a,
-        Ok(None) => return out,
-        Err(p) => {
-            out.push(p);
-            return out;
-        }
+    let mut out = table::check(obj, &PathBuf::root(), &PLAN);
+    let Some(steps) = obj.get(STEPS).and_then(Value::as_array) else {
+        return out;
     };
-    let base = PathBuf::root().key("steps");
-    out.extend(checks::items_are_objects(steps, &base, "step"));
-    for (i, step) in steps.iter().enumerate() {
-        let Some(o) = step.as_object() else { continue };
-        let path = base.index(i);
-        out.extend(checks::fields(
-            o,
-            &path,
-            &[
-                ("step_id", Kind::Str, true),
-                ("depends_on", Kind::Strings, true),
-                ("parallel_group", Kind::Number, true),
-                ("agent_type", Kind::Str, true),
-                ("action", Kind::Str, true),
-                ("target", Kind::Str, true),
-                ("params", Kind::Object, false),
-                ("capabilities_required", Kind::Strings, true),
-                ("expected_outcome", Kind::Str, false),
-                ("timeout", Kind::Number, false),
-            ],
-            "schema",
-        ));
-        // Rule 3: known actions.
-        if let Some(a) = o.get("action").and_then(Value::as_str)
-            && !ACTIONS.contains(&a)
-        {
-            out.push(Problem::error(
-                "valid-actions",
-                path.key_loc("action"),
-                format!("unknown action {a:?} (known: {})", ACTIONS.join(", ")),
-            ));
-        }
-        // Rule 4: known capabilities.
-        if let Some(caps) = o.get("capabilities_required").and_then(Value::as_array) {
-            for (j, c) in caps.iter().enumerate() {
-                if let Some(c) = c.as_str()
-                    && !CAPABILITIES.contains(&c)
-                {
-                    out.push(Problem::error(
-                        "valid-capabilities",
-                        path.key("capabilities_required").index(j).loc(),
-                        format!(
-                            "unknown capability {c:?} (known: {})",
-                            CAPABILITIES.join(", ")
-                        ),
-                    ));
-                }
-            }
-        }
-        // Rule 5: positive integer groups.
-        if let Some(g) = o.get("parallel_group")
-            && g.is_number()
-            && !matches!(g.as_u64(), Some(n) if n > 0)
-        {
-            out.push(Problem::error(
-                "positive-groups",
-                path.key_loc("parallel_group"),
-                format!("parallel_group must be a positive integer, not {g}"),
-            ));
-        }
-        if let Some(a) = o.get("agent_type").and_then(Value::as_str)
-            && !AGENT_TYPES.contains(&a)
-        {
-            out.push(Problem::error(
-                "schema",
-                path.key_loc("agent_type"),
-                format!(
-                    "unknown agent_type {a:?} (known: {})",
-                    AGENT_TYPES.join(", ")
-                ),
-            ));
-        }
-    }
-    let nodes = checks::nodes_of(steps, &base, "step_id", "depends_on");
+    let base = PathBuf::root().key(STEPS);
+    let nodes = checks::nodes_of(
+        steps,
+        &base,
+        STEP.key_of(To::Task(TaskField::Id)),
+        STEP.key_of(To::Task(TaskField::Dependencies)),
+    );
     // Rule 6: unique ids.
     out.extend(checks::unique_ids(&nodes, "unique-ids", "step"));
     // Rule 1: acyclic.
@@ -336,7 +358,7 @@ fn reachability(nodes: &[checks::Node<'_>], has_cycle: bool) -> Vec<Problem> {
             if blocked[i] && !unknown.contains(&i) && levels[i].is_some() {
                 out.push(Problem::error(
                     "reachable",
-                    n.path.key_loc("step_id"),
+                    n.path.key_loc(STEP.key_of(To::Task(TaskField::Id))),
                     format!("step {:?} waits on a step that cannot be reached", n.id),
                 ));
             }

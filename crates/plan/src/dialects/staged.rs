@@ -1,5 +1,5 @@
-//! Staged agent plan (seed 003): `AgentPlan{id, goal, stages[{id, name, mode,
-//! steps[{id, title, intent, executor, tools, inputs, outputs}]}], constraints}`.
+//! Staged agent plan (seed 003): an `AgentPlan` of stages holding steps (the tables
+//! [`PLAN`], [`STAGE`] and [`STEP`]).
 //!
 //! Stages run in order; a stage runs its steps in parallel or in sequence. When a plan
 //! has no stages, they are derived from the dependencies (one stage per dependency
@@ -11,32 +11,169 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Kind, Node};
-use crate::fields::{self, Fields, Out};
+use crate::checks::{self, Node};
+use crate::fields::{self, Fields};
 use crate::format::{self, Document, Format};
 use crate::graph::Graph;
 use crate::model::{Group, Plan, Task};
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::{
+    self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
+};
 
 /// The staged-plan dialect.
 pub struct Staged;
 
+/// A staged plan document.
+pub static PLAN: Table = Table {
+    title: "AgentPlan",
+    doc: "A staged agent plan (seed 003): stages run in order; a stage runs its steps in \
+          parallel or in sequence; a step runs when all its `inputs` are complete.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Plan id.").to(To::Plan(PlanField::Id)),
+        Field::new("goal", Kind::Str, true, "What the plan achieves.")
+            .to(To::Plan(PlanField::Goal)),
+        Field::new("stages", Kind::Items(&STAGE), true, "Stages, in run order.").to(To::Own),
+        Field::new(
+            "constraints",
+            Kind::Strings,
+            false,
+            "Constraints on the whole plan.",
+        )
+        .to(To::Plan(PlanField::Constraints)),
+    ],
+};
+
+/// A stage.
+pub static STAGE: Table = Table {
+    title: "Stage",
+    doc: "A stage.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Stage id.").to(To::Group(GroupField::Id)),
+        Field::new("name", Kind::Str, true, "Display name.").to(To::Group(GroupField::Name)),
+        Field::new("mode", Kind::Str, true, "How its steps run.")
+            .check(Check::OneOf(MODES), "stage-modes")
+            .to(To::Group(GroupField::Mode)),
+        Field::new("steps", Kind::Items(&STEP), true, "Its steps.").to(To::Own),
+    ],
+};
+
+/// A step of a stage.
+pub static STEP: Table = Table {
+    title: "Step",
+    doc: "A step of a stage.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Step id, unique in the plan.")
+            .to(To::Task(TaskField::Id)),
+        Field::new("title", Kind::Str, true, "Short title.").to(To::Task(TaskField::Title)),
+        Field::new("intent", Kind::Str, true, "What kind of work it is.")
+            .check(Check::OneOf(INTENTS), "known-intents")
+            .to(To::Task(TaskField::Kind)),
+        Field::new(
+            "executor",
+            Kind::Str,
+            true,
+            "The executor profile that runs it.",
+        )
+        .check(Check::OneOf(EXECUTORS), "known-executors")
+        .to(To::Task(TaskField::Executor)),
+        Field::new("tools", Kind::Strings, false, "Tools it may use.")
+            .to(To::Task(TaskField::Tools)),
+        Field::new(
+            "inputs",
+            Kind::Strings,
+            false,
+            "Ids of the steps this step depends on (in this or earlier stages).",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+        Field::new(
+            "outputs",
+            Kind::Strings,
+            false,
+            "Ids of the artifacts it produces.",
+        )
+        .to(To::Task(TaskField::Outputs)),
+        Field::new(
+            "metadata",
+            Kind::Object,
+            false,
+            "Runtime annotations (`stageId`, `stageIndex`, `stageMode`).",
+        ),
+    ],
+};
+
 /// Stage modes.
-pub const MODES: &[&str] = &["parallel", "sequence"];
+pub const MODES: &[Choice] = &[
+    Choice {
+        value: "parallel",
+        doc: "Steps run concurrently (within the concurrency cap).",
+    },
+    Choice {
+        value: "sequence",
+        doc: "Steps run in order.",
+    },
+];
 /// Step intents.
-pub const INTENTS: &[&str] = &[
-    "research", "analysis", "draft", "edit", "create", "update", "review",
+pub const INTENTS: &[Choice] = &[
+    Choice {
+        value: "research",
+        doc: "Research.",
+    },
+    Choice {
+        value: "analysis",
+        doc: "Analysis.",
+    },
+    Choice {
+        value: "draft",
+        doc: "Drafting.",
+    },
+    Choice {
+        value: "edit",
+        doc: "Editing.",
+    },
+    Choice {
+        value: "create",
+        doc: "Creating.",
+    },
+    Choice {
+        value: "update",
+        doc: "Updating.",
+    },
+    Choice {
+        value: "review",
+        doc: "Reviewing.",
+    },
 ];
 /// Step executors.
-pub const EXECUTORS: &[&str] = &["planner", "research", "writer", "editor", "tooling"];
+pub const EXECUTORS: &[Choice] = &[
+    Choice {
+        value: "planner",
+        doc: "The planner.",
+    },
+    Choice {
+        value: "research",
+        doc: "A researcher.",
+    },
+    Choice {
+        value: "writer",
+        doc: "A writer.",
+    },
+    Choice {
+        value: "editor",
+        doc: "An editor.",
+    },
+    Choice {
+        value: "tooling",
+        doc: "Tool calls.",
+    },
+];
 /// Default cap on concurrently running steps.
 pub const DEFAULT_CONCURRENCY: usize = 5;
 
-const PLAN_KEYS: &[&str] = &["id", "goal", "stages", "constraints"];
-const STAGE_KEYS: &[&str] = &["id", "name", "mode", "steps"];
-const STEP_KEYS: &[&str] = &[
-    "id", "title", "intent", "executor", "tools", "inputs", "outputs",
-];
+/// The key of the stage list.
+const STAGES: &str = PLAN.list_key();
+/// The key of a stage's step list.
+const STEPS: &str = STAGE.list_key();
 /// Layout key recording that the source annotated every step with its stage.
 const ANNOTATED: &str = "staged.stage_annotations";
 
@@ -45,13 +182,17 @@ impl Dialect for Staged {
         DialectId::Staged
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Json
     }
 
     fn detect(&self, doc: &Document) -> u8 {
         match doc.tree().and_then(Value::as_object) {
-            Some(o) if o.get("stages").is_some_and(Value::is_array) => 90,
+            Some(o) if o.get(STAGES).is_some_and(Value::is_array) => 90,
             _ => 0,
         }
     }
@@ -62,14 +203,11 @@ impl Dialect for Staged {
             .and_then(Value::as_object)
             .ok_or_else(|| PlanError::doc("a staged plan is a JSON object with `stages`"))?;
         let mut f = Fields::new(obj);
-        let mut plan = Plan {
-            id: f.required_str("id"),
-            goal: f.required_str("goal"),
-            ..Plan::default()
-        };
+        let mut plan = Plan::default();
+        slot::read(&PLAN, &mut f, &mut plan);
         let mut all_annotated = true;
         let mut any_step = false;
-        if let Some(stages) = f.array("stages") {
+        if let Some(stages) = f.array(STAGES) {
             for (index, stage) in stages.iter().enumerate() {
                 let Some(so) = stage.as_object() else {
                     let mut g = Group::default();
@@ -78,13 +216,9 @@ impl Dialect for Staged {
                     continue;
                 };
                 let mut sf = Fields::new(so);
-                let mut group = Group {
-                    id: sf.str("id").unwrap_or_default(),
-                    name: sf.required_str("name"),
-                    mode: sf.required_str("mode"),
-                    ..Group::default()
-                };
-                let steps = sf.array("steps").cloned().unwrap_or_default();
+                let mut group = Group::default();
+                slot::read(&STAGE, &mut sf, &mut group);
+                let steps = sf.array(STEPS).cloned().unwrap_or_default();
                 group.extra = sf.extra();
                 for step in &steps {
                     any_step = true;
@@ -98,7 +232,6 @@ impl Dialect for Staged {
         if any_step && all_annotated {
             plan.layout.insert(ANNOTATED.to_owned(), Value::Bool(true));
         }
-        plan.constraints = f.strings("constraints");
         plan.extra = f.extra();
         Ok(plan.into())
     }
@@ -127,22 +260,12 @@ fn read_step(item: &Value, stage: &Group, index: usize) -> (Task, bool) {
         t.group = Some(stage.id.clone());
         return (t, false);
     };
-    let mut f = Fields::new(obj);
-    let mut t = Task {
-        id: f.str("id").unwrap_or_default(),
-        title: f.required_str("title"),
-        kind: f.required_str("intent"),
-        executor: f.required_str("executor"),
-        tools: f.strings("tools"),
-        dependencies: f.strings("inputs"),
-        outputs: f.strings("outputs"),
-        group: Some(stage.id.clone()),
-        ..Task::default()
-    };
-    t.extra = f.extra();
+    let mut t: Task = slot::read_record(&STEP, obj);
+    t.group = Some(stage.id.clone());
+    let meta_key = STEP.key_of(To::Extra);
     let expected = annotation(stage, index);
     let mut annotated = false;
-    if let Some(Value::Object(meta)) = t.extra.get("metadata") {
+    if let Some(Value::Object(meta)) = t.extra.get(meta_key) {
         let matches = expected
             .iter()
             .all(|(k, v)| meta.get(k.as_str()) == Some(v));
@@ -154,9 +277,9 @@ fn read_step(item: &Value, stage: &Group, index: usize) -> (Task, bool) {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             if rest.is_empty() {
-                t.extra.shift_remove("metadata");
+                t.extra.shift_remove(meta_key);
             } else {
-                t.extra.insert("metadata".to_owned(), Value::Object(rest));
+                t.extra.insert(meta_key.to_owned(), Value::Object(rest));
             }
         }
     }
@@ -299,53 +422,34 @@ pub fn to_tree(plan: &Plan) -> Value {
             {
                 return v.clone();
             }
-            let steps: Vec<Value> = members
-                .iter()
-                .map(|&i| write_step(&plan.tasks[i], &g, index, annotate))
-                .collect();
-            Out::new()
-                .str("id", &Some(g.id.clone()))
-                .required_str("name", &g.name)
-                .required_str("mode", &g.mode)
-                .value("steps", Some(Value::Array(steps)))
-                .extra(&g.extra, STAGE_KEYS)
-                .build()
+            slot::write(&STAGE, &g, |_| {
+                let steps = members
+                    .iter()
+                    .map(|&i| write_step(&plan.tasks[i], &g, index, annotate));
+                Some(Value::Array(steps.collect()))
+            })
         })
         .collect();
-    Out::new()
-        .required_str("id", &plan.id)
-        .required_str("goal", &plan.goal)
-        .value("stages", Some(Value::Array(stages)))
-        .strings("constraints", &plan.constraints)
-        .extra(&plan.extra, PLAN_KEYS)
-        .build()
+    slot::write(&PLAN, plan, |_| Some(Value::Array(stages.clone())))
 }
 
 fn write_step(t: &Task, stage: &Group, index: usize, annotate: bool) -> Value {
     if let Some(v) = fields::opaque_value(t) {
         return v;
     }
-    let mut extra = t.extra.clone();
+    let mut t = t.clone();
     if annotate {
-        let mut meta = match extra.get("metadata") {
+        let meta_key = STEP.key_of(To::Extra);
+        let mut meta = match t.extra.get(meta_key) {
             Some(Value::Object(m)) => m.clone(),
             _ => Map::new(),
         };
         for (k, v) in annotation(stage, index) {
             meta.insert(k, v);
         }
-        extra.insert("metadata".to_owned(), Value::Object(meta));
+        t.extra.insert(meta_key.to_owned(), Value::Object(meta));
     }
-    Out::new()
-        .str("id", &Some(t.id.clone()))
-        .required_str("title", &t.title)
-        .required_str("intent", &t.kind)
-        .required_str("executor", &t.executor)
-        .strings("tools", &t.tools)
-        .strings("inputs", &t.dependencies)
-        .strings("outputs", &t.outputs)
-        .extra(&extra, STEP_KEYS)
-        .build()
+    slot::write(&STEP, &t, |_| None)
 }
 
 fn validate_tree(tree: &Value) -> Vec<Problem> {
@@ -353,115 +457,23 @@ fn validate_tree(tree: &Value) -> Vec<Problem> {
         Ok(o) => o,
         Err(p) => return vec![p],
     };
-    let mut out = checks::fields(
-        obj,
-        &PathBuf::root(),
-        &[
-            ("id", Kind::Str, true),
-            ("goal", Kind::Str, true),
-            ("constraints", Kind::Strings, false),
-        ],
-        "schema",
-    );
-    let stages = match checks::array_field(obj, "stages", true) {
-        Ok(Some(a)) => a,
-        Ok(None) => return out,
-        Err(p) => {
-            out.push(p);
-            return out;
-        }
+    let mut out = table::check(obj, &PathBuf::root(), &PLAN);
+    let Some(stages) = obj.get(STAGES).and_then(Value::as_array) else {
+        return out;
     };
-    let base = PathBuf::root().key("stages");
-    out.extend(checks::items_are_objects(stages, &base, "stage"));
+    let base = PathBuf::root().key(STAGES);
+    let id_key = STEP.key_of(To::Task(TaskField::Id));
+    let inputs_key = STEP.key_of(To::Task(TaskField::Dependencies));
     // Every step, with the index of its stage.
     let mut nodes: Vec<Node<'_>> = Vec::new();
     let mut stage_of: Vec<usize> = Vec::new();
-    let mut stage_nodes = Vec::new();
+    let stage_nodes = checks::nodes_of(stages, &base, STAGE.key_of(To::Group(GroupField::Id)), "");
     for (si, stage) in stages.iter().enumerate() {
-        let Some(so) = stage.as_object() else {
+        let Some(steps) = stage.get(STEPS).and_then(Value::as_array) else {
             continue;
         };
-        let spath = base.index(si);
-        out.extend(checks::fields(
-            so,
-            &spath,
-            &[
-                ("id", Kind::Str, true),
-                ("name", Kind::Str, true),
-                ("mode", Kind::Str, true),
-            ],
-            "schema",
-        ));
-        if let Some(m) = so.get("mode").and_then(Value::as_str)
-            && !MODES.contains(&m)
-        {
-            out.push(Problem::error(
-                "stage-modes",
-                spath.key_loc("mode"),
-                format!("stage mode must be `parallel` or `sequence`, not {m:?}"),
-            ));
-        }
-        if let Some(id) = so.get("id").and_then(Value::as_str) {
-            stage_nodes.push(Node {
-                id,
-                path: spath.clone(),
-                deps: Vec::new(),
-            });
-        }
-        let steps = match so.get("steps") {
-            Some(Value::Array(a)) => a,
-            None | Some(Value::Null) => {
-                out.push(Problem::error(
-                    "schema",
-                    spath.loc(),
-                    "missing required field `steps`",
-                ));
-                continue;
-            }
-            Some(_) => {
-                out.push(Problem::error(
-                    "schema",
-                    spath.key_loc("steps"),
-                    "`steps` must be a list",
-                ));
-                continue;
-            }
-        };
-        let stpath = spath.key("steps");
-        out.extend(checks::items_are_objects(steps, &stpath, "step"));
-        for (i, step) in steps.iter().enumerate() {
-            let Some(o) = step.as_object() else { continue };
-            let path = stpath.index(i);
-            out.extend(checks::fields(
-                o,
-                &path,
-                &[
-                    ("id", Kind::Str, true),
-                    ("title", Kind::Str, true),
-                    ("intent", Kind::Str, true),
-                    ("executor", Kind::Str, true),
-                    ("tools", Kind::Strings, false),
-                    ("inputs", Kind::Strings, false),
-                    ("outputs", Kind::Strings, false),
-                ],
-                "schema",
-            ));
-            for (key, known, rule) in [
-                ("intent", INTENTS, "known-intents"),
-                ("executor", EXECUTORS, "known-executors"),
-            ] {
-                if let Some(v) = o.get(key).and_then(Value::as_str)
-                    && !known.contains(&v)
-                {
-                    out.push(Problem::error(
-                        rule,
-                        path.key_loc(key),
-                        format!("unknown {key} {v:?} (known: {})", known.join(", ")),
-                    ));
-                }
-            }
-        }
-        for n in checks::nodes_of(steps, &stpath, "id", "inputs") {
+        let stpath = base.index(si).key(STEPS);
+        for n in checks::nodes_of(steps, &stpath, id_key, inputs_key) {
             nodes.push(n);
             stage_of.push(si);
         }

@@ -1,23 +1,75 @@
-//! Tool DAG (seed 004): `{"dag": [{id, tool, query, dependencies}]}` with
+//! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Kind};
-use crate::fields::{Fields, Out};
+use crate::checks;
+use crate::fields::Fields;
 use crate::format::{self, Document, Format};
-use crate::model::{Plan, Task};
+use crate::model::Plan;
 use crate::problem::{PathBuf, PlanError, Problem};
+use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The tool DAG dialect.
 pub struct ToolDag;
 
-const TASK_KEYS: &[&str] = &["id", "tool", "query", "dependencies"];
+/// A tool DAG document.
+pub static PLAN: Table = Table {
+    title: "Tool DAG",
+    doc: "A multi-agent tool DAG (seed 004). A query may use `{{task_id.result}}` to refer to \
+          the result of a task listed in its `dependencies`.",
+    fields: &[Field::new("dag", Kind::Items(&TASK), true, "The tasks.").to(To::Own)],
+};
+
+/// A task of a tool DAG.
+pub static TASK: Table = Table {
+    title: "Tool DAG task",
+    doc: "A task of a tool DAG.",
+    fields: &[
+        Field::new(
+            "id",
+            Kind::Str,
+            true,
+            "Unique id: letters, digits, `_` and `-` only.",
+        )
+        .check(Check::Slug, "id-format")
+        .to(To::Task(TaskField::Id)),
+        Field::new(
+            "tool",
+            Kind::Str,
+            true,
+            "The tool to run (e.g. `serper_web_search`, `calculator`).",
+        )
+        .check(Check::NonBlank, "schema")
+        .to(To::Task(TaskField::Tool)),
+        Field::new(
+            "query",
+            Kind::Str,
+            true,
+            "The tool's input; may contain `{{task_id.result}}` references.",
+        )
+        .to(To::Task(TaskField::Description)),
+        Field::new(
+            "dependencies",
+            Kind::Strings,
+            true,
+            "Ids of the tasks that must succeed first (`[]` for none).",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+    ],
+};
+
+/// The key of the task list.
+const DAG: &str = PLAN.list_key();
 
 impl Dialect for ToolDag {
     fn id(&self) -> DialectId {
         DialectId::ToolDag
+    }
+
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
     }
 
     fn natural_format(&self) -> Format {
@@ -26,7 +78,7 @@ impl Dialect for ToolDag {
 
     fn detect(&self, doc: &Document) -> u8 {
         match doc.tree().and_then(Value::as_object) {
-            Some(o) if o.get("dag").is_some_and(Value::is_array) => 90,
+            Some(o) if o.get(DAG).is_some_and(Value::is_array) => 90,
             _ => 0,
         }
     }
@@ -37,13 +89,13 @@ impl Dialect for ToolDag {
             .and_then(Value::as_object)
             .ok_or_else(|| PlanError::doc("a tool DAG is a JSON object with a `dag` list"))?;
         let mut f = Fields::new(obj);
-        let items = f.array("dag").cloned().unwrap_or_default();
+        let items = f.array(DAG).cloned().unwrap_or_default();
         let mut plan = Plan {
             tasks: Vec::with_capacity(items.len()),
             ..Plan::default()
         };
         for item in &items {
-            plan.tasks.push(read_task(item));
+            plan.tasks.push(slot::read_task(&TASK, item));
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -65,44 +117,9 @@ impl Dialect for ToolDag {
     }
 }
 
-fn read_task(item: &Value) -> Task {
-    let Some(obj) = item.as_object() else {
-        return crate::fields::opaque_task(item);
-    };
-    let mut f = Fields::new(obj);
-    let mut t = Task {
-        id: f.str("id").unwrap_or_default(),
-        tool: f.required_str("tool"),
-        description: f.required_str("query"),
-        dependencies: f.required_strings("dependencies"),
-        ..Task::default()
-    };
-    t.extra = f.extra();
-    t
-}
-
 /// The tree form of a plan as a tool DAG.
 pub fn to_tree(plan: &Plan) -> Value {
-    let dag: Vec<Value> = plan
-        .tasks
-        .iter()
-        .map(|t| {
-            if let Some(v) = crate::fields::opaque_value(t) {
-                return v;
-            }
-            Out::new()
-                .str("id", &Some(t.id.clone()))
-                .required_str("tool", &t.tool)
-                .required_str("query", &t.description)
-                .required_strings("dependencies", &t.dependencies)
-                .extra(&t.extra, TASK_KEYS)
-                .build()
-        })
-        .collect();
-    let mut out = Out::new();
-    out.value("dag", Some(Value::Array(dag)));
-    out.extra(&plan.extra, &["dag"]);
-    out.build()
+    slot::write(&PLAN, plan, |_| Some(slot::write_tasks(&TASK, &plan.tasks)))
 }
 
 /// Finds the `{{id.field}}` references in a query: `(id, field)` pairs.
@@ -120,51 +137,23 @@ pub fn references(query: &str) -> Vec<(&str, &str)> {
     out
 }
 
-fn id_is_clean(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
 fn validate_tree(tree: &Value) -> Vec<Problem> {
-    let obj: &Map<String, Value> = match checks::root_object(tree, "tool DAG") {
+    let obj = match checks::root_object(tree, "tool DAG") {
         Ok(o) => o,
         Err(p) => return vec![p],
     };
-    let items = match checks::array_field(obj, "dag", true) {
-        Ok(Some(a)) => a,
-        Ok(None) => return Vec::new(),
-        Err(p) => return vec![p],
+    let mut out = table::check(obj, &PathBuf::root(), &PLAN);
+    let Some(items) = obj.get(DAG).and_then(Value::as_array) else {
+        return out;
     };
-    let base = PathBuf::root().key("dag");
-    let mut out = checks::items_are_objects(items, &base, "task");
+    let base = PathBuf::root().key(DAG);
+    let query = TASK.key_of(To::Task(TaskField::Description));
+    let deps_key = TASK.key_of(To::Task(TaskField::Dependencies));
     for (i, item) in items.iter().enumerate() {
         let Some(o) = item.as_object() else { continue };
-        let path = base.index(i);
-        out.extend(checks::fields(
-            o,
-            &path,
-            &[
-                ("id", Kind::Str, true),
-                ("tool", Kind::NonEmptyStr, true),
-                ("query", Kind::Str, true),
-                ("dependencies", Kind::Strings, true),
-            ],
-            "schema",
-        ));
-        if let Some(id) = o.get("id").and_then(Value::as_str)
-            && !id_is_clean(id)
-        {
-            out.push(Problem::error(
-                "id-format",
-                path.key_loc("id"),
-                format!("task id {id:?} may hold only letters, digits, `_` and `-`"),
-            ));
-        }
-        if let Some(q) = o.get("query").and_then(Value::as_str) {
+        if let Some(q) = o.get(query).and_then(Value::as_str) {
             let deps: Vec<&str> = o
-                .get("dependencies")
+                .get(deps_key)
                 .and_then(Value::as_array)
                 .map(|a| a.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
@@ -172,16 +161,16 @@ fn validate_tree(tree: &Value) -> Vec<Problem> {
                 if !deps.contains(&id) {
                     out.push(Problem::error(
                         "references",
-                        path.key_loc("query"),
+                        base.index(i).key_loc(query),
                         format!(
-                            "query refers to {{{{{id}.{field}}}}} but {id:?} is not in `dependencies`"
+                            "query refers to {{{{{id}.{field}}}}} but {id:?} is not in `{deps_key}`"
                         ),
                     ));
                 }
             }
         }
     }
-    let nodes = checks::nodes_of(items, &base, "id", "dependencies");
+    let nodes = checks::nodes_of(items, &base, TASK.key_of(To::Task(TaskField::Id)), deps_key);
     out.extend(checks::unique_ids(&nodes, "unique-ids", "task"));
     out.extend(checks::known_refs(&nodes, "known-dependencies", "task"));
     out.extend(checks::acyclic(&nodes, "acyclic"));

@@ -9,11 +9,8 @@ use crate::model::{Plan, Task};
 use crate::problem::{Location, Problem};
 use crate::yaml;
 
-use super::tolerant;
-
-/// Front-matter keys the model names.
-pub const RESERVED: &[&str] = &["name", "overview", "todos"];
-const TODO_KEYS: &[&str] = &["id", "content", "status", "dependencies"];
+use super::{NAME, OVERVIEW, TODO, TODOS, named_key, tolerant};
+use crate::table::{TaskField, To, slot};
 
 /// Front matter as read: the mapping, and a warning when it needed tolerance.
 pub struct Parsed {
@@ -90,21 +87,21 @@ fn strings_of(v: &Value) -> Option<Vec<String>> {
 
 /// Fills a plan's title, goal, tasks and extra from front matter.
 pub fn to_plan(map: &Map<String, Value>, plan: &mut Plan) {
-    plan.title = map.get("name").and_then(text_of);
-    plan.goal = map.get("overview").and_then(text_of);
-    if let Some(Value::Array(todos)) = map.get("todos") {
+    plan.title = map.get(NAME).and_then(text_of);
+    plan.goal = map.get(OVERVIEW).and_then(text_of);
+    if let Some(Value::Array(todos)) = map.get(TODOS) {
         plan.tasks = todos.iter().map(todo_to_task).collect();
     }
     for (k, v) in map {
-        if !RESERVED.contains(&k.as_str()) {
+        if !named_key(k) {
             plan.extra.insert(k.clone(), v.clone());
         }
     }
-    if let Some(v) = map.get("todos")
+    if let Some(v) = map.get(TODOS)
         && !v.is_array()
         && !v.is_null()
     {
-        plan.extra.insert("todos".into(), v.clone());
+        plan.extra.insert(TODOS.into(), v.clone());
     }
 }
 
@@ -112,15 +109,18 @@ fn todo_to_task(item: &Value) -> Task {
     let Some(o) = item.as_object() else {
         return fields::opaque_task(item);
     };
+    let text = |f: TaskField| o.get(TODO.key_of(To::Task(f))).and_then(text_of);
     let mut t = Task {
-        id: o.get("id").and_then(text_of).unwrap_or_default(),
-        description: o.get("content").and_then(text_of),
-        status: o.get("status").and_then(text_of),
-        dependencies: o.get("dependencies").and_then(strings_of),
+        id: text(TaskField::Id).unwrap_or_default(),
+        description: text(TaskField::Description),
+        status: text(TaskField::Status),
+        dependencies: o
+            .get(TODO.key_of(To::Task(TaskField::Dependencies)))
+            .and_then(strings_of),
         ..Task::default()
     };
     for (k, v) in o {
-        if !TODO_KEYS.contains(&k.as_str()) {
+        if TODO.field(k).is_none() {
             t.extra.insert(k.clone(), v.clone());
         }
     }
@@ -137,39 +137,14 @@ pub fn needs_front_matter(plan: &Plan) -> bool {
 pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     let mut m = Map::new();
     if let Some(t) = &plan.title {
-        m.insert("name".into(), Value::String(t.clone()));
+        m.insert(NAME.into(), Value::String(t.clone()));
     }
     if let Some(g) = &plan.goal {
-        m.insert("overview".into(), Value::String(g.clone()));
+        m.insert(OVERVIEW.into(), Value::String(g.clone()));
     }
-    let todos: Vec<Value> = plan
-        .tasks
-        .iter()
-        .map(|t| {
-            if let Some(v) = fields::opaque_value(t) {
-                return v;
-            }
-            let mut o = Map::new();
-            o.insert("id".into(), Value::String(t.id.clone()));
-            if let Some(c) = &t.description {
-                o.insert("content".into(), Value::String(c.clone()));
-            }
-            if let Some(s) = &t.status {
-                o.insert("status".into(), Value::String(s.clone()));
-            }
-            if let Some(d) = &t.dependencies {
-                o.insert("dependencies".into(), fields::strings(d));
-            }
-            for (k, v) in &t.extra {
-                if !TODO_KEYS.contains(&k.as_str()) {
-                    o.insert(k.clone(), v.clone());
-                }
-            }
-            Value::Object(o)
-        })
-        .collect();
-    if !(todos.is_empty() && plan.extra.get("todos").is_some()) {
-        m.insert("todos".into(), Value::Array(todos));
+    let todos = slot::write_tasks(&TODO, &plan.tasks);
+    if !(plan.tasks.is_empty() && plan.extra.get(TODOS).is_some()) {
+        m.insert(TODOS.into(), todos);
     }
     for (k, v) in &plan.extra {
         if !m.contains_key(k) {
@@ -211,7 +186,7 @@ pub fn lines(yaml_text: &str, first_line: usize) -> Vec<(String, usize)> {
                 .unwrap_or("")
                 .trim()
                 .trim_matches(['"', '\'']);
-            in_todos = key == "todos";
+            in_todos = key == TODOS;
             item_indent = None;
             out.push((key.to_owned(), line));
             continue;

@@ -22,13 +22,107 @@ use crate::checks::{self, Node};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To};
 use crate::text_patch;
 
 /// The Cursor dialect.
 pub struct Cursor;
 
+/// A Cursor plan as a tree: its front matter and its body.
+pub static PLAN: Table = Table {
+    title: "Cursor plan",
+    doc: "A Cursor plan (`.cursor/plans/*.plan.md`) as a tree: its front matter keys and \
+          its markdown `body`. Other front matter keys are kept.",
+    fields: &[
+        Field::new(
+            "name",
+            Kind::Any,
+            false,
+            "Plan name: text (other values are read tolerantly, with a warning).",
+        )
+        .to(To::Plan(PlanField::Title)),
+        Field::new(
+            "overview",
+            Kind::Any,
+            false,
+            "Overview in words: text (other values are read tolerantly, with a warning).",
+        )
+        .to(To::Plan(PlanField::Goal)),
+        Field::new("todos", Kind::Items(&TODO), false, "The todos.").to(To::Own),
+        Field::new(
+            "body",
+            Kind::Str,
+            false,
+            "The markdown body after the front matter.",
+        )
+        .to(To::Own),
+    ],
+};
+
+/// The front matter keys of the plan's name, overview and todos, and the key of the
+/// body in the tree form.
+const NAME: &str = PLAN.fields[0].key;
+const OVERVIEW: &str = PLAN.fields[1].key;
+const TODOS: &str = PLAN.list_key();
+const BODY: &str = PLAN.fields[3].key;
+
+/// Whether a front matter key is one the model names (the body is not front matter).
+fn named_key(key: &str) -> bool {
+    key != BODY && PLAN.field(key).is_some()
+}
+
+/// A Cursor todo.
+pub static TODO: Table = Table {
+    title: "Cursor todo",
+    doc: "A Cursor todo.",
+    fields: &[
+        Field::new(
+            "id",
+            Kind::Any,
+            true,
+            "Unique todo id: text (other values are read as text, with a warning).",
+        )
+        .check(Check::NonBlank, "schema")
+        .to(To::Task(TaskField::Id)),
+        Field::new(
+            "content",
+            Kind::Any,
+            false,
+            "What to do: text (other values are read as text).",
+        )
+        .to(To::Task(TaskField::Description)),
+        Field::new("status", Kind::Str, false, "Progress.")
+            .check(Check::OneOf(STATUSES), "known-statuses")
+            .to(To::Task(TaskField::Status)),
+        Field::new(
+            "dependencies",
+            Kind::Strings,
+            false,
+            "Ids of the todos that must be done first.",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+    ],
+};
+
 /// Known todo statuses.
-pub const STATUSES: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
+pub const STATUSES: &[Choice] = &[
+    Choice {
+        value: "pending",
+        doc: "Not started.",
+    },
+    Choice {
+        value: "in_progress",
+        doc: "Being worked on.",
+    },
+    Choice {
+        value: "completed",
+        doc: "Done.",
+    },
+    Choice {
+        value: "cancelled",
+        doc: "Dropped.",
+    },
+];
 
 /// Layout key: the whole original head (front matter with its fences), LF line
 /// endings. Written only when a [`HEAD_PATCH`] cannot give the file back; read from
@@ -49,6 +143,10 @@ impl Dialect for Cursor {
         DialectId::Cursor
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
+    }
+
     fn natural_format(&self) -> Format {
         Format::Md
     }
@@ -64,10 +162,7 @@ impl Dialect for Cursor {
                 match &s.front_matter {
                     Some(fm) => {
                         let p = front_matter::parse(fm, s.front_matter_line);
-                        if front_matter::RESERVED
-                            .iter()
-                            .any(|k| p.map.contains_key(*k))
-                        {
+                        if p.map.keys().any(|k| named_key(k)) {
                             90
                         } else {
                             60
@@ -77,9 +172,9 @@ impl Dialect for Cursor {
                 }
             }
             Document::Tree(Value::Object(o)) => {
-                if o.contains_key("todos") || o.contains_key("overview") {
+                if o.contains_key(TODOS) || o.contains_key(OVERVIEW) {
                     70
-                } else if o.contains_key("body") && o.contains_key("name") {
+                } else if o.contains_key(BODY) && o.contains_key(NAME) {
                     60
                 } else {
                     0
@@ -116,7 +211,6 @@ impl Dialect for Cursor {
             }
             Document::Tree(Value::Object(o)) => {
                 let mut m = o.clone();
-                m.shift_remove("body");
                 m.shift_remove("layout");
                 validate_map(&m)
             }
@@ -173,7 +267,7 @@ pub fn read_markdown(text: &str) -> Read {
 /// A plan without `todos` takes its tasks from the body's task list, marked in the
 /// layout so that writing it back leaves them in the body.
 fn adopt_body_tasks(plan: &mut Plan) {
-    if !plan.tasks.is_empty() || plan.extra.contains_key("todos") {
+    if !plan.tasks.is_empty() || plan.extra.contains_key(TODOS) {
         plan.layout.shift_remove(BODY_TASKS);
         return;
     }
@@ -255,14 +349,14 @@ pub fn write_markdown(plan: &Plan) -> String {
 
 fn read_tree(o: &Map<String, Value>) -> Read {
     let mut fm = o.clone();
-    let body = fm.shift_remove("body");
+    let body = fm.shift_remove(BODY);
     let layout = fm.shift_remove("layout");
     let mut plan = Plan::default();
     front_matter::to_plan(&fm, &mut plan);
     match body {
         Some(Value::String(b)) => plan.body = Some(b),
         Some(other) => {
-            plan.extra.insert("body".into(), other);
+            plan.extra.insert(BODY.into(), other);
         }
         None => {}
     }
@@ -281,7 +375,7 @@ fn read_tree(o: &Map<String, Value>) -> Read {
 pub fn to_tree(plan: &Plan) -> Value {
     let mut m = front_matter::from_plan(&front_plan(plan));
     if let Some(b) = &plan.body {
-        m.insert("body".into(), Value::String(b.clone()));
+        m.insert(BODY.into(), Value::String(b.clone()));
     }
     if !plan.layout.is_empty() {
         m.insert(
@@ -313,11 +407,12 @@ fn relocate(mut p: Problem, lines: &[(String, usize)], first_line: usize) -> Pro
     p
 }
 
-/// The Cursor rules on front matter: unique todo ids, known statuses, dependencies
-/// that exist, no cycles.
+/// The Cursor rules on front matter: the fields of [`PLAN`] and [`TODO`], unique todo
+/// ids, dependencies that exist, no cycles. A name or overview that is not text is
+/// read tolerantly, with a warning.
 fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
     let mut out = Vec::new();
-    for key in ["name", "overview"] {
+    for key in [NAME, OVERVIEW] {
         match map.get(key) {
             None | Some(Value::String(_)) | Some(Value::Null) => {}
             Some(Value::Array(_)) => out.push(Problem::warning(
@@ -332,75 +427,52 @@ fn validate_map(map: &Map<String, Value>) -> Vec<Problem> {
             )),
         }
     }
-    let todos = match map.get("todos") {
-        None | Some(Value::Null) => return out,
-        Some(Value::Array(a)) => a,
-        Some(_) => {
-            out.push(Problem::error(
-                "schema",
-                PathBuf::root().key_loc("todos"),
-                "`todos` must be a list",
-            ));
-            return out;
-        }
+    out.extend(table::check(map, &PathBuf::root(), &PLAN));
+    let Some(todos) = map.get(TODOS).and_then(Value::as_array) else {
+        return out;
     };
-    let base = PathBuf::root().key("todos");
-    out.extend(checks::items_are_objects(todos, &base, "todo"));
-    let mut nodes: Vec<Node<'_>> = Vec::new();
+    let base = PathBuf::root().key(TODOS);
+    let id_key = TODO.key_of(To::Task(TaskField::Id));
     for (i, t) in todos.iter().enumerate() {
-        let Some(o) = t.as_object() else { continue };
-        let path = base.index(i);
-        let id = match o.get("id") {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.as_str()),
-            Some(Value::String(_)) | None | Some(Value::Null) => {
-                out.push(Problem::error("schema", path.loc(), "todo has no id"));
-                None
-            }
-            Some(_) => {
-                out.push(Problem::warning(
-                    "schema",
-                    path.key_loc("id"),
-                    "todo id is not text",
-                ));
-                None
-            }
-        };
-        match o.get("status") {
-            Some(Value::String(s)) if STATUSES.contains(&s.as_str()) => {}
-            Some(Value::Null) | None => {}
-            Some(v) => out.push(Problem::error(
-                "known-statuses",
-                path.key_loc("status"),
-                format!("unknown status {} (known: {})", v, STATUSES.join(", ")),
-            )),
-        }
-        let mut deps = Vec::new();
-        match o.get("dependencies") {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(a)) => {
-                for (j, d) in a.iter().enumerate() {
-                    match d.as_str() {
-                        Some(d) => deps.push((d, path.key("dependencies").index(j))),
-                        None => out.push(Problem::error(
-                            "schema",
-                            path.key("dependencies").index(j).loc(),
-                            "dependency must be a todo id",
-                        )),
-                    }
-                }
-            }
-            Some(_) => out.push(Problem::error(
+        if let Some(id) = t.get(id_key)
+            && !id.is_string()
+            && !id.is_null()
+        {
+            out.push(Problem::warning(
                 "schema",
-                path.key_loc("dependencies"),
-                "`dependencies` must be a list of todo ids",
-            )),
-        }
-        if let Some(id) = id {
-            nodes.push(Node { id, path, deps });
+                base.index(i).key_loc(id_key),
+                "todo id is not text",
+            ));
         }
     }
+    let nodes: Vec<Node<'_>> = checks::nodes_of(
+        todos,
+        &base,
+        TODO.key_of(To::Task(TaskField::Id)),
+        TODO.key_of(To::Task(TaskField::Dependencies)),
+    );
     out.extend(checks::unique_ids(&nodes, "unique-ids", "todo"));
     out.extend(checks::known_refs(&nodes, "known-dependencies", "todo"));
     out.extend(checks::acyclic(&nodes, "acyclic"));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys taken from the table by position are the fields they stand for.
+    #[test]
+    fn keys_taken_by_position_name_their_fields() {
+        assert_eq!(NAME, PLAN.key_of(To::Plan(PlanField::Title)));
+        assert_eq!(OVERVIEW, PLAN.key_of(To::Plan(PlanField::Goal)));
+        assert!(
+            matches!(PLAN.field(TODOS).map(|f| &f.kind), Some(Kind::Items(t)) if std::ptr::eq(*t, &TODO))
+        );
+        assert!(matches!(
+            PLAN.field(BODY).map(|f| (&f.kind, f.to)),
+            Some((Kind::Str, To::Own))
+        ));
+        assert!(named_key(TODOS) && !named_key(BODY) && !named_key("isProject"));
+    }
 }

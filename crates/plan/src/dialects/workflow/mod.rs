@@ -11,12 +11,13 @@ mod markdown;
 mod tree;
 
 pub use markdown::{from_markdown, to_markdown};
-pub use tree::{STEP_TYPES, from_tree, to_tree, validate_tree};
+pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::table::Table;
 use crate::text_patch;
 
 /// Layout key: the lines where the markdown a plan was read from differs from the
@@ -29,6 +30,10 @@ pub struct Workflow;
 impl Dialect for Workflow {
     fn id(&self) -> DialectId {
         DialectId::Workflow
+    }
+
+    fn table(&self) -> Option<&'static Table> {
+        Some(&PLAN)
     }
 
     fn natural_format(&self) -> Format {

@@ -5,48 +5,239 @@ use std::collections::{BTreeSet, HashSet};
 use indexmap::IndexSet;
 use serde_json::{Map, Value};
 
-use crate::checks::{self, Kind};
-use crate::fields::{self, Fields, Out};
+use crate::checks;
+use crate::fields::{self, Fields};
 use crate::model::{Group, Plan, Task, ms_to_seconds, seconds_to_ms};
 use crate::problem::{PathBuf, PlanError, Problem};
+use crate::table::{
+    self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
+};
+
+/// A workflow plan document.
+pub static PLAN: Table = Table {
+    title: "Workflow plan",
+    doc: "A workflow plan (seed 002): tasks grouping steps, for the WorkflowAutomatorAgent. \
+          All tasks must have the same fields, and so must all steps (uniform arrays).",
+    fields: &[
+        Field::new("metadata", Kind::Nested(&METADATA), true, "Plan metadata.").to(To::Own),
+        Field::new(
+            "tasks",
+            Kind::Items(&TASK),
+            true,
+            "Tasks (groups of steps).",
+        )
+        .to(To::Own),
+        Field::new("steps", Kind::Items(&STEP), true, "Steps.").to(To::Own),
+        Field::new(
+            "shared_inputs",
+            Kind::Object,
+            false,
+            "Data shared across all workflow steps.",
+        )
+        .to(To::Plan(PlanField::SharedInputs)),
+        Field::new(
+            "workflow_config",
+            Kind::Nested(&CONFIG),
+            false,
+            "Execution settings.",
+        )
+        .to(To::Plan(PlanField::Execution)),
+    ],
+};
+
+/// Workflow plan metadata: its title and objective are the plan's.
+pub static METADATA: Table = Table {
+    title: "Workflow metadata",
+    doc: "Workflow plan metadata.",
+    fields: &[
+        Field::new("title", Kind::Str, true, "Plan title.").to(To::Plan(PlanField::Title)),
+        Field::new("objective", Kind::Str, true, "Clear objective statement.")
+            .to(To::Plan(PlanField::Goal)),
+        Field::new(
+            "created_at",
+            Kind::Str,
+            false,
+            "Creation timestamp (ISO 8601).",
+        ),
+        Field::new("author", Kind::Str, false, "User id or identifier."),
+        Field::new("version", Kind::Str, false, "Plan version."),
+    ],
+};
+
+/// A workflow task: a group of steps.
+pub static TASK: Table = Table {
+    title: "Workflow task",
+    doc: "A workflow task: a group of steps.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Unique task identifier.").to(To::Group(GroupField::Id)),
+        Field::new("name", Kind::Str, true, "Task name.").to(To::Group(GroupField::Name)),
+        Field::new("description", Kind::Str, true, "Task description.")
+            .to(To::Group(GroupField::Description)),
+        Field::new(
+            "steps",
+            Kind::Strings,
+            false,
+            "Ids of the steps belonging to this task.",
+        )
+        .to(To::Own),
+        Field::new(
+            "dependencies",
+            Kind::Strings,
+            false,
+            "Ids of the tasks this task depends on.",
+        )
+        .to(To::Group(GroupField::Dependencies)),
+        Field::new(
+            "agent_type",
+            Kind::Str,
+            false,
+            "Agent type to execute the task (e.g. `model_engine`).",
+        )
+        .to(To::Group(GroupField::Executor)),
+        Field::new(
+            "tools_required",
+            Kind::Strings,
+            false,
+            "Tools the task needs.",
+        )
+        .to(To::Group(GroupField::Tools)),
+        Field::new(
+            "estimated_time",
+            Kind::Number,
+            false,
+            "Estimated execution time in seconds.",
+        )
+        .check(Check::NotNegative, "schema"),
+    ],
+};
+
+/// A workflow step.
+pub static STEP: Table = Table {
+    title: "Workflow step",
+    doc: "A workflow step.",
+    fields: &[
+        Field::new("id", Kind::Str, true, "Unique step identifier.").to(To::Task(TaskField::Id)),
+        Field::new(
+            "name",
+            Kind::Str,
+            false,
+            "Step name (the markdown layout's heading).",
+        )
+        .to(To::Task(TaskField::Title)),
+        Field::new(
+            "task_id",
+            Kind::Str,
+            true,
+            "Id of the task the step belongs to.",
+        )
+        .to(To::Task(TaskField::Group)),
+        Field::new(
+            "action",
+            Kind::Str,
+            true,
+            "Action to execute (e.g. `run_prediction`).",
+        )
+        .to(To::Task(TaskField::Action)),
+        Field::new(
+            "parameters",
+            Kind::Object,
+            false,
+            "Action-specific parameters.",
+        )
+        .to(To::Task(TaskField::Params)),
+        Field::new("step_type", Kind::Str, true, "Kind of step.")
+            .check(Check::OneOf(STEP_TYPES), "valid-step-type")
+            .to(To::Task(TaskField::Kind)),
+        Field::new(
+            "timeout",
+            Kind::Integer,
+            false,
+            "Step timeout in seconds (default 300).",
+        )
+        .check(Check::NotNegative, "schema")
+        .to(To::Own),
+        Field::new(
+            "dependencies",
+            Kind::Strings,
+            false,
+            "Ids of the steps this step depends on.",
+        )
+        .to(To::Task(TaskField::Dependencies)),
+        Field::new(
+            "retry_count",
+            Kind::Integer,
+            false,
+            "Retries on failure (default 3).",
+        )
+        .check(Check::NotNegative, "schema")
+        .to(To::Task(TaskField::Retries)),
+    ],
+};
+
+/// Workflow execution settings.
+pub static CONFIG: Table = Table {
+    title: "Workflow configuration",
+    doc: "Workflow execution settings.",
+    fields: &[
+        Field::new(
+            "parallel_execution",
+            Kind::Bool,
+            false,
+            "Allow parallel step execution.",
+        ),
+        Field::new(
+            "error_recovery",
+            Kind::Bool,
+            false,
+            "Enable error recovery.",
+        ),
+        Field::new(
+            "max_retries",
+            Kind::Integer,
+            false,
+            "Maximum retry attempts for failed steps.",
+        )
+        .check(Check::NotNegative, "schema"),
+    ],
+};
 
 /// Valid `step_type` values (WorkflowStepType).
-pub const STEP_TYPES: &[&str] = &[
-    "AGENT_EXECUTION",
-    "DATA_PROCESSING",
-    "ANALYSIS",
-    "VISUALIZATION",
-    "CONDITION_CHECK",
-    "PARALLEL_EXECUTION",
+pub const STEP_TYPES: &[Choice] = &[
+    Choice {
+        value: "AGENT_EXECUTION",
+        doc: "Execute an agent action.",
+    },
+    Choice {
+        value: "DATA_PROCESSING",
+        doc: "Process data.",
+    },
+    Choice {
+        value: "ANALYSIS",
+        doc: "Perform analysis.",
+    },
+    Choice {
+        value: "VISUALIZATION",
+        doc: "Create a visualization.",
+    },
+    Choice {
+        value: "CONDITION_CHECK",
+        doc: "Check a condition.",
+    },
+    Choice {
+        value: "PARALLEL_EXECUTION",
+        doc: "Execute steps in parallel.",
+    },
 ];
 
-const PLAN_KEYS: &[&str] = &[
-    "metadata",
-    "tasks",
-    "steps",
-    "shared_inputs",
-    "workflow_config",
-];
-const TASK_KEYS: &[&str] = &[
-    "id",
-    "name",
-    "description",
-    "steps",
-    "dependencies",
-    "agent_type",
-    "tools_required",
-];
-const STEP_KEYS: &[&str] = &[
-    "id",
-    "name",
-    "task_id",
-    "action",
-    "parameters",
-    "step_type",
-    "timeout",
-    "dependencies",
-    "retry_count",
-];
+/// The keys of the metadata, task list and step list.
+const META: &str = PLAN.fields[0].key;
+const TASKS: &str = PLAN.fields[1].key;
+const STEPS: &str = PLAN.fields[2].key;
+/// The key of a task's list of step ids.
+const TASK_STEPS: &str = TASK.fields[3].key;
+/// The key of a step's timeout, in seconds.
+const TIMEOUT: &str = STEP.fields[6].key;
+
 /// Layout key: the source's tasks had no `steps` lists.
 const NO_STEP_LISTS: &str = "workflow.no_step_lists";
 
@@ -57,37 +248,20 @@ pub fn from_tree(tree: &Value) -> Result<Plan, PlanError> {
         .ok_or_else(|| PlanError::doc("a workflow plan is a JSON object"))?;
     let mut f = Fields::new(obj);
     let mut plan = Plan::default();
-    if let Some(meta) = f.object("metadata") {
+    if let Some(meta) = f.object(META) {
+        let meta: Map<String, Value> = meta.into_iter().collect();
         let had_only_text = meta
             .keys()
-            .all(|k| matches!(k.as_str(), "title" | "objective"));
-        let mut rest = meta;
-        match rest.get("title") {
-            Some(Value::String(s)) => {
-                plan.title = Some(s.clone()).filter(|s| !s.is_empty());
-                rest.shift_remove("title");
-            }
-            Some(Value::Null) => {
-                rest.shift_remove("title");
-            }
-            _ => {}
-        }
-        match rest.get("objective") {
-            Some(Value::String(s)) => {
-                plan.goal = Some(s.clone()).filter(|s| !s.is_empty());
-                rest.shift_remove("objective");
-            }
-            Some(Value::Null) => {
-                rest.shift_remove("objective");
-            }
-            _ => {}
-        }
+            .all(|k| METADATA.field(k).is_some_and(|f| f.to != To::Extra));
+        let mut mf = Fields::new(&meta);
+        slot::read(&METADATA, &mut mf, &mut plan);
+        let rest = mf.extra();
         if !(rest.is_empty() && had_only_text && (plan.title.is_some() || plan.goal.is_some())) {
             plan.metadata = Some(rest);
         }
     }
-    let groups = f.array("tasks").cloned().unwrap_or_default();
-    let steps = f.array("steps").cloned().unwrap_or_default();
+    let groups = f.array(TASKS).cloned().unwrap_or_default();
+    let steps = f.array(STEPS).cloned().unwrap_or_default();
     plan.tasks = steps.iter().map(read_step).collect();
     let mut any_list = false;
     for g in &groups {
@@ -99,8 +273,7 @@ pub fn from_tree(tree: &Value) -> Result<Plan, PlanError> {
         plan.layout
             .insert(NO_STEP_LISTS.to_owned(), Value::Bool(true));
     }
-    plan.shared_inputs = f.value("shared_inputs");
-    plan.execution = f.object("workflow_config");
+    slot::read(&PLAN, &mut f, &mut plan);
     plan.extra = f.extra();
     Ok(plan)
 }
@@ -120,26 +293,16 @@ fn read_group(item: &Value, tasks: &[Task]) -> (Group, bool) {
         g.extra.insert(fields::OPAQUE_KEY.to_owned(), item.clone());
         return (g, false);
     };
-    let mut f = Fields::new(obj);
-    let mut g = Group {
-        id: f.str("id").unwrap_or_default(),
-        name: f.required_str("name"),
-        description: f.required_str("description"),
-        dependencies: f.strings("dependencies"),
-        executor: f.str("agent_type"),
-        tools: f.strings("tools_required"),
-        ..Group::default()
-    };
-    g.extra = f.extra();
-    // A `steps` list equal to the steps that name this task is derived, not stored.
-    let has_list = g.extra.contains_key("steps");
-    if let Some(Value::Array(list)) = g.extra.get("steps") {
+    let mut g: Group = slot::read_record(&TASK, obj);
+    // A step list equal to the steps that name this task is derived, not stored.
+    let has_list = g.extra.contains_key(TASK_STEPS);
+    if let Some(Value::Array(list)) = g.extra.get(TASK_STEPS) {
         let derived = members(tasks, &g.id);
         let listed: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
         if listed.len() == list.len()
             && listed == derived.iter().map(String::as_str).collect::<Vec<_>>()
         {
-            g.extra.shift_remove("steps");
+            g.extra.shift_remove(TASK_STEPS);
         }
     }
     (g, has_list)
@@ -150,32 +313,23 @@ fn read_step(item: &Value) -> Task {
         return fields::opaque_task(item);
     };
     let mut f = Fields::new(obj);
-    let mut t = Task {
-        id: f.str("id").unwrap_or_default(),
-        title: f.str("name"),
-        group: f.required_str("task_id"),
-        action: f.required_str("action"),
-        params: f.value("parameters"),
-        kind: f.required_str("step_type"),
-        ..Task::default()
-    };
-    match obj.get("timeout") {
+    let mut t = Task::default();
+    slot::read(&STEP, &mut f, &mut t);
+    match obj.get(TIMEOUT) {
         Some(Value::Number(n)) => {
             if let Some(ms) = seconds_to_ms(n)
                 && ms_to_seconds(&ms).as_ref() == Some(n)
             {
-                let _ = f.number("timeout");
+                let _ = f.number(TIMEOUT);
                 t.timeout_ms = Some(ms);
             }
         }
         Some(Value::Null) => {
             // Uniform-array filler: the same as absent.
-            let _ = f.value("timeout");
+            let _ = f.value(TIMEOUT);
         }
         _ => {}
     }
-    t.dependencies = f.strings("dependencies");
-    t.retries = f.number("retry_count");
     t.extra = f.extra();
     t
 }
@@ -183,16 +337,16 @@ fn read_step(item: &Value) -> Task {
 /// Writes the plan model as a workflow tree. Tasks and steps are written with the same
 /// fields each (missing ones as `null`), as the seed's uniform-array rule asks.
 pub fn to_tree(plan: &Plan) -> Value {
-    let mut out = Out::new();
-    if plan.title.is_some() || plan.goal.is_some() || plan.metadata.is_some() {
-        let mut meta = Out::new();
-        meta.required_str("title", &plan.title)
-            .required_str("objective", &plan.goal);
-        if let Some(m) = &plan.metadata {
-            meta.extra(m, &["title", "objective"]);
-        }
-        out.value("metadata", Some(meta.build()));
-    }
+    let meta =
+        (plan.title.is_some() || plan.goal.is_some() || plan.metadata.is_some()).then(|| {
+            let holder = Plan {
+                title: plan.title.clone(),
+                goal: plan.goal.clone(),
+                extra: plan.metadata.clone().unwrap_or_default(),
+                ..Plan::default()
+            };
+            slot::write(&METADATA, &holder, |_| None)
+        });
     let lists = !plan
         .layout
         .get(NO_STEP_LISTS)
@@ -222,12 +376,12 @@ pub fn to_tree(plan: &Plan) -> Value {
     let mut steps: Vec<Value> = plan.tasks.iter().map(write_step).collect();
     make_uniform(&mut groups);
     make_uniform(&mut steps);
-    out.value("tasks", Some(Value::Array(groups)))
-        .value("steps", Some(Value::Array(steps)))
-        .value("shared_inputs", plan.shared_inputs.clone())
-        .object("workflow_config", &plan.execution)
-        .extra(&plan.extra, PLAN_KEYS);
-    out.build()
+    let mut own = [meta, Some(Value::Array(groups)), Some(Value::Array(steps))];
+    slot::write(&PLAN, plan, |field| match field.key {
+        META => own[0].take(),
+        TASKS => own[1].take(),
+        _ => own[2].take(),
+    })
 }
 
 fn write_group(g: &Group, plan: &Plan, lists: bool) -> Value {
@@ -236,42 +390,23 @@ fn write_group(g: &Group, plan: &Plan, lists: bool) -> Value {
     {
         return v.clone();
     }
-    let mut out = Out::new();
-    out.str("id", &Some(g.id.clone()))
-        .required_str("name", &g.name)
-        .required_str("description", &g.description);
-    match g.extra.get("steps") {
-        Some(v) => {
-            out.value("steps", Some(v.clone()));
-        }
-        None if lists => {
-            out.strings("steps", &Some(members(&plan.tasks, &g.id)));
-        }
-        None => {}
-    }
-    out.strings("dependencies", &g.dependencies)
-        .str("agent_type", &g.executor)
-        .strings("tools_required", &g.tools)
-        .extra(&g.extra, TASK_KEYS)
-        .build()
+    slot::write(&TASK, g, |_| match g.extra.get(TASK_STEPS) {
+        Some(v) => Some(v.clone()),
+        None if lists => Some(fields::strings(&members(&plan.tasks, &g.id))),
+        None => None,
+    })
 }
 
 fn write_step(t: &Task) -> Value {
     if let Some(v) = fields::opaque_value(t) {
         return v;
     }
-    Out::new()
-        .str("id", &Some(t.id.clone()))
-        .str("name", &t.title)
-        .required_str("task_id", &t.group)
-        .required_str("action", &t.action)
-        .value("parameters", t.params.clone())
-        .required_str("step_type", &t.kind)
-        .number("timeout", &t.timeout_ms.as_ref().and_then(ms_to_seconds))
-        .strings("dependencies", &t.dependencies)
-        .number("retry_count", &t.retries)
-        .extra(&t.extra, STEP_KEYS)
-        .build()
+    slot::write(&STEP, t, |_| {
+        t.timeout_ms
+            .as_ref()
+            .and_then(ms_to_seconds)
+            .map(Value::Number)
+    })
 }
 
 /// Gives every object in the list the same keys, adding `null` where one is missing.
@@ -303,154 +438,71 @@ pub fn validate_tree(tree: &Value, from_markdown: bool) -> Vec<Problem> {
         Ok(o) => o,
         Err(p) => return vec![p],
     };
-    let mut out = Vec::new();
-    match obj.get("metadata") {
-        Some(Value::Object(m)) => out.extend(checks::fields(
-            m,
-            &PathBuf::root().key("metadata"),
-            &[
-                ("title", Kind::Str, true),
-                ("objective", Kind::Str, true),
-                ("created_at", Kind::Str, false),
-                ("author", Kind::Str, false),
-                ("version", Kind::Str, false),
-            ],
-            "schema",
-        )),
-        Some(_) => out.push(Problem::error(
-            "schema",
-            PathBuf::root().key_loc("metadata"),
-            "`metadata` must be an object",
-        )),
-        None => out.push(Problem::error(
-            "schema",
-            PathBuf::root().loc(),
-            "missing required field `metadata`",
-        )),
-    }
-    out.extend(checks::fields(
-        obj,
-        &PathBuf::root(),
-        &[
-            ("shared_inputs", Kind::Object, false),
-            ("workflow_config", Kind::Object, false),
-        ],
-        "schema",
-    ));
-    if let Some(Value::Object(c)) = obj.get("workflow_config") {
-        out.extend(checks::fields(
-            c,
-            &PathBuf::root().key("workflow_config"),
-            &[
-                ("parallel_execution", Kind::Bool, false),
-                ("error_recovery", Kind::Bool, false),
-                ("max_retries", Kind::Integer, false),
-            ],
-            "schema",
-        ));
-    }
-    let tasks = match checks::array_field(obj, "tasks", true) {
-        Ok(a) => a.map(Vec::as_slice).unwrap_or(&[]),
-        Err(p) => {
-            out.push(p);
-            &[]
-        }
+    let mut out = table::check(obj, &PathBuf::root(), &PLAN);
+    let list = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
     };
-    let steps = match checks::array_field(obj, "steps", true) {
-        Ok(a) => a.map(Vec::as_slice).unwrap_or(&[]),
-        Err(p) => {
-            out.push(p);
-            &[]
-        }
-    };
-    let tbase = PathBuf::root().key("tasks");
-    let sbase = PathBuf::root().key("steps");
-    out.extend(checks::items_are_objects(tasks, &tbase, "task"));
-    out.extend(checks::items_are_objects(steps, &sbase, "step"));
+    let (tasks, steps) = (list(TASKS), list(STEPS));
+    let tbase = PathBuf::root().key(TASKS);
+    let sbase = PathBuf::root().key(STEPS);
     // Rules 1 and 2: uniform arrays.
     out.extend(uniform(tasks, &tbase, "uniform-tasks", "task", &[]));
-    let skip: &[&str] = if from_markdown { &["name"] } else { &[] };
+    let step_name = STEP.key_of(To::Task(TaskField::Title));
+    let skip: &[&str] = if from_markdown { &[step_name] } else { &[] };
     out.extend(uniform(steps, &sbase, "uniform-steps", "step", skip));
-    for (i, t) in tasks.iter().enumerate() {
-        let Some(o) = t.as_object() else { continue };
-        out.extend(checks::fields(
-            o,
-            &tbase.index(i),
-            &[
-                ("id", Kind::Str, true),
-                ("name", Kind::Str, true),
-                ("description", Kind::Str, true),
-                ("steps", Kind::Strings, false),
-                ("dependencies", Kind::Strings, false),
-                ("agent_type", Kind::Str, false),
-                ("tools_required", Kind::Strings, false),
-                ("estimated_time", Kind::Number, false),
-            ],
-            "schema",
-        ));
-    }
-    let task_ids: HashSet<&str> = tasks.iter().filter_map(|t| t.get("id")?.as_str()).collect();
-    let step_ids: HashSet<&str> = steps.iter().filter_map(|t| t.get("id")?.as_str()).collect();
+    let task_id = TASK.key_of(To::Group(GroupField::Id));
+    let step_id = STEP.key_of(To::Task(TaskField::Id));
+    let task_ids: HashSet<&str> = tasks
+        .iter()
+        .filter_map(|t| t.get(task_id)?.as_str())
+        .collect();
+    let step_ids: HashSet<&str> = steps
+        .iter()
+        .filter_map(|t| t.get(step_id)?.as_str())
+        .collect();
+    // Rule 7: a step's task names a task.
+    let step_task = STEP.key_of(To::Task(TaskField::Group));
     for (i, s) in steps.iter().enumerate() {
-        let Some(o) = s.as_object() else { continue };
-        let path = sbase.index(i);
-        out.extend(checks::fields(
-            o,
-            &path,
-            &[
-                ("id", Kind::Str, true),
-                ("task_id", Kind::Str, true),
-                ("action", Kind::Str, true),
-                ("parameters", Kind::Object, false),
-                ("step_type", Kind::Str, true),
-                ("timeout", Kind::Integer, false),
-                ("dependencies", Kind::Strings, false),
-                ("retry_count", Kind::Integer, false),
-            ],
-            "schema",
-        ));
-        // Rule 7: task_id names a task.
-        if let Some(tid) = o.get("task_id").and_then(Value::as_str)
+        if let Some(tid) = s.get(step_task).and_then(Value::as_str)
             && !task_ids.contains(tid)
         {
             out.push(Problem::error(
                 "valid-task-ref",
-                path.key_loc("task_id"),
-                format!("step task_id {tid:?} names no task"),
-            ));
-        }
-        // Rule 8: step_type is a WorkflowStepType.
-        if let Some(st) = o.get("step_type").and_then(Value::as_str)
-            && !STEP_TYPES.contains(&st)
-        {
-            out.push(Problem::error(
-                "valid-step-type",
-                path.key_loc("step_type"),
-                format!(
-                    "unknown step_type {st:?} (valid: {})",
-                    STEP_TYPES.join(", ")
-                ),
+                sbase.index(i).key_loc(step_task),
+                format!("step {step_task} {tid:?} names no task"),
             ));
         }
     }
-    // A task's `steps` list names steps.
+    // A task's step list names steps.
     for (i, t) in tasks.iter().enumerate() {
-        if let Some(list) = t.get("steps").and_then(Value::as_array) {
+        if let Some(list) = t.get(TASK_STEPS).and_then(Value::as_array) {
             for (j, s) in list.iter().enumerate() {
                 if let Some(s) = s.as_str()
                     && !step_ids.contains(s)
                 {
                     out.push(Problem::warning(
                         "task-steps",
-                        tbase.index(i).key("steps").index(j).loc(),
-                        format!("task lists step {s:?}, which is not in `steps`"),
+                        tbase.index(i).key(TASK_STEPS).index(j).loc(),
+                        format!("task lists step {s:?}, which is not in `{STEPS}`"),
                     ));
                 }
             }
         }
     }
-    let snodes = checks::nodes_of(steps, &sbase, "id", "dependencies");
-    let tnodes = checks::nodes_of(tasks, &tbase, "id", "dependencies");
+    let snodes = checks::nodes_of(
+        steps,
+        &sbase,
+        step_id,
+        STEP.key_of(To::Task(TaskField::Dependencies)),
+    );
+    let tnodes = checks::nodes_of(
+        tasks,
+        &tbase,
+        task_id,
+        TASK.key_of(To::Group(GroupField::Dependencies)),
+    );
     // Rules 3 to 6.
     out.extend(checks::unique_ids(&snodes, "unique-step-ids", "step"));
     out.extend(checks::unique_ids(&tnodes, "unique-task-ids", "task"));
@@ -497,4 +549,34 @@ fn uniform(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys taken from the tables by position are the fields they stand for.
+    #[test]
+    fn keys_taken_by_position_name_their_fields() {
+        fn kind(t: &'static Table, key: &str) -> Option<(&'static Kind, To)> {
+            t.field(key).map(|f| (&f.kind, f.to))
+        }
+        assert!(
+            matches!(kind(&PLAN, META), Some((Kind::Nested(t), To::Own)) if std::ptr::eq(*t, &METADATA))
+        );
+        assert!(
+            matches!(kind(&PLAN, TASKS), Some((Kind::Items(t), To::Own)) if std::ptr::eq(*t, &TASK))
+        );
+        assert!(
+            matches!(kind(&PLAN, STEPS), Some((Kind::Items(t), To::Own)) if std::ptr::eq(*t, &STEP))
+        );
+        assert!(matches!(
+            kind(&TASK, TASK_STEPS),
+            Some((Kind::Strings, To::Own))
+        ));
+        assert!(matches!(
+            kind(&STEP, TIMEOUT),
+            Some((Kind::Integer, To::Own))
+        ));
+    }
 }

@@ -1,0 +1,271 @@
+//! The JSON Schema of a dialect and `toon plan validate` agree field by field: on
+//! every test plan, every seed example and mutations of each (a required key removed,
+//! a value of the wrong kind, an unknown key, an unknown enum value, a value breaking
+//! a field's check), the schema
+//! rejects a document exactly when the validator reports an error under one of the
+//! rules the field tables stand for. Rules across items (unique ids, references,
+//! cycles, uniform arrays) are the validator's alone.
+
+mod exec_common;
+
+use std::path::{Path, PathBuf};
+
+use exec_common::*;
+use serde_json::{Value, json};
+use toon_plan::exec::schema::{fields_table, schema};
+use toon_plan::table::{self, Check, Kind, Table};
+use toon_plan::{DialectId, Document, Format};
+
+/// What each side says of one document.
+struct Verdict {
+    schema_errors: Vec<String>,
+    field_errors: Vec<String>,
+}
+
+fn verdict(dialect: DialectId, tree: &Value) -> Verdict {
+    let s = schema(dialect);
+    let v = jsonschema::validator_for(&s).unwrap();
+    let schema_errors = v
+        .iter_errors(tree)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    let rules = fields_table(dialect).map(table::rules).unwrap_or_default();
+    let problems = dialect.dialect().validate(&Document::Tree(tree.clone()));
+    let field_errors = problems
+        .iter()
+        .filter(|p| p.is_error() && (rules.contains(&p.rule) || dialect == DialectId::Plan))
+        .map(|p| format!("{}: {}", p.rule, p.message))
+        .collect();
+    Verdict {
+        schema_errors,
+        field_errors,
+    }
+}
+
+fn assert_agree(dialect: DialectId, tree: &Value, what: &str) -> bool {
+    let v = verdict(dialect, tree);
+    assert_eq!(
+        v.schema_errors.is_empty(),
+        v.field_errors.is_empty(),
+        "{dialect} {what}: schema says {:?}, validate says {:?}",
+        v.schema_errors,
+        v.field_errors
+    );
+    v.schema_errors.is_empty()
+}
+
+/// The tree form of a test plan file, when it has one.
+fn tree_of(path: &Path) -> Option<(DialectId, Value)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let loaded = toon_plan::load(&text, Some(path), None, None).ok()?;
+    let tree = match &loaded.document {
+        Document::Tree(v) => v.clone(),
+        Document::Markdown(md) if loaded.dialect == DialectId::Workflow => {
+            toon_plan::dialects::workflow::from_markdown(md).tree
+        }
+        // A Cursor file as the tree its JSON form holds: front matter keys and body.
+        Document::Markdown(_) => {
+            let json =
+                toon_plan::write(&loaded.plan, DialectId::Cursor, Some(Format::Json)).ok()?;
+            serde_json::from_str(&json).ok()?
+        }
+    };
+    Some((loaded.dialect, tree))
+}
+
+fn test_plans() -> Vec<(String, DialectId, Value)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans");
+    let mut out = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if let Some((d, tree)) = tree_of(&path) {
+                out.push((path.display().to_string(), d, tree));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// A value of a kind the field does not take (`None` when it takes any value).
+fn wrong_value(kind: &Kind) -> Option<Value> {
+    match kind {
+        Kind::Str | Kind::Strings | Kind::Number | Kind::Integer | Kind::Items(_) => {
+            Some(json!({"not": "this"}))
+        }
+        Kind::Bool | Kind::Object | Kind::Nested(_) => Some(json!([1])),
+        Kind::Any => None,
+    }
+}
+
+/// Mutations of the object at `at` (a JSON pointer) described by `table`, and of the
+/// first item of each of its lists: each with whether the schema must accept it.
+fn mutations(tree: &Value, at: &str, table: &Table, out: &mut Vec<(String, Value, bool)>) {
+    if !tree.pointer(at).is_some_and(Value::is_object) {
+        return;
+    }
+    let mut with = |what: String, change: &dyn Fn(&mut serde_json::Map<String, Value>), ok| {
+        let mut t = tree.clone();
+        if let Some(o) = t.pointer_mut(at).and_then(Value::as_object_mut) {
+            change(o);
+            out.push((what, t, ok));
+        }
+    };
+    with(
+        format!("{at} with an unknown key"),
+        &|o| {
+            o.insert("x_unknown_key".into(), json!({"kept": true}));
+        },
+        true,
+    );
+    for f in table.fields {
+        let key = f.key;
+        if f.required {
+            with(
+                format!("{at} without `{key}`"),
+                &|o| {
+                    o.shift_remove(key);
+                },
+                false,
+            );
+        }
+        if let Some(bad) = wrong_value(&f.kind) {
+            with(
+                format!("{at}/{key} of the wrong kind"),
+                &|o| {
+                    o.insert(key.into(), bad.clone());
+                },
+                false,
+            );
+        }
+        let breaks_check = match f.check {
+            Check::NonBlank => Some(json!("  ")),
+            Check::Slug => Some(json!("a b")),
+            Check::Positive => Some(json!(0)),
+            Check::NotNegative => Some(json!(-1)),
+            Check::OneOf(_) | Check::None => None,
+        };
+        if let Some(bad) = breaks_check {
+            with(
+                format!("{at}/{key} breaking its check"),
+                &|o| {
+                    o.insert(key.into(), bad.clone());
+                },
+                false,
+            );
+        }
+        if !f.choices().is_empty() {
+            let bad = match f.kind {
+                Kind::Strings => json!(["no-such-value"]),
+                _ => json!("no-such-value"),
+            };
+            with(
+                format!("{at}/{key} with an unknown value"),
+                &|o| {
+                    o.insert(key.into(), bad.clone());
+                },
+                false,
+            );
+        }
+    }
+    for f in table.fields {
+        let child = format!("{at}/{}", f.key);
+        match f.kind {
+            Kind::Nested(inner) => mutations(tree, &child, inner, out),
+            Kind::Items(inner) => mutations(tree, &format!("{child}/0"), inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// Checks a document and its mutations; returns how many documents were checked.
+fn check_with_mutations(dialect: DialectId, tree: &Value, name: &str) -> usize {
+    if !assert_agree(dialect, tree, name) {
+        return 1;
+    }
+    let Some(table) = fields_table(dialect) else {
+        // The plan model has no field table; unknown keys are allowed there too.
+        let mut t = tree.clone();
+        if let Some(o) = t.as_object_mut() {
+            o.insert("x_unknown_key".into(), json!(1));
+        }
+        assert!(assert_agree(
+            dialect,
+            &t,
+            &format!("{name} with an unknown key")
+        ));
+        return 2;
+    };
+    let mut muts = Vec::new();
+    mutations(tree, "", table, &mut muts);
+    assert!(!muts.is_empty(), "{name}: no mutations");
+    for (what, t, ok) in &muts {
+        let accepted = assert_agree(dialect, t, &format!("{name}: {what}"));
+        assert_eq!(accepted, *ok, "{name}: {what}");
+    }
+    1 + muts.len()
+}
+
+#[test]
+fn schema_and_validate_agree_on_every_test_plan_and_its_mutations() {
+    let plans = test_plans();
+    assert!(plans.len() > 40, "only {} test plans", plans.len());
+    let mut checked = 0;
+    let mut rejected = 0;
+    for (name, d, tree) in &plans {
+        if !assert_agree(*d, tree, name) {
+            rejected += 1;
+        }
+        checked += check_with_mutations(*d, tree, name);
+    }
+    // Some invalid examples break field rules (unknown values, empty prompts), so the
+    // schema rejects them too.
+    assert!(
+        rejected >= 5,
+        "the schemas rejected only {rejected} test plans"
+    );
+    assert!(checked > 200, "only {checked} documents checked");
+}
+
+#[test]
+#[ignore = "needs the seed documents in ../shared/seeds: run with --include-ignored (.ci/run does)"]
+fn schema_and_validate_agree_on_every_seed_example_and_its_mutations() {
+    let json_blocks = |prefix: &str| -> Vec<Value> {
+        blocks_with(&seed(prefix), "json")
+            .iter()
+            .filter_map(|b| serde_json::from_str(b).ok())
+            .collect()
+    };
+    let mut docs: Vec<(DialectId, Value)> = Vec::new();
+    docs.extend(
+        json_blocks("000")
+            .into_iter()
+            .take(1)
+            .map(|v| (DialectId::PlanDag, v)),
+    );
+    let yaml = &blocks_with(&seed("001"), "yaml")[1];
+    docs.push((DialectId::Composite, toon_plan::yaml::parse(yaml).unwrap()));
+    docs.extend(
+        json_blocks("002")
+            .into_iter()
+            .take(2)
+            .map(|v| (DialectId::Workflow, v)),
+    );
+    docs.push((DialectId::Staged, seed_003_json()));
+    docs.extend(
+        json_blocks("004")
+            .into_iter()
+            .take(2)
+            .map(|v| (DialectId::ToolDag, v)),
+    );
+    let mut checked = 0;
+    for (i, (d, tree)) in docs.iter().enumerate() {
+        assert!(assert_agree(*d, tree, &format!("seed example {i}")), "{d}");
+        checked += check_with_mutations(*d, tree, &format!("seed example {i}"));
+    }
+    assert!(checked > 100, "only {checked} documents checked");
+}
