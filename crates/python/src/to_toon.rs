@@ -215,9 +215,10 @@ fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
     Ok(digits.cast_into::<PyString>()?.to_cow()?.into_owned())
 }
 
-/// A str's text (UTF-8; a lone surrogate is an error, as in `str.encode`).
+/// A str's text (UTF-8; a lone surrogate is an error, as in `str.encode`), borrowed
+/// from the UTF-8 form CPython keeps in the str object (for ASCII, its own data).
 fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
-    s.to_cow()
+    s.to_str().map(Cow::Borrowed)
 }
 
 /// A dict key as TOON writes it: strings as they are, and like `json.dumps`, ints,
