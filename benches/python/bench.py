@@ -13,6 +13,7 @@ import argparse
 import glob
 import json
 import os
+import platform
 import statistics
 import time
 
@@ -48,6 +49,7 @@ def main():
     ap.add_argument("--out", default="benches/results/python.md")
     ap.add_argument("--repeat", type=int, default=15)
     args = ap.parse_args()
+    load_before = os.getloadavg()
     rows, diffs = [], []
     totals = {}
     for path in sorted(glob.glob(os.path.join(args.data_dir, "*.json"))):
@@ -93,6 +95,10 @@ def main():
         "one process; datasets from `token_report --dump-dir`, ~100 KB JSON each). `json` is "
         "`json.dumps`/`json.loads` of the same data as JSON.",
         "",
+        f"Python {platform.python_version()}; `GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}`; "
+        f"{os.cpu_count()} logical CPUs; load average (1 min) {load_before[0]:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after.",
+        "",
         "## Targets (sums over the datasets)",
         "",
         "| target | speed-up | |",
@@ -106,7 +112,7 @@ def main():
     lines += diffs or ["- none"]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines[:14]))
+    print("\n".join(lines[:16]))
 
 
 if __name__ == "__main__":

@@ -117,6 +117,20 @@ impl Serialize for PyValue<'_, '_> {
             )));
         }
         let obj = self.obj;
+        // The exact built-in types first (one pointer comparison each), then their
+        // subclasses.
+        if let Ok(text) = obj.cast_exact::<PyString>() {
+            return s.serialize_str(&text_of(text).map_err(|e| ctx.fail::<S::Error>(e))?);
+        }
+        if let Ok(i) = obj.cast_exact::<PyInt>() {
+            return serialize_int(i, s, ctx);
+        }
+        if let Ok(d) = obj.cast_exact::<PyDict>() {
+            return stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s));
+        }
+        if let Ok(f) = obj.cast_exact::<PyFloat>() {
+            return s.serialize_f64(f.value());
+        }
         if let Ok(text) = obj.cast::<PyString>() {
             return s.serialize_str(&text_of(text).map_err(|e| ctx.fail::<S::Error>(e))?);
         }
@@ -224,6 +238,9 @@ fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
 /// A dict key as TOON writes it: strings as they are, and like `json.dumps`, ints,
 /// floats, bools and None by their JSON spelling (a non-finite float as `null`).
 pub(crate) fn key_string<'a>(k: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
+    if let Ok(s) = k.cast_exact::<PyString>() {
+        return text_of(s);
+    }
     if let Ok(s) = k.cast::<PyString>() {
         return text_of(s);
     }
