@@ -24,6 +24,9 @@ use toon::Number;
 /// none), as deep as the `toon` crate's own limit.
 const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
 
+/// An object `default` was called on, and what it returned.
+type Replaced<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+
 /// What one `encode` (or `stats`) call shares across the objects it serializes.
 pub(crate) struct Ctx<'py> {
     default: Option<Bound<'py, PyAny>>,
@@ -32,9 +35,10 @@ pub(crate) struct Ctx<'py> {
     error: RefCell<Option<PyErr>>,
     /// `default`'s result for each object it was called on, by address: the encoder
     /// reads a container more than once (a look-ahead, then the writing pass), and
-    /// `default` must run once per object and give the same answer each time. The
-    /// originals stay alive in the tree being encoded, so their addresses are stable.
-    replaced: RefCell<HashMap<usize, Bound<'py, PyAny>>>,
+    /// `default` must run once per object and give the same answer each time. Each
+    /// entry holds the original too, so its address cannot be reused by another object
+    /// while the entry exists (even if `default` changes the tree being encoded).
+    replaced: RefCell<HashMap<usize, Replaced<'py>>>,
 }
 
 impl<'py> Ctx<'py> {
@@ -74,7 +78,7 @@ impl<'py> Ctx<'py> {
 
     fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let addr = obj.as_ptr() as usize;
-        if let Some(r) = self.replaced.borrow().get(&addr) {
+        if let Some((_, r)) = self.replaced.borrow().get(&addr) {
             return Ok(r.clone());
         }
         let replaced = match &self.default {
@@ -86,7 +90,9 @@ impl<'py> Ctx<'py> {
                 )));
             }
         };
-        self.replaced.borrow_mut().insert(addr, replaced.clone());
+        self.replaced
+            .borrow_mut()
+            .insert(addr, (obj.clone(), replaced.clone()));
         Ok(replaced)
     }
 }
@@ -184,7 +190,6 @@ impl<'py> PyValue<'_, 'py> {
         s: S,
     ) -> Result<S::Ok, S::Error> {
         let ctx = self.ctx;
-        let mut map = s.serialize_map(Some(d.len()))?;
         if ctx.sort_keys {
             let mut items = Vec::with_capacity(d.len());
             for (k, v) in d.iter() {
@@ -192,14 +197,34 @@ impl<'py> PyValue<'_, 'py> {
                 items.push((key.into_owned(), v));
             }
             items.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut map = s.serialize_map(Some(items.len()))?;
             for (k, v) in &items {
                 map.serialize_entry(k.as_str(), &self.child(v))?;
             }
-        } else {
-            for (k, v) in d.iter() {
-                let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
-                map.serialize_entry(&*key, &self.child(&v))?;
-            }
+            return map.end();
+        }
+        if ctx.default.is_some() {
+            // `default` runs Python code, which may change this dict: read a snapshot.
+            let items: Vec<_> = d.iter().collect();
+            return self.serialize_entries(items, s);
+        }
+        self.serialize_entries(d.iter(), s)
+    }
+
+    fn serialize_entries<S: Serializer>(
+        &self,
+        entries: impl IntoIterator<
+            Item = (Bound<'py, PyAny>, Bound<'py, PyAny>),
+            IntoIter: ExactSizeIterator,
+        >,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let ctx = self.ctx;
+        let entries = entries.into_iter();
+        let mut map = s.serialize_map(Some(entries.len()))?;
+        for (k, v) in entries {
+            let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
+            map.serialize_entry(&*key, &self.child(&v))?;
         }
         map.end()
     }
