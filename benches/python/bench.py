@@ -13,6 +13,7 @@ import argparse
 import glob
 import json
 import os
+import platform
 import statistics
 import time
 
@@ -33,6 +34,43 @@ except ImportError:
     pass
 
 
+# Small values on which TOON encoders often part ways with the reference: each peer's
+# output is compared with toonkit's (tests/test_direct_codec.py pins toonkit's to the
+# reference's), and its decoding of that text with the value.
+PROBES = {
+    "int beyond 2^64": {"n": 2**70, "m": -(2**64)},
+    "floats in JavaScript's form": [1e21, 1e-7, 0.1 + 0.2, 5e-324, 1.0, -0.0],
+    "NaN and infinities": [float("nan"), float("inf")],
+    "keys needing quotes": {"a b": 1, "": 2, "1x": 3, "-k": 4, "é": 5},
+    "strings needing quotes": ["", "true", "05", "- x", "a,b", "line\nbreak", " pad "],
+    "nested field groups": {"t": [{"id": 1, "c": {"n": "A"}}, {"id": 2, "c": {"n": "B"}}]},
+    "keyed table": {"users": {"ada": {"age": 36}, "bob": {"age": 41}}},
+    "list of arrays and objects": [[1, 2], {"a": [{"b": 1}]}, [], {}],
+}
+
+
+def short(text, limit=100):
+    text = repr(text)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def probe_diffs():
+    out = []
+    for label, value in PROBES.items():
+        reference = toonkit.encode(value)
+        for peer, (enc, dec) in PEERS.items():
+            if peer == "toonkit":
+                continue
+            try:
+                text = enc(value)
+            except Exception as e:
+                out.append(f"- {label}: {peer} encode raised {type(e).__name__}: {e}")
+                continue
+            if text != reference:
+                out.append(f"- {label}: {peer} writes `{short(text)}`, the reference `{short(reference)}`")
+    return out
+
+
 def median_ms(fn, arg, repeat):
     times = []
     for _ in range(repeat):
@@ -48,6 +86,7 @@ def main():
     ap.add_argument("--out", default="benches/results/python.md")
     ap.add_argument("--repeat", type=int, default=15)
     args = ap.parse_args()
+    load_before = os.getloadavg()
     rows, diffs = [], []
     totals = {}
     for path in sorted(glob.glob(os.path.join(args.data_dir, "*.json"))):
@@ -93,6 +132,10 @@ def main():
         "one process; datasets from `token_report --dump-dir`, ~100 KB JSON each). `json` is "
         "`json.dumps`/`json.loads` of the same data as JSON.",
         "",
+        f"Python {platform.python_version()}; `GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}`; "
+        f"{os.cpu_count()} logical CPUs; load average (1 min) {load_before[0]:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after.",
+        "",
         "## Targets (sums over the datasets)",
         "",
         "| target | speed-up | |",
@@ -102,11 +145,13 @@ def main():
         lines.append(f"| {label} | {got:.2f}× | {'met' if got >= want else f'MISSED by {want / got:.2f}×'} |")
     lines += ["", "## Medians (ms)", "", "| dataset | package | encode | decode |", "|---|---|---|---|"]
     lines += rows
-    lines += ["", "## Output differences from the reference", ""]
+    lines += ["", "## Output differences from the reference on the datasets", ""]
     lines += diffs or ["- none"]
+    lines += ["", "## Output differences on small probes", ""]
+    lines += probe_diffs() or ["- none"]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines[:14]))
+    print("\n".join(lines[:16]))
 
 
 if __name__ == "__main__":

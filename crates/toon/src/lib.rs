@@ -78,6 +78,12 @@ pub use value::{Map, Number, Value};
 pub mod __private {
     pub use serde_json;
 
+    /// The private name through which integers wider than 128 bits cross serde: the
+    /// decoder hands one to a visitor as a one-entry map `{BIG_INTEGER_KEY: digits}`,
+    /// and a `Serialize` impl passes one to this crate's serializers as
+    /// `serialize_newtype_struct(BIG_INTEGER_KEY, digits)`.
+    pub use crate::value::BIG_INTEGER_KEY;
+
     /// `to_value` with a nesting limit, for tests comparing against the `Value` route.
     pub fn to_value_limited<T: serde::Serialize + ?Sized>(
         value: &T,

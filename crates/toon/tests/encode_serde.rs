@@ -330,3 +330,41 @@ fn to_writer_streams_the_same_text() {
         toon::to_string(&rows).expect("encodes")
     );
 }
+
+/// An integer given as its decimal digits through the crate's private big-integer
+/// newtype, as a `Serialize` impl over another language's unbounded integers does.
+struct BigInt(&'static str);
+
+impl serde::Serialize for BigInt {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_newtype_struct(toon::__private::BIG_INTEGER_KEY, self.0)
+    }
+}
+
+#[test]
+fn big_integer_newtype_is_an_exact_number_on_both_routes() {
+    let wide = "-1361129467683753853853498429727072845824123";
+    let rows = vec![
+        std::collections::BTreeMap::from([("a", BigInt(wide)), ("b", BigInt("7"))]),
+        std::collections::BTreeMap::from([
+            ("a", BigInt("0")),
+            ("b", BigInt("18446744073709551616")),
+        ]),
+    ];
+    let text = toon::to_string(&rows).unwrap();
+    assert_eq!(
+        text,
+        format!("[2]{{a,b}}:\n  {wide},7\n  0,18446744073709551616")
+    );
+    let value = toon::to_value(&rows).unwrap();
+    assert_eq!(toon::encode_value(&value), text);
+    assert_eq!(
+        value[0]["a"],
+        toon::Value::Number(toon::Number::from_integer_str(wide).unwrap())
+    );
+    // Anything but integer digits is an error, never a string or a rounded float.
+    for bad in ["1.5", "", "12a", "--1"] {
+        assert!(toon::to_string(&BigInt(bad)).is_err(), "{bad:?}");
+        assert!(toon::to_value(&BigInt(bad)).is_err(), "{bad:?}");
+    }
+}

@@ -8,14 +8,20 @@
 //! numbers; `f32`/`f64` NaN and infinities become `null` (spec §3), and an `f32` keeps
 //! its shortest decimal form (`0.1f32` is `0.1`). Map keys must be strings, or
 //! integers, booleans, chars or finite floats, which become their string form.
-//! Integers stay exact at any width (including `i128`/`u128`).
+//! Integers stay exact at any width (including `i128`/`u128`); an integer wider than
+//! 128 bits is passed as `serialize_newtype_struct(BIG_INTEGER_KEY, digits)` (the
+//! decimal digits as a `&str`, the same private name through which the decoder hands
+//! such integers to visitors), which both serializers of this crate turn into that
+//! exact [`Number`](crate::Number); other serializers see a newtype struct around the
+//! digits.
 
 pub(crate) mod direct;
 mod map_key;
 pub(crate) mod serializer;
 mod value_impl;
 
-use crate::{DEFAULT_MAX_DEPTH, Result, Value};
+use crate::value::BIG_INTEGER_KEY;
+use crate::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Number, Result, Value};
 use serde::Serialize;
 
 /// Converts any `T: Serialize` into a [`Value`].
@@ -40,4 +46,22 @@ pub(crate) fn to_value_limited<T: Serialize + ?Sized>(
     max_depth: usize,
 ) -> Result<Value> {
     value.serialize(serializer::ValueSerializer::new(max_depth))
+}
+
+/// The exact integer a `serialize_newtype_struct(name, value)` call stands for, when
+/// `name` is [`BIG_INTEGER_KEY`] (`value` then serializes as a string of decimal
+/// digits); `None` for every other newtype struct.
+pub(crate) fn big_integer<T: Serialize + ?Sized>(name: &str, value: &T) -> Option<Result<Number>> {
+    if name != BIG_INTEGER_KEY {
+        return None;
+    }
+    Some(
+        value
+            .serialize(map_key::MapKeySerializer)
+            .and_then(|digits| {
+                Number::from_integer_str(&digits).ok_or_else(|| {
+                    Error::new(ErrorKind::Encode, format!("not an integer: {digits:?}"))
+                })
+            }),
+    )
 }

@@ -162,9 +162,12 @@ impl ser::Serializer for ValueSerializer {
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<Value> {
+        if let Some(n) = super::big_integer(name, value) {
+            return n.map(Value::Number);
+        }
         value.serialize(self)
     }
 

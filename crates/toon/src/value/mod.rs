@@ -15,7 +15,8 @@ pub use number::Number;
 
 /// The key of the one-entry map through which the decoder hands an integer too large
 /// for 128 bits to a visitor; [`Value`]'s visitor turns it back into a [`Number`].
-pub(crate) const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
+#[doc(hidden)]
+pub const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
 
 /// An object: keys in document order.
 pub type Map = indexmap::IndexMap<String, Value>;

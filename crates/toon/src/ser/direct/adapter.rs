@@ -270,9 +270,12 @@ impl<V: Visit> ser::Serializer for Ser<V> {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Res<V::Ok> {
+        if let Some(n) = crate::ser::big_integer(name, value) {
+            return self.0.prim(P::Num(n?));
+        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
