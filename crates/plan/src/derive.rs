@@ -19,7 +19,7 @@ use crate::dialects::{DialectId, plandag, staged};
 use crate::exec::schedule;
 use crate::model::{Extra, Group, Plan, Task};
 use crate::problem::PlanError;
-use crate::table::{Choice, one_of};
+use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
 /// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
 /// one, or `TASK.FIELD=VALUE` for one task.
@@ -49,7 +49,7 @@ impl std::str::FromStr for Setting {
         if model_field(field).is_none() {
             return Err(format!(
                 "--set {s}: unknown field {field:?} (one of: {})",
-                SETTABLE.join(", ")
+                settable_names().join(", ")
             ));
         }
         Ok(Setting {
@@ -60,39 +60,81 @@ impl std::str::FromStr for Setting {
     }
 }
 
-/// Fields `--set` accepts, in the names users know them by.
-const SETTABLE: &[&str] = &[
-    "tool",
-    "action",
-    "target",
-    "agent_type",
-    "executor",
-    "intent",
-    "step_type",
-    "kind",
-    "status",
-    "parallel_group",
-    "title",
-    "description",
-    "content",
-    "prompt",
-    "query",
+/// The task fields `--set` fills, by their model names. A dialect's own name for one
+/// (`agent_type`, `intent`, `content`, …) comes from its field table.
+const SETTABLE: &[(TaskField, &str)] = &[
+    (TaskField::Tool, "tool"),
+    (TaskField::Action, "action"),
+    (TaskField::Target, "target"),
+    (TaskField::Executor, "executor"),
+    (TaskField::Kind, "kind"),
+    (TaskField::Status, "status"),
+    (TaskField::ParallelGroup, "parallel_group"),
+    (TaskField::Title, "title"),
+    (TaskField::Description, "description"),
 ];
+
+/// Every field of a dialect's tables that fills a task field, found by walking its
+/// root table into the objects and lists of objects it holds.
+fn task_keys(dialect: DialectId) -> Vec<&'static Field> {
+    fn walk(table: &'static Table, out: &mut Vec<&'static Field>) {
+        for f in table.fields {
+            match f.kind {
+                Kind::Items(t) | Kind::Nested(t) => walk(t, out),
+                _ if matches!(f.to, To::Task(_)) => out.push(f),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(root) = dialect.dialect().table() {
+        walk(root, &mut out);
+    }
+    out
+}
+
+/// The settable task field a name stands for, with its model name: a model name
+/// itself, or a key that some dialect's table maps to one.
+fn settable(name: &str) -> Option<(TaskField, &'static str)> {
+    let by_model = |tf: TaskField| SETTABLE.iter().copied().find(|(t, _)| *t == tf);
+    if let Some(hit) = SETTABLE.iter().copied().find(|(_, n)| *n == name) {
+        return Some(hit);
+    }
+    DialectId::ALL
+        .into_iter()
+        .flat_map(task_keys)
+        .filter(|f| f.key == name)
+        .find_map(|f| match f.to {
+            To::Task(tf) => by_model(tf),
+            _ => None,
+        })
+}
 
 /// The model field a settable name stands for.
 fn model_field(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "tool" => "tool",
-        "action" => "action",
-        "target" => "target",
-        "agent_type" | "executor" => "executor",
-        "intent" | "step_type" | "kind" => "kind",
-        "status" => "status",
-        "parallel_group" => "parallel_group",
-        "title" => "title",
-        "description" | "content" | "prompt" | "query" => "description",
-        _ => return None,
-    })
+    settable(name).map(|(_, n)| n)
+}
+
+/// Every name `--set` accepts: the model names, then the dialects' own names for them.
+pub fn settable_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = SETTABLE.iter().map(|(_, n)| *n).collect();
+    for f in DialectId::ALL.into_iter().flat_map(task_keys) {
+        if let To::Task(tf) = f.to
+            && SETTABLE.iter().any(|(t, _)| *t == tf)
+            && !names.contains(&f.key)
+        {
+            names.push(f.key);
+        }
+    }
+    names
+}
+
+/// The values the target's table lists for a task field (empty when any value goes).
+fn known_values(to: DialectId, field: TaskField) -> &'static [Choice] {
+    task_keys(to)
+        .into_iter()
+        .find(|f| f.to == To::Task(field))
+        .map_or(&[], Field::choices)
 }
 
 /// How a filled value came about.
@@ -411,29 +453,28 @@ fn apply_settings(
     Ok(())
 }
 
-/// Whether a task's field holds a value the target accepts as it is.
+/// Whether a task's field holds a value the target accepts as it is: present (not
+/// blank, for text the target needs: a tool, a description) and, where the target's
+/// table lists known values, one of them.
 fn has_valid(t: &Task, field: &str, to: DialectId) -> bool {
-    let known = |v: &Option<String>, list: &[Choice]| v.as_deref().is_some_and(|v| one_of(list, v));
-    match field {
-        "tool" => t.tool.as_deref().is_some_and(|s| !s.is_empty()),
-        "action" => t
-            .action
-            .as_deref()
-            .is_some_and(|a| one_of(plandag::ACTIONS, a)),
-        "executor" => match to {
-            DialectId::PlanDag => known(&t.executor, plandag::AGENT_TYPES),
-            DialectId::Staged => known(&t.executor, staged::EXECUTORS),
-            _ => t.executor.is_some(),
-        },
-        "kind" => match to {
-            DialectId::Workflow => known(&t.kind, STEP_TYPES),
-            DialectId::Staged => known(&t.kind, staged::INTENTS),
-            _ => t.kind.is_some(),
-        },
-        "status" => t.status.is_some(),
-        "parallel_group" => t.parallel_group.is_some(),
-        "title" => t.title.is_some(),
-        "target" => t.target.is_some(),
+    let Some((tf, _)) = settable(field) else {
+        return false;
+    };
+    let text = |v: &Option<String>| {
+        v.as_deref().is_some_and(|v| {
+            let known = known_values(to, tf);
+            known.is_empty() || one_of(known, v)
+        })
+    };
+    match tf {
+        TaskField::Tool => t.tool.as_deref().is_some_and(|s| !s.is_empty()) && text(&t.tool),
+        TaskField::Action => text(&t.action),
+        TaskField::Target => text(&t.target),
+        TaskField::Executor => text(&t.executor),
+        TaskField::Kind => text(&t.kind),
+        TaskField::Status => text(&t.status),
+        TaskField::Title => text(&t.title),
+        TaskField::ParallelGroup => t.parallel_group.is_some(),
         _ => t
             .description
             .as_deref()
@@ -470,7 +511,7 @@ pub fn settable_field(path: &str) -> Option<&'static str> {
     let last = path
         .rsplit(['.', ']'])
         .find(|s| !s.is_empty() && !s.starts_with('['))?;
-    SETTABLE.iter().copied().find(|f| *f == last)
+    settable_names().into_iter().find(|f| *f == last)
 }
 
 #[cfg(test)]
@@ -500,5 +541,46 @@ mod tests {
         assert_eq!(settable_field("dag[0].tool"), Some("tool"));
         assert_eq!(settable_field("steps[2].agent_type"), Some("agent_type"));
         assert_eq!(settable_field("steps[2]"), None);
+    }
+}
+
+#[cfg(test)]
+mod table_names {
+    use super::*;
+
+    #[test]
+    fn each_dialects_own_name_stands_for_the_field_its_table_fills() {
+        for (name, model) in [
+            ("agent_type", "executor"),
+            ("intent", "kind"),
+            ("step_type", "kind"),
+            ("content", "description"),
+            ("prompt", "description"),
+            ("query", "description"),
+            ("tool", "tool"),
+            ("parallel_group", "parallel_group"),
+        ] {
+            assert_eq!(model_field(name), Some(model), "{name}");
+            assert!(settable_names().contains(&name), "{name}");
+        }
+        // A dialect key that fills no settable field is not settable.
+        assert_eq!(model_field("dependencies"), None);
+        assert_eq!(model_field("id"), None);
+    }
+
+    #[test]
+    fn a_targets_known_values_come_from_its_table() {
+        let t = Task {
+            executor: Some("browser_agent".to_owned()),
+            ..Task::default()
+        };
+        assert!(has_valid(&t, "agent_type", DialectId::PlanDag));
+        assert!(!has_valid(&t, "executor", DialectId::Staged));
+        assert!(has_valid(&t, "executor", DialectId::Composite));
+        let t = Task {
+            status: Some("done".to_owned()),
+            ..Task::default()
+        };
+        assert!(!has_valid(&t, "status", DialectId::Cursor));
     }
 }
