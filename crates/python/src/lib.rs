@@ -5,6 +5,11 @@
 //! the CLI's; Python objects are serialized straight into TOON text ([`encode`]) and
 //! built straight from it ([`decode`]), with no `toon::Value` tree in between.
 
+#[cfg(all(feature = "py39", feature = "py310"))]
+compile_error!(
+    "features py39 and py310 choose the stable ABI: build py310 with --no-default-features"
+);
+
 mod from_toon;
 mod to_toon;
 

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use toon::Number;
@@ -126,7 +126,8 @@ impl Serialize for PyValue<'_, '_> {
         // The exact built-in types first (one pointer comparison each), then their
         // subclasses.
         if let Ok(text) = obj.cast_exact::<PyString>() {
-            return s.serialize_str(&text_of(text).map_err(|e| ctx.fail::<S::Error>(e))?);
+            let text = Text::of(text).map_err(|e| ctx.fail::<S::Error>(e))?;
+            return s.serialize_str(text.as_str().map_err(|e| ctx.fail::<S::Error>(e))?);
         }
         if let Ok(i) = obj.cast_exact::<PyInt>() {
             return serialize_int(i, s, ctx);
@@ -138,7 +139,8 @@ impl Serialize for PyValue<'_, '_> {
             return s.serialize_f64(f.value());
         }
         if let Ok(text) = obj.cast::<PyString>() {
-            return s.serialize_str(&text_of(text).map_err(|e| ctx.fail::<S::Error>(e))?);
+            let text = Text::of(text).map_err(|e| ctx.fail::<S::Error>(e))?;
+            return s.serialize_str(text.as_str().map_err(|e| ctx.fail::<S::Error>(e))?);
         }
         if obj.is_none() {
             return s.serialize_unit();
@@ -194,7 +196,8 @@ impl<'py> PyValue<'_, 'py> {
             let mut items = Vec::with_capacity(d.len());
             for (k, v) in d.iter() {
                 let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
-                items.push((key.into_owned(), v));
+                let key = key.as_str().map_err(|e| ctx.fail::<S::Error>(e))?;
+                items.push((key.to_owned(), v));
             }
             items.sort_by(|a, b| a.0.cmp(&b.0));
             let mut map = s.serialize_map(Some(items.len()))?;
@@ -224,7 +227,8 @@ impl<'py> PyValue<'_, 'py> {
         let mut map = s.serialize_map(Some(entries.len()))?;
         for (k, v) in entries {
             let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
-            map.serialize_entry(&*key, &self.child(&v))?;
+            let key = key.as_str().map_err(|e| ctx.fail::<S::Error>(e))?;
+            map.serialize_entry(key, &self.child(&v))?;
         }
         map.end()
     }
@@ -254,44 +258,74 @@ fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
     Ok(digits.cast_into::<PyString>()?.to_cow()?.into_owned())
 }
 
-/// A str's text (UTF-8; a lone surrogate is an error, as in `str.encode`). Under the
-/// stable ABI of CPython 3.9, which the wheel targets, the text is copied out of a
-/// temporary `bytes`; an ABI of 3.10 or later (`PyUnicode_AsUTF8AndSize` in the
-/// limited API) or a non-abi3 build borrows it from the str object instead.
-fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
-    s.to_cow()
+/// A str's text as UTF-8 (a lone surrogate is an error, as in `str.encode`). The
+/// stable ABI of CPython 3.9, which the default wheel targets, cannot read a str's
+/// UTF-8 in place (`PyUnicode_AsUTF8AndSize` joined it in 3.10): CPython encodes the
+/// str into a `bytes` object once, and the text is borrowed from that. Built with the
+/// `py310` feature, the text is borrowed from the str itself.
+pub(crate) enum Text<'a, 'py> {
+    /// Encoded by CPython.
+    #[cfg_attr(feature = "py310", allow(dead_code))]
+    Utf8(Bound<'py, PyBytes>),
+    /// Read in place, or spelled here (a non-str dict key).
+    Str(Cow<'a, str>),
+}
+
+impl<'a, 'py> Text<'a, 'py> {
+    #[cfg(not(feature = "py310"))]
+    fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
+        Ok(Text::Utf8(s.encode_utf8()?))
+    }
+
+    #[cfg(feature = "py310")]
+    fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
+        Ok(Text::Str(Cow::Borrowed(s.to_str()?)))
+    }
+
+    /// The text; CPython's UTF-8 encoder always gives valid UTF-8.
+    pub(crate) fn as_str(&self) -> PyResult<&str> {
+        match self {
+            Text::Utf8(b) => std::str::from_utf8(b.as_bytes())
+                .map_err(|e| PyValueError::new_err(format!("str is not UTF-8: {e}"))),
+            Text::Str(s) => Ok(s),
+        }
+    }
 }
 
 /// A dict key as TOON writes it: strings as they are, and like `json.dumps`, ints,
 /// floats, bools and None by their JSON spelling (a non-finite float as `null`).
-pub(crate) fn key_string<'a>(k: &'a Bound<'_, PyAny>) -> PyResult<Cow<'a, str>> {
+pub(crate) fn key_string<'a, 'py>(k: &'a Bound<'py, PyAny>) -> PyResult<Text<'a, 'py>> {
     if let Ok(s) = k.cast_exact::<PyString>() {
-        return text_of(s);
+        return Text::of(s);
     }
     if let Ok(s) = k.cast::<PyString>() {
-        return text_of(s);
+        return Text::of(s);
     }
     if k.is_none() {
-        return Ok(Cow::Borrowed("null"));
+        return Ok(Text::Str(Cow::Borrowed("null")));
     }
     if let Ok(b) = k.cast::<PyBool>() {
-        return Ok(Cow::Borrowed(if b.is_true() { "true" } else { "false" }));
+        return Ok(Text::Str(Cow::Borrowed(if b.is_true() {
+            "true"
+        } else {
+            "false"
+        })));
     }
     if let Ok(i) = k.cast::<PyInt>() {
-        return Ok(Cow::Owned(match i.extract::<i64>() {
+        return Ok(Text::Str(Cow::Owned(match i.extract::<i64>() {
             Ok(v) => v.to_string(),
             Err(_) => int_digits(i)?,
-        }));
+        })));
     }
     if let Ok(f) = k.cast::<PyFloat>() {
-        return Ok(Cow::Owned(match Number::from_f64(f.value()) {
+        return Ok(Text::Str(Cow::Owned(match Number::from_f64(f.value()) {
             Some(n) => {
                 let mut s = String::new();
                 n.write_canonical(&mut s);
                 s
             }
             None => "null".to_owned(),
-        }));
+        })));
     }
     Err(PyTypeError::new_err(format!(
         "keys must be str, int, float, bool or None, not {}",
