@@ -62,8 +62,8 @@ pub mod value;
 
 pub use de::from_value;
 pub use decode::{
-    Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader, from_slice,
-    from_slice_with, from_str, from_str_with,
+    Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader,
+    from_reader_with, from_slice, from_slice_with, from_str, from_str_with,
 };
 pub use encode::{
     encode_value, encode_value_with, encode_value_with_replacer, to_string, to_string_with,

@@ -168,6 +168,11 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
         &mut self.st.out
     }
 
+    /// The current line (the last one read as part of the document), if any.
+    pub fn current_line(&self) -> Option<Line<'_>> {
+        self.src.current()
+    }
+
     /// The sink, taken out.
     pub fn into_sink(self) -> S {
         self.st.out
