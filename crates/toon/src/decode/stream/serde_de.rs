@@ -9,8 +9,7 @@
 use std::io::{BufRead, BufReader, Read};
 
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
-    VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
 use serde::{Deserialize, forward_to_deserialize_any};
 
@@ -74,25 +73,45 @@ impl<R: BufRead> ReaderDeserializer<R> {
         }
     }
 
-    /// Notes where the steps the reader just queued came from.
+    /// Notes where the steps the reader just queued came from: the content of the
+    /// current line, after the hyphen of a list item.
     fn note_position(&mut self) {
-        self.queued_at = self
-            .driver
-            .current_line()
-            .map_or_else(Pos::default, |l| Pos {
+        self.queued_at = self.driver.current_line().map_or_else(Pos::default, |l| {
+            let item = l.content.strip_prefix("- ").unwrap_or(l.content);
+            Pos {
                 line: l.number,
-                column: l.column_in(l.content, 0),
-            });
+                column: l.column_in(item, 0),
+            }
+        });
+    }
+
+    /// Runs one step of the reader (false after the document). An error it finds is
+    /// queued behind the steps it queued before it.
+    fn step(&mut self) -> bool {
+        match self.driver.step() {
+            Ok(more) => {
+                if more {
+                    self.note_position();
+                }
+                more
+            }
+            Err(e) => {
+                self.note_position();
+                self.driver.sink().steps.push_back(Step::Error(e));
+                true
+            }
+        }
     }
 
     /// Reads ahead one step (if not already done).
     fn fill(&mut self) -> Result<()> {
         while self.peeked.is_none() {
             if let Some(step) = self.driver.sink().steps.pop_front() {
+                if let Step::Error(e) = step {
+                    return Err(e);
+                }
                 self.peeked = Some((step, self.queued_at));
-            } else if self.driver.step()? {
-                self.note_position();
-            } else {
+            } else if !self.step() {
                 self.peeked = Some((Step::End, self.queued_at));
             }
         }
@@ -135,6 +154,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             Step::EndArray => "end of an array",
             Step::Key(_) => "key",
             Step::Prim(..) => "value",
+            Step::Error(_) => "error",
             Step::End => "end of the document",
         };
         self.locate(
@@ -158,6 +178,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             match queue.steps.pop_front() {
                 Some(Step::StartObject | Step::StartArray(_)) => open += 1,
                 Some(Step::EndObject | Step::EndArray) => open -= 1,
+                Some(Step::Error(e)) => return Err(e),
                 Some(_) => {}
                 None => break,
             }
@@ -165,11 +186,16 @@ impl<R: BufRead> ReaderDeserializer<R> {
         if open > 0 {
             queue.skip = open;
             while self.driver.sink().skip > 0 {
-                if !self.driver.step()? {
+                if !self.step() {
                     return Err(self.misplaced(&Step::End, self.queued_at));
                 }
+                let queue = self.driver.sink();
+                if queue.skip > 0
+                    && let Some(Step::Error(e)) = queue.steps.pop_back()
+                {
+                    return Err(e);
+                }
             }
-            self.note_position();
         }
         Ok(())
     }
@@ -188,6 +214,8 @@ impl<R: BufRead> ReaderDeserializer<R> {
         }
     }
 
+    /// An object just opened at `at`, read as a map. Errors are located by the caller
+    /// (the enclosing field or element), as `from_str` locates them.
     fn visit_object<'de, V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
         let mut access = ObjectAccess {
             de: self,
@@ -195,38 +223,32 @@ impl<R: BufRead> ReaderDeserializer<R> {
             pending: false,
             done: false,
         };
-        let value = visitor.visit_map(&mut access);
+        let value = visitor.visit_map(&mut access)?;
         let (done, pending) = (access.done, access.pending);
-        let value = value.map_err(|e| self.locate(e, at))?;
         if !done {
             self.skip_fields(pending)?;
         }
         Ok(value)
     }
 
-    fn visit_array<'de, V: Visitor<'de>>(
-        &mut self,
-        len: usize,
-        visitor: V,
-        at: Pos,
-    ) -> Result<V::Value> {
+    /// An array just opened with `len` declared elements, read as a sequence.
+    fn visit_array<'de, V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
         let mut access = ArrayAccess {
             de: self,
             left: len,
             done: false,
         };
-        let value = visitor.visit_seq(&mut access);
+        let value = visitor.visit_seq(&mut access)?;
         let done = access.done;
-        let value = value.map_err(|e| self.locate(e, at))?;
         if !done {
             match self.next()? {
                 (Step::EndArray, _) => {}
-                (_, at) => {
+                (_, next) => {
                     let e = Error::new(
                         ErrorKind::Syntax,
                         "More items than the requested type can hold",
                     );
-                    return Err(self.locate(e, at));
+                    return Err(self.locate(e, next));
                 }
             }
         }
@@ -265,11 +287,21 @@ pub fn from_reader_with<R: Read, T: DeserializeOwned>(
 }
 
 /// Requests a primitive answers itself; anything else answers as `deserialize_any`.
+/// Integer requests locate a primitive's errors themselves (as `from_str` does), the
+/// others leave that to the enclosing field or element.
 macro_rules! primitive_first {
-    ($($m:ident)*) => {$(
+    (located $($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match self.next_primitive()? {
                 Some((prim, at)) => prim.$m(visitor).map_err(|e| self.locate(e, at)),
+                None => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.next_primitive()? {
+                Some((prim, _)) => prim.$m(visitor),
                 None => self.deserialize_any(visitor),
             }
         }
@@ -281,11 +313,9 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.next()? {
-            (Step::Prim(value, text), at) => PrimDe { value, text }
-                .deserialize_any(visitor)
-                .map_err(|e| self.locate(e, at)),
+            (Step::Prim(value, text), _) => PrimDe { value, text }.deserialize_any(visitor),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
-            (Step::StartArray(len), at) => guarded(|| self.visit_array(len, visitor, at)),
+            (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
         }
     }
@@ -299,31 +329,20 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
         }
     }
 
-    /// A unit variant from a primitive (its text), any variant from a one-key object
-    /// (`Variant: …`, externally tagged), read from the stream as it comes.
+    /// A unit variant from a primitive (its text); from a container, what
+    /// [`Value`]'s `deserialize_enum` makes of it (`Variant: …`, externally tagged), so
+    /// the variant's content is read into a `Value` first, as `from_str` reads it.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some((prim, at)) = self.next_primitive()? {
-            return prim
-                .deserialize_enum(name, variants, visitor)
-                .map_err(|e| self.locate(e, at));
+        if let Some((prim, _)) = self.next_primitive()? {
+            return prim.deserialize_enum(name, variants, visitor);
         }
-        let (step, at) = self.next()?;
-        let unexpected = match step {
-            Step::StartObject => match self.peek()?.0 {
-                Step::Key(_) => return guarded(|| self.visit_variant(visitor, at)),
-                _ => de::Unexpected::Map,
-            },
-            Step::StartArray(_) => de::Unexpected::Seq,
-            step => return Err(self.misplaced(&step, at)),
-        };
-        // Read (and check) the rest of the value before reporting its type.
-        self.skip_rest_of(&unexpected)?;
-        Err(self.locate(not_an_enum(unexpected), at))
+        let value = Value::deserialize(&mut *self)?;
+        de::Deserializer::deserialize_enum(value, name, variants, visitor)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -339,51 +358,15 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
         visitor.visit_unit()
     }
 
-    primitive_first!(deserialize_str deserialize_string
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128);
+    primitive_first!(deserialize_str deserialize_string);
+
+    primitive_first!(located deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128);
 
     forward_to_deserialize_any! {
         bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
-    }
-}
-
-/// The error for an enum given a container that is not a one-key object, as
-/// [`Value`]'s `deserialize_enum` words it.
-fn not_an_enum(unexpected: de::Unexpected<'_>) -> Error {
-    de::Error::invalid_type(unexpected, &"a string or an object with one key")
-}
-
-impl<R: BufRead> ReaderDeserializer<R> {
-    /// Skips the rest of a container just opened (an object when `opened` is a map).
-    fn skip_rest_of(&mut self, opened: &de::Unexpected<'_>) -> Result<()> {
-        if matches!(opened, de::Unexpected::Map) {
-            return self.skip_fields(false);
-        }
-        loop {
-            if matches!(self.peek()?.0, Step::EndArray) {
-                self.next()?;
-                return Ok(());
-            }
-            self.skip_value()?;
-        }
-    }
-
-    /// An externally tagged variant: the object's one key names it, its value is the
-    /// variant's content; a second key makes the object no enum.
-    fn visit_variant<'de, V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
-        let value = visitor
-            .visit_enum(VariantStream { de: self })
-            .map_err(|e| self.locate(e, at))?;
-        match self.next()? {
-            (Step::EndObject, _) => Ok(value),
-            (Step::Key(_), _) => {
-                self.skip_fields(true)?;
-                Err(self.locate(not_an_enum(de::Unexpected::Map), at))
-            }
-            (step, at) => Err(self.misplaced(&step, at)),
-        }
     }
 }
 
@@ -465,52 +448,5 @@ impl<'de, R: BufRead> SeqAccess<'de> for ArrayAccess<'_, R> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
-    }
-}
-
-/// The variant of an externally tagged enum, read from the stream.
-struct VariantStream<'d, R> {
-    de: &'d mut ReaderDeserializer<R>,
-}
-
-impl<'de, 'd, R: BufRead> EnumAccess<'de> for VariantStream<'d, R> {
-    type Error = Error;
-    type Variant = Self;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        match self.de.next()? {
-            (Step::Key(key), at) => {
-                let v = seed
-                    .deserialize(key.into_deserializer())
-                    .map_err(|e| self.de.locate(e, at))?;
-                Ok((v, self))
-            }
-            (step, at) => Err(self.de.misplaced(&step, at)),
-        }
-    }
-}
-
-impl<'de, R: BufRead> VariantAccess<'de> for VariantStream<'_, R> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<()> {
-        let value = Value::deserialize(&mut *self.de)?;
-        VariantAccess::unit_variant(value)
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(&mut *self.de)
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
     }
 }

@@ -2,7 +2,8 @@
 //! from the reader's state machine: owned, with a primitive's token text kept where its
 //! value does not say it (`1.0`, `1e3`, `-0`), so a `String` field reads the token as
 //! written, as `from_str` does. While a value is being skipped the sink only counts
-//! nesting: skipped keys and values are checked, never kept.
+//! nesting: skipped keys and values are checked, never kept. Errors take their place
+//! among the steps (see [`Step::Error`]).
 
 use std::collections::VecDeque;
 
@@ -22,6 +23,10 @@ pub(super) enum Step {
     /// A primitive and, for a number whose canonical text differs from the token, the
     /// token.
     Prim(Value, Option<Box<str>>),
+    /// An error the reader found here: raised when the driver reaches it, so a
+    /// visitor's error about an earlier value on the same line comes first, as it does
+    /// with `from_str`, which reads a line's values as they are asked for.
+    Error(crate::Error),
     /// The document is over.
     End,
 }
@@ -97,7 +102,13 @@ impl Sink for StepQueue {
             }
             return Ok(());
         }
-        let v = primitive(line, token)?;
+        let v = match primitive(line, token) {
+            Ok(v) => v,
+            Err(e) => {
+                self.steps.push_back(Step::Error(e));
+                return Ok(());
+            }
+        };
         let text = (matches!(v, Value::Number(_)) && keeps_text(token)).then(|| token.into());
         self.steps.push_back(Step::Prim(v, text));
         Ok(())
