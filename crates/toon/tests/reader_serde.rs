@@ -431,3 +431,25 @@ fn big_integers_keep_their_digits() {
             .expect("fits i128");
     assert_eq!(small["m"], i128::MIN);
 }
+
+#[test]
+fn strings_read_number_tokens_as_written() {
+    let cases: [(&str, &[&str]); 2] = [
+        ("[3]:\n  - 1.0\n  - -0\n  - 1e3\n", &["1.0", "-0", "1e3"]),
+        ("[2]: 2.50,true", &["2.50", "true"]),
+    ];
+    for (text, want) in cases {
+        let got: Vec<String> = toon::from_reader(text.as_bytes()).expect("valid");
+        assert_eq!(got, want, "{text:?}");
+        let from_str: Vec<String> = toon::from_str(text).expect("valid");
+        assert_eq!(got, from_str, "{text:?}");
+    }
+    let rows: Vec<BTreeMap<String, String>> =
+        toon::from_reader("[1]{\"a b\"}:\n  0.10\n".as_bytes()).expect("valid");
+    assert_eq!(rows[0]["a b"], "0.10");
+    let root: String = toon::from_reader("1.50".as_bytes()).expect("valid");
+    assert_eq!(root, "1.50");
+    let quoted: BTreeMap<String, String> =
+        toon::from_reader("\"a b\": 1.0\n".as_bytes()).expect("valid");
+    assert_eq!(quoted["a b"], "1.0");
+}
