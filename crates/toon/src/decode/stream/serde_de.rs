@@ -8,9 +8,8 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor,
-};
+use serde::de::value::StrDeserializer;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
 use super::reader::Driver;
@@ -111,8 +110,12 @@ impl<R: BufRead> ReaderDeserializer<R> {
                     return Err(e);
                 }
                 self.peeked = Some((step, self.queued_at));
-            } else if !self.step() {
-                self.peeked = Some((Step::End, self.queued_at));
+            } else {
+                // Nothing queued refers to the key text any more.
+                self.driver.sink().keys.clear();
+                if !self.step() {
+                    self.peeked = Some((Step::End, self.queued_at));
+                }
             }
         }
         Ok(())
@@ -184,6 +187,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             }
         }
         if open > 0 {
+            queue.keys.clear();
             queue.skip = open;
             while self.driver.sink().skip > 0 {
                 if !self.step() {
@@ -396,9 +400,9 @@ impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
             (Step::Key(key), at) => {
                 self.key_at = at;
                 self.pending = true;
-                seed.deserialize(key.into_deserializer())
-                    .map(Some)
-                    .map_err(|e| self.de.locate(e, at))
+                let text = self.de.driver.sink().keys.get(key).unwrap_or("");
+                let key = seed.deserialize(StrDeserializer::<Error>::new(text));
+                key.map(Some).map_err(|e| self.de.locate(e, at))
             }
             (Step::EndObject, _) => {
                 self.done = true;

@@ -6,6 +6,7 @@
 //! among the steps (see [`Step::Error`]).
 
 use std::collections::VecDeque;
+use std::ops::Range;
 
 use super::sink::Sink;
 use super::slot::primitive;
@@ -19,7 +20,8 @@ pub(super) enum Step {
     /// An array and its declared length.
     StartArray(usize),
     EndArray,
-    Key(String),
+    /// A key: its place in [`StepQueue::keys`].
+    Key(Range<usize>),
     /// A primitive and, for a number whose canonical text differs from the token, the
     /// token.
     Prim(Value, Option<Box<str>>),
@@ -37,6 +39,9 @@ pub(super) struct StepQueue {
     pub steps: VecDeque<Step>,
     /// Open containers still to be skipped: while non-zero, nothing is queued.
     pub skip: usize,
+    /// The text of the queued keys, one after the other (emptied when the queue is,
+    /// so a key costs no allocation of its own).
+    pub keys: String,
 }
 
 impl StepQueue {
@@ -85,11 +90,10 @@ impl Sink for StepQueue {
     }
     fn key(&mut self, key: &str) {
         if self.skip == 0 {
-            self.steps.push_back(Step::Key(key.to_owned()));
+            let start = self.keys.len();
+            self.keys.push_str(key);
+            self.steps.push_back(Step::Key(start..self.keys.len()));
         }
-    }
-    fn key_owned(&mut self, key: String) {
-        self.push(Step::Key(key));
     }
     fn value(&mut self, v: Value) {
         self.push(Step::Prim(v, None));
