@@ -12,6 +12,7 @@ use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
+use super::primitive::parse_primitive;
 use super::reader::Driver;
 use super::serde_prim::PrimDe;
 use super::serde_queue::{Step, StepQueue};
@@ -112,7 +113,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
                 self.peeked = Some((step, self.queued_at));
             } else {
                 // Nothing queued refers to the key text any more.
-                self.driver.sink().keys.clear();
+                self.driver.sink().clear_text();
                 if !self.step() {
                     self.peeked = Some((Step::End, self.queued_at));
                 }
@@ -157,6 +158,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             Step::EndArray => "end of an array",
             Step::Key(_) => "key",
             Step::Prim(..) => "value",
+            Step::Row(_) => "row",
             Step::Error(_) => "error",
             Step::End => "end of the document",
         };
@@ -172,7 +174,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
     /// Skips one whole value, checked but not kept.
     fn skip_value(&mut self) -> Result<()> {
         let mut open = match self.next()? {
-            (Step::Prim(..), _) => return Ok(()),
+            (Step::Prim(..) | Step::Row(_), _) => return Ok(()),
             (Step::StartObject | Step::StartArray(_), _) => 1usize,
             (step, at) => return Err(self.misplaced(&step, at)),
         };
@@ -187,7 +189,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             }
         }
         if open > 0 {
-            queue.keys.clear();
+            queue.clear_text();
             queue.skip = open;
             while self.driver.sink().skip > 0 {
                 if !self.step() {
@@ -265,7 +267,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
             return Ok(None);
         }
         match self.next()? {
-            (Step::Prim(value, text), at) => Ok(Some((PrimDe { value, text }, at))),
+            (Step::Prim(prim), at) => Ok(Some((prim, at))),
             (step, at) => Err(self.misplaced(&step, at)),
         }
     }
@@ -317,7 +319,13 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.next()? {
-            (Step::Prim(value, text), _) => PrimDe { value, text }.deserialize_any(visitor),
+            (Step::Prim(prim), _) => prim.deserialize_any(visitor),
+            (Step::Row(spans), at) => visitor.visit_map(RowAccess {
+                de: self,
+                next: spans.start,
+                end: spans.end,
+                at,
+            }),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
             (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
@@ -325,7 +333,10 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if matches!(self.peek()?.0, Step::Prim(Value::Null, _)) {
+        if let Step::Prim(PrimDe {
+            value: Value::Null, ..
+        }) = self.peek()?.0
+        {
             self.next()?;
             visitor.visit_none()
         } else {
@@ -400,7 +411,7 @@ impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
             (Step::Key(key), at) => {
                 self.key_at = at;
                 self.pending = true;
-                let text = self.de.driver.sink().keys.get(key).unwrap_or("");
+                let text = self.de.driver.sink().text.get(key).unwrap_or("");
                 let key = seed.deserialize(StrDeserializer::<Error>::new(text));
                 key.map(Some).map_err(|e| self.de.locate(e, at))
             }
@@ -452,5 +463,50 @@ impl<'de, R: BufRead> SeqAccess<'de> for ArrayAccess<'_, R> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
+    }
+}
+
+/// A table row kept whole (see [`Step::Row`]): its fields' names and cells.
+struct RowAccess<'d, R> {
+    de: &'d mut ReaderDeserializer<R>,
+    /// The next name's place in the queue's spans (its cell follows it).
+    next: usize,
+    end: usize,
+    /// The row's line, where errors about its cells point.
+    at: Pos,
+}
+
+impl<R: BufRead> RowAccess<'_, R> {
+    fn text(&mut self, span: usize) -> &str {
+        let queue = self.de.driver.sink();
+        let range = queue.spans.get(span).cloned().unwrap_or_default();
+        queue.text.get(range).unwrap_or("")
+    }
+}
+
+impl<'de, R: BufRead> MapAccess<'de> for RowAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.next >= self.end {
+            return Ok(None);
+        }
+        let at = self.at;
+        let key = seed.deserialize(StrDeserializer::<Error>::new(self.text(self.next)));
+        key.map(Some).map_err(|e| self.de.locate(e, at))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let (at, cell) = (self.at, self.next + 1);
+        self.next += 2;
+        let token = self.text(cell);
+        // Quoted cells were checked when the row was queued.
+        let value = parse_primitive(token).unwrap_or_else(|_| Value::String(token.to_owned()));
+        let prim = PrimDe::new(value, token);
+        seed.deserialize(prim).map_err(|e| self.de.locate(e, at))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some((self.end.saturating_sub(self.next)) / 2)
     }
 }

@@ -17,7 +17,20 @@ pub(super) struct PrimDe {
     pub text: Option<Box<str>>,
 }
 
+/// Whether a number token reads back differently from its canonical text: it has a
+/// fraction or an exponent, or is `-0`. Integers are otherwise written in canonical
+/// form (the grammar forbids leading zeros).
+fn keeps_text(token: &str) -> bool {
+    token == "-0" || token.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+}
+
 impl PrimDe {
+    /// The primitive `value`, read from `token`.
+    pub fn new(value: Value, token: &str) -> PrimDe {
+        let text = (matches!(value, Value::Number(_)) && keeps_text(token)).then(|| token.into());
+        PrimDe { value, text }
+    }
+
     /// The token as text: the kept token, or the value's canonical form.
     fn into_text(self) -> String {
         if let Some(t) = self.text {

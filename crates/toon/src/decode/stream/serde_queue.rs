@@ -8,9 +8,12 @@
 use std::collections::VecDeque;
 use std::ops::Range;
 
-use super::sink::Sink;
+use super::serde_prim::PrimDe;
+use super::sink::{RowCache, Sink, row_events};
 use super::slot::primitive;
+use crate::decode::header::Field;
 use crate::decode::scanner::Line;
+use crate::decode::tokens::quoted_str;
 use crate::{Result, Value};
 
 /// One step of the document, as the serde driver sees it.
@@ -20,11 +23,13 @@ pub(super) enum Step {
     /// An array and its declared length.
     StartArray(usize),
     EndArray,
-    /// A key: its place in [`StepQueue::keys`].
+    /// A key: its place in [`StepQueue::text`].
     Key(Range<usize>),
-    /// A primitive and, for a number whose canonical text differs from the token, the
-    /// token.
-    Prim(Value, Option<Box<str>>),
+    /// A table row over a flat field list: its fields' names and cells, alternately,
+    /// as places in [`StepQueue::spans`].
+    Row(Range<usize>),
+    /// A primitive.
+    Prim(PrimDe),
     /// An error the reader found here: raised when the driver reaches it, so a
     /// visitor's error about an earlier value on the same line comes first, as it does
     /// with `from_str`, which reads a line's values as they are asked for.
@@ -39,12 +44,27 @@ pub(super) struct StepQueue {
     pub steps: VecDeque<Step>,
     /// Open containers still to be skipped: while non-zero, nothing is queued.
     pub skip: usize,
-    /// The text of the queued keys, one after the other (emptied when the queue is,
-    /// so a key costs no allocation of its own).
-    pub keys: String,
+    /// The text of the queued keys and row cells, one after the other (emptied when
+    /// the queue is, so a key or cell costs no allocation of its own).
+    pub text: String,
+    /// The places in `text` of the names and cells of queued rows.
+    pub spans: Vec<Range<usize>>,
 }
 
 impl StepQueue {
+    /// Forgets the text of the steps taken (call only when none is queued).
+    pub fn clear_text(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+    }
+
+    /// `part` copied into `text`: its place there.
+    fn keep(&mut self, part: &str) -> Range<usize> {
+        let start = self.text.len();
+        self.text.push_str(part);
+        start..self.text.len()
+    }
+
     fn push(&mut self, step: Step) {
         if self.skip == 0 {
             self.steps.push_back(step);
@@ -68,13 +88,6 @@ impl StepQueue {
     }
 }
 
-/// Whether a number token reads back differently from its canonical text: it has a
-/// fraction or an exponent, or is `-0`. Integers are otherwise written in canonical
-/// form (the grammar forbids leading zeros).
-fn keeps_text(token: &str) -> bool {
-    token == "-0" || token.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
-}
-
 impl Sink for StepQueue {
     fn start_object(&mut self) {
         self.open(Step::StartObject);
@@ -90,13 +103,15 @@ impl Sink for StepQueue {
     }
     fn key(&mut self, key: &str) {
         if self.skip == 0 {
-            let start = self.keys.len();
-            self.keys.push_str(key);
-            self.steps.push_back(Step::Key(start..self.keys.len()));
+            let key = self.keep(key);
+            self.steps.push_back(Step::Key(key));
         }
     }
     fn value(&mut self, v: Value) {
-        self.push(Step::Prim(v, None));
+        self.push(Step::Prim(PrimDe {
+            value: v,
+            text: None,
+        }));
     }
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
         if self.skip > 0 {
@@ -113,8 +128,40 @@ impl Sink for StepQueue {
                 return Ok(());
             }
         };
-        let text = (matches!(v, Value::Number(_)) && keeps_text(token)).then(|| token.into());
-        self.steps.push_back(Step::Prim(v, text));
+        self.steps.push_back(Step::Prim(PrimDe::new(v, token)));
+        Ok(())
+    }
+    /// A row over a flat field list whose quoted cells are well formed is kept whole
+    /// (names and cell text), read cell by cell when the deserializer gets to it;
+    /// other rows go event by event.
+    fn row(
+        &mut self,
+        _cache: &mut RowCache,
+        fields: &[Field<'_>],
+        cells: &[&str],
+        line: &Line<'_>,
+    ) -> Result<()> {
+        let flat = fields.iter().all(|f| f.children.is_none());
+        let malformed = cells
+            .iter()
+            .find(|c| c.starts_with('"') && quoted_str(c).is_err());
+        if self.skip > 0 {
+            return match malformed {
+                Some(cell) => primitive(line, cell).map(|_| ()),
+                None => Ok(()),
+            };
+        }
+        if !flat || malformed.is_some() {
+            return row_events(self, fields, cells, line);
+        }
+        let start = self.spans.len();
+        for (i, f) in fields.iter().enumerate() {
+            let name = self.keep(&f.name);
+            let cell = self.keep(cells.get(i).copied().unwrap_or(""));
+            self.spans.push(name);
+            self.spans.push(cell);
+        }
+        self.steps.push_back(Step::Row(start..self.spans.len()));
         Ok(())
     }
 }
