@@ -15,7 +15,7 @@ use serde::{Deserialize, forward_to_deserialize_any};
 use super::primitive::parse_primitive;
 use super::reader::Driver;
 use super::serde_prim::PrimDe;
-use super::serde_queue::{Step, StepQueue};
+use super::serde_queue::{Span, Step, StepQueue};
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
 
@@ -477,10 +477,15 @@ struct RowAccess<'d, R> {
 }
 
 impl<R: BufRead> RowAccess<'_, R> {
-    fn text(&mut self, span: usize) -> &str {
+    /// The text of the span at `i`, and whether it is an unescaped string.
+    fn text(&mut self, i: usize) -> (&str, bool) {
         let queue = self.de.driver.sink();
-        let range = queue.spans.get(span).cloned().unwrap_or_default();
-        queue.text.get(range).unwrap_or("")
+        let (range, string) = match queue.spans.get(i) {
+            Some(Span::Name(r) | Span::Token(r)) => (r.clone(), false),
+            Some(Span::Str(r)) => (r.clone(), true),
+            None => (0..0, false),
+        };
+        (queue.text.get(range).unwrap_or(""), string)
     }
 }
 
@@ -492,17 +497,24 @@ impl<'de, R: BufRead> MapAccess<'de> for RowAccess<'_, R> {
             return Ok(None);
         }
         let at = self.at;
-        let key = seed.deserialize(StrDeserializer::<Error>::new(self.text(self.next)));
+        let key = seed.deserialize(StrDeserializer::<Error>::new(self.text(self.next).0));
         key.map(Some).map_err(|e| self.de.locate(e, at))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let (at, cell) = (self.at, self.next + 1);
         self.next += 2;
-        let token = self.text(cell);
-        // Quoted cells were checked when the row was queued.
-        let value = parse_primitive(token).unwrap_or_else(|_| Value::String(token.to_owned()));
-        let prim = PrimDe::new(value, token);
+        let prim = match self.text(cell) {
+            (s, true) => PrimDe {
+                value: Value::String(s.to_owned()),
+                text: None,
+            },
+            // An unquoted token cannot be malformed.
+            (token, false) => match parse_primitive(token) {
+                Ok(value) => PrimDe::new(value, token),
+                Err(_) => PrimDe::new(Value::String(token.to_owned()), token),
+            },
+        };
         seed.deserialize(prim).map_err(|e| self.de.locate(e, at))
     }
 

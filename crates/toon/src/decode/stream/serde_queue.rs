@@ -26,7 +26,7 @@ pub(super) enum Step {
     /// A key: its place in [`StepQueue::text`].
     Key(Range<usize>),
     /// A table row over a flat field list: its fields' names and cells, alternately,
-    /// as places in [`StepQueue::spans`].
+    /// in [`StepQueue::spans`].
     Row(Range<usize>),
     /// A primitive.
     Prim(PrimDe),
@@ -47,8 +47,18 @@ pub(super) struct StepQueue {
     /// The text of the queued keys and row cells, one after the other (emptied when
     /// the queue is, so a key or cell costs no allocation of its own).
     pub text: String,
-    /// The places in `text` of the names and cells of queued rows.
-    pub spans: Vec<Range<usize>>,
+    /// The names and cells of queued rows.
+    pub spans: Vec<Span>,
+}
+
+/// A name or cell of a queued row: its place in [`StepQueue::text`].
+pub(super) enum Span {
+    /// A field name.
+    Name(Range<usize>),
+    /// A cell's token, unquoted.
+    Token(Range<usize>),
+    /// A quoted cell's string, unescaped.
+    Str(Range<usize>),
 }
 
 impl StepQueue {
@@ -132,8 +142,8 @@ impl Sink for StepQueue {
         Ok(())
     }
     /// A row over a flat field list whose quoted cells are well formed is kept whole
-    /// (names and cell text), read cell by cell when the deserializer gets to it;
-    /// other rows go event by event.
+    /// (names, tokens and unescaped strings), read cell by cell when the deserializer
+    /// gets to it; other rows go event by event.
     fn row(
         &mut self,
         _cache: &mut RowCache,
@@ -142,24 +152,38 @@ impl Sink for StepQueue {
         line: &Line<'_>,
     ) -> Result<()> {
         let flat = fields.iter().all(|f| f.children.is_none());
-        let malformed = cells
-            .iter()
-            .find(|c| c.starts_with('"') && quoted_str(c).is_err());
-        if self.skip > 0 {
-            return match malformed {
-                Some(cell) => primitive(line, cell).map(|_| ()),
-                None => Ok(()),
-            };
+        if self.skip > 0 || !flat {
+            if self.skip == 0 {
+                return row_events(self, fields, cells, line);
+            }
+            // Only a quoted cell can be malformed.
+            for cell in cells.iter().filter(|c| c.starts_with('"')) {
+                primitive(line, cell)?;
+            }
+            return Ok(());
         }
-        if !flat || malformed.is_some() {
-            return row_events(self, fields, cells, line);
-        }
-        let start = self.spans.len();
+        let (start, text_start) = (self.spans.len(), self.text.len());
         for (i, f) in fields.iter().enumerate() {
             let name = self.keep(&f.name);
-            let cell = self.keep(cells.get(i).copied().unwrap_or(""));
-            self.spans.push(name);
-            self.spans.push(cell);
+            self.spans.push(Span::Name(name));
+            let cell = cells.get(i).copied().unwrap_or("");
+            if !cell.starts_with('"') {
+                let cell = self.keep(cell);
+                self.spans.push(Span::Token(cell));
+                continue;
+            }
+            match quoted_str(cell) {
+                Ok(s) => {
+                    let s = self.keep(&s);
+                    self.spans.push(Span::Str(s));
+                }
+                Err(_) => {
+                    // Event by event, so the error comes after the cells before it.
+                    self.spans.truncate(start);
+                    self.text.truncate(text_start);
+                    return row_events(self, fields, cells, line);
+                }
+            }
         }
         self.steps.push_back(Step::Row(start..self.spans.len()));
         Ok(())
