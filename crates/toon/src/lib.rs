@@ -26,6 +26,11 @@
 //! # Ok::<(), toon::Error>(())
 //! ```
 //!
+//! [`from_str`] reads from text in memory; [`from_reader`] (and [`from_reader_with`])
+//! reads from any `io::Read` one line at a time through the streaming decoder
+//! ([`decode::ReaderDeserializer`]), so a long array read as a sequence holds one
+//! element at a time, not the text. Both give the same values and the same errors.
+//!
 //! Numbers: integers stay exact at any size (see [`Number`]); floats print as
 //! JavaScript prints them. Nesting deeper than [`DEFAULT_MAX_DEPTH`] is an error, never
 //! a stack overflow; set `max_depth` in the options to change it.

@@ -453,3 +453,56 @@ fn strings_read_number_tokens_as_written() {
         toon::from_reader("\"a b\": 1.0\n".as_bytes()).expect("valid");
     assert_eq!(quoted["a b"], "1.0");
 }
+
+#[test]
+fn deep_nesting_at_the_limit_does_not_overflow_a_small_stack() {
+    // `levels` lines `a:` are `levels + 1` nested objects (the root, and the last one
+    // empty): 1,000 is the default limit; 1,002 is past it.
+    let deep = |levels: usize| {
+        let mut text = String::new();
+        for depth in 0..levels {
+            text.push_str(&" ".repeat(depth * 2));
+            text.push_str("a:\n");
+        }
+        text
+    };
+    let outcome = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            // A `Value` drops recursively: the depth is measured, not kept.
+            let fits = toon::from_reader::<_, Depth>(deep(999).as_bytes()).map(|d| d.0);
+            let past = toon::from_reader::<_, Depth>(deep(1001).as_bytes()).map(|d| d.0);
+            (fits, past.map_err(|e| e.kind()))
+        })
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(outcome.0.map_err(|e| e.to_string()), Ok(1000));
+    assert_eq!(outcome.1, Err(ErrorKind::Depth));
+}
+
+/// The nesting depth of a document's objects (first key of each), nothing kept.
+struct Depth(usize);
+
+impl<'de> Deserialize<'de> for Depth {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Levels;
+        impl<'de> serde::de::Visitor<'de> for Levels {
+            type Value = Depth;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("nested objects")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Depth, A::Error> {
+                let mut deepest = 0;
+                while map.next_key::<serde::de::IgnoredAny>()?.is_some() {
+                    deepest = deepest.max(map.next_value::<Depth>()?.0);
+                }
+                Ok(Depth(deepest + 1))
+            }
+        }
+        d.deserialize_map(Levels)
+    }
+}
