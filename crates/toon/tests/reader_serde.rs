@@ -11,7 +11,7 @@ use std::io::Read;
 use std::path::Path;
 
 use proptest::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toon::decode::from_reader_with;
 use toon::{DecodeOptions, Error, ErrorKind, Value};
 use toon_conformance::{Case, Category, announce_skipped, run_own_suite, run_suite};
@@ -204,7 +204,7 @@ proptest! {
 
 // Typed decoding.
 
-#[derive(Deserialize, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 enum Shape {
     Dot,
     Circle(f64),
@@ -212,7 +212,7 @@ enum Shape {
     Line(i32, i32),
 }
 
-#[derive(Deserialize, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 #[serde(rename_all = "lowercase")]
 enum Level {
     Low,
@@ -504,5 +504,80 @@ impl<'de> Deserialize<'de> for Depth {
             }
         }
         d.deserialize_map(Levels)
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Record {
+    id: u32,
+    #[serde(rename = "display name")]
+    name: String,
+    score: Option<f64>,
+    level: Level,
+    tags: Vec<String>,
+    shape: Shape,
+    grid: Vec<Vec<i64>>,
+}
+
+/// The fields of [`Record`] that a reader who knows less asks for.
+#[derive(Deserialize, Debug, PartialEq)]
+struct Partial {
+    id: u32,
+    shape: Shape,
+}
+
+fn record() -> impl Strategy<Value = Record> {
+    let shape = prop_oneof![
+        Just(Shape::Dot),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Shape::Circle),
+        (any::<u32>(), any::<u32>()).prop_map(|(w, h)| Shape::Rect { w, h }),
+        (any::<i32>(), any::<i32>()).prop_map(|(a, b)| Shape::Line(a, b)),
+    ];
+    let level = prop_oneof![Just(Level::Low), Just(Level::High)];
+    (
+        any::<u32>(),
+        prop_oneof![
+            "[a-z ]{0,8}",
+            "\\PC{0,6}",
+            Just("1.0".to_owned()),
+            Just("null".to_owned())
+        ],
+        proptest::option::of(any::<f64>().prop_filter("finite", |f| f.is_finite())),
+        level,
+        prop::collection::vec("\\PC{0,5}", 0..4),
+        shape,
+        prop::collection::vec(prop::collection::vec(any::<i64>(), 0..3), 0..3),
+    )
+        .prop_map(|(id, name, score, level, tags, shape, grid)| Record {
+            id,
+            name,
+            score,
+            level,
+            tags,
+            shape,
+            grid,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn typed_records_read_like_from_str(records in prop::collection::vec(record(), 0..6)) {
+        let text = toon::to_string(&records).expect("encodes");
+        let want: Result<Vec<Record>, Error> = toon::from_str(&text);
+        let got: Result<Vec<Record>, Error> = toon::from_reader(ByteByByte(text.as_bytes()));
+        prop_assert_eq!(show(&want), show(&got), "{}", text);
+        let whole = want.is_ok();
+        let want: Result<Vec<Partial>, Error> = toon::from_str(&text);
+        let got: Result<Vec<Partial>, Error> = toon::from_reader(text.as_bytes());
+        prop_assert_eq!(show(&want), show(&got), "{}", text);
+        // A float of 2^64 or more prints as integer digits, which neither path reads
+        // back into an `f64` (a `u128` is offered): both fail alike, checked above.
+        if whole {
+            prop_assert_eq!(got.map(|p| p.len()).ok(), Some(records.len()));
+        }
     }
 }
