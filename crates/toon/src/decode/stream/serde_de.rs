@@ -274,8 +274,13 @@ impl<R: BufRead> ReaderDeserializer<R> {
 }
 
 /// Deserializes a `T` from TOON read from `reader` with the given options, one line at
-/// a time: a long array read as a sequence (`Vec<T>`, or a visitor that handles each
-/// element as it comes) holds one element at a time, not the text.
+/// a time: beyond what `T` itself keeps, memory is bounded by the longest line and the
+/// nesting depth, never the text (a `Vec<T>` holds its elements; a visitor that handles
+/// each element as it comes holds one at a time).
+///
+/// Values and errors are [`from_str_with`](crate::from_str_with)'s, except that invalid
+/// UTF-8 (strict mode) is found when its line is reached, so an error on an earlier
+/// line comes first; a failed read is an [`ErrorKind::Io`](crate::ErrorKind::Io) error.
 ///
 /// ```
 /// let items: Vec<u32> = toon::decode::from_reader_with("[3]: 1,2,3".as_bytes(), &toon::DecodeOptions::default())?;
