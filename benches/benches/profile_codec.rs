@@ -8,14 +8,15 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.PID | head -60
 //! ```
 //!
-//! Arguments: `encode | encode-typed | encode-typed-value | decode | decode-typed`, a
-//! dataset slug, and the target size in bytes of pretty JSON (default 100000).
+//! Arguments: `encode | encode-typed | encode-typed-value | decode | decode-typed |
+//! decode-typed-reader | decode-json | decode-stream | decode-stream-value`, a dataset slug, and the target size in bytes of pretty JSON (default 100000).
 //! `encode-typed` is `toon::to_string` on the typed structs (written directly);
 //! `encode-typed-value` is the older route through a whole `Value` (`to_value`, then
 //! `encode_value`). `decode-json` is `toon::decode::to_json_writer` (whole text, no
 //! tree) and `decode-stream` `toon::decode::reader_to_json_writer` (from a reader), both
 //! into `io::sink()`; `decode-stream-value` is `toon::decode::reader_to_value` (from a
-//! reader, to a `Value`). Only the operation itself runs inside the `profiled` function;
+//! reader, to a `Value`). `decode-typed` is `toon::from_str::<T>` on the typed structs,
+//! `decode-typed-reader` `toon::from_reader::<T>` (the event-driven deserializer). Only the operation itself runs inside the `profiled` function;
 //! preparing the data does not. Without arguments (as
 //! under a plain `cargo bench`) it prints this usage and exits.
 
@@ -29,7 +30,7 @@ use common::typed::{Typed, TypedFn, with_typed};
 use toon_benches::datasets::Dataset;
 
 const USAGE: &str = "usage: profile_codec \
-(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-json|decode-stream|decode-stream-value) DATASET [BYTES]";
+(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-typed-reader|decode-json|decode-stream|decode-stream-value) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -84,14 +85,17 @@ fn run(args: &[String]) -> Result<(), String> {
             toon::decode::reader_to_value(p.toon_text.as_bytes(), &options)
         })
         .map_or(0, |_| 1),
-        "encode-typed" | "encode-typed-value" | "decode-typed" => with_typed(
-            dataset,
-            TypedOp {
-                p: &p,
-                decode: operation == "decode-typed",
-                via_value: operation == "encode-typed-value",
-            },
-        )?,
+        "encode-typed" | "encode-typed-value" | "decode-typed" | "decode-typed-reader" => {
+            with_typed(
+                dataset,
+                TypedOp {
+                    p: &p,
+                    decode: operation.starts_with("decode-typed"),
+                    reader: operation == "decode-typed-reader",
+                    via_value: operation == "encode-typed-value",
+                },
+            )?
+        }
         other => return Err(format!("unknown operation {other:?}")),
     };
     eprintln!(
@@ -112,6 +116,8 @@ fn profiled<O>(work: impl FnOnce() -> O) -> O {
 struct TypedOp<'a> {
     p: &'a Prepared,
     decode: bool,
+    /// Decode through the event-driven deserializer (`from_reader`).
+    reader: bool,
     /// Encode through a whole `Value` (the route before the direct serializer).
     via_value: bool,
 }
@@ -121,6 +127,10 @@ impl TypedFn for TypedOp<'_> {
 
     fn call<T: Typed>(self) -> Self::Output {
         let p = self.p;
+        if self.reader {
+            let read = || toon::from_reader::<_, T>(p.toon_text.as_bytes());
+            return Ok(profiled(read).map_or(0, |_| 1));
+        }
         if self.decode {
             Ok(profiled(|| toon::from_str::<T>(&p.toon_text)).map_or(0, |_| 1))
         } else {

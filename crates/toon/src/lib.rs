@@ -26,6 +26,11 @@
 //! # Ok::<(), toon::Error>(())
 //! ```
 //!
+//! [`from_str`] reads from text in memory; [`from_reader`] (and [`from_reader_with`])
+//! reads from any `io::Read` one line at a time through the streaming decoder
+//! ([`decode::ReaderDeserializer`]), so a long array read as a sequence holds one
+//! element at a time, not the text. Both give the same values and the same errors.
+//!
 //! Numbers: integers stay exact at any size (see [`Number`]); floats print as
 //! JavaScript prints them. Nesting deeper than [`DEFAULT_MAX_DEPTH`] is an error, never
 //! a stack overflow; set `max_depth` in the options to change it.
@@ -62,8 +67,8 @@ pub mod value;
 
 pub use de::from_value;
 pub use decode::{
-    Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader, from_slice,
-    from_slice_with, from_str, from_str_with,
+    Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader,
+    from_reader_with, from_slice, from_slice_with, from_str, from_str_with,
 };
 pub use encode::{
     encode_value, encode_value_with, encode_value_with_replacer, to_string, to_string_with,

@@ -17,7 +17,8 @@ mod tokens;
 
 pub use deserializer::Deserializer;
 pub use stream::{
-    Event, EventReader, ValueBuilder, reader_to_json_lines, reader_to_json_writer, reader_to_value,
+    Event, EventReader, ReaderDeserializer, ValueBuilder, from_reader_with, reader_to_json_lines,
+    reader_to_json_writer, reader_to_value,
 };
 pub use to_json::to_json_writer;
 
@@ -106,9 +107,18 @@ pub fn from_slice_with<T: DeserializeOwned>(bytes: &[u8], options: &DecodeOption
     from_str_with(&text_from_bytes(bytes, options.strict)?, options)
 }
 
-/// Deserializes a `T` from a reader (strict).
-pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
-    let mut buf = Vec::new();
-    reader.read_to_end(&mut buf)?;
-    from_slice(&buf)
+/// Deserializes a `T` from a reader (strict), one line at a time through the streaming
+/// decoder (see [`from_reader_with`]): reading a long array as a sequence holds one
+/// element at a time, not the text.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Item { sku: String, qty: u32 }
+/// let file = "[2]{sku,qty}:\n  A1,2\n  B2,1\n".as_bytes();
+/// let items: Vec<Item> = toon::from_reader(file)?;
+/// assert_eq!(items[1].qty, 1);
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    from_reader_with(reader, &DecodeOptions::default())
 }

@@ -3,6 +3,8 @@
 //!
 //! - [`EventReader`] yields the events, one line read at a time.
 //! - [`ValueBuilder`] and [`reader_to_value`] collect them into [`Value`](crate::Value)s.
+//! - [`ReaderDeserializer`] and [`from_reader_with`] read any `T: Deserialize` from the
+//!   events, one element of a long array at a time.
 //! - [`reader_to_json_writer`] writes a document as JSON, [`reader_to_json_lines`] as
 //!   JSON Lines.
 //!
@@ -16,6 +18,9 @@ mod json_out;
 mod line_source;
 mod primitive;
 mod reader;
+mod serde_de;
+mod serde_prim;
+mod serde_queue;
 mod sink;
 mod slot;
 mod value_builder;
@@ -23,4 +28,5 @@ mod value_builder;
 pub use event::Event;
 pub use json_out::{reader_to_json_lines, reader_to_json_writer};
 pub use reader::EventReader;
+pub use serde_de::{ReaderDeserializer, from_reader_with};
 pub use value_builder::{ValueBuilder, reader_to_value};

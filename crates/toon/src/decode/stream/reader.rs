@@ -15,7 +15,7 @@ use super::line_source::LineSource;
 use super::sink::{RowCache, Sink};
 use super::slot::{
     At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
-    list_item, over_indented, primitive, resolve_header, tok,
+    list_item, over_indented, resolve_header, tok, token_slot,
 };
 use crate::decode::header::{Field, Header};
 use crate::decode::scanner::Line;
@@ -166,6 +166,11 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
     /// The sink.
     pub fn sink(&mut self) -> &mut S {
         &mut self.st.out
+    }
+
+    /// The current line (the last one read as part of the document), if any.
+    pub fn current_line(&self) -> Option<Line<'_>> {
+        self.src.current()
     }
 
     /// The sink, taken out.
@@ -328,7 +333,7 @@ impl<S: Sink> State<S> {
         };
         let first_is_kv = find_unquoted(first.content, b':', 0).is_some();
         if following.is_none() && !first_is_kv {
-            let slot = Slot::Prim(primitive(&first, trim_spaces(first.content)));
+            let slot = token_slot(&first, trim_spaces(first.content));
             self.stack.push(Frame::Root { array: false });
             return self.enter_slot(src, slot);
         }
@@ -354,7 +359,13 @@ impl<S: Sink> State<S> {
     /// Starts the value `slot` describes: queues its events, or opens its frame.
     fn enter_slot<R: BufRead>(&mut self, src: &mut LineSource<R>, slot: Slot) -> Result<()> {
         match slot {
-            Slot::Prim(v) => self.out.value(v?),
+            Slot::Prim(range) => {
+                let Some(line) = src.current() else {
+                    return Err(Error::new(ErrorKind::Syntax, "internal: lost the line"));
+                };
+                let token = line.raw.get(range).unwrap_or("");
+                self.out.token(&line, token)?;
+            }
             Slot::EmptyArray => {
                 self.out.start_array(0);
                 self.out.end_array();

@@ -41,8 +41,10 @@ impl At {
 
 /// The value a line introduces.
 pub(super) enum Slot {
-    /// A primitive, already parsed (or the error parsing it gave).
-    Prim(Result<Value>),
+    /// A primitive token: its byte range in the line's `raw` text (the line is still
+    /// the reader's current line when the slot is entered), read by the sink as it
+    /// reads table cells, so a sink can keep the token's text.
+    Prim(Range<usize>),
     /// `key: []`, `[]`, `- []`.
     EmptyArray,
     /// A bare `-` list item (or an empty document).
@@ -168,6 +170,17 @@ pub(super) fn own_header(h: Header<'_>) -> Header<'static> {
     }
 }
 
+/// The byte range of `part`, a sub-slice of `line`'s raw text, in that text.
+fn raw_range(line: &Line<'_>, part: &str) -> Range<usize> {
+    let start = (part.as_ptr() as usize).saturating_sub(line.raw.as_ptr() as usize);
+    start..start + part.len()
+}
+
+/// The slot of the primitive token `token`, a sub-slice of `line`'s raw text.
+pub(super) fn token_slot(line: &Line<'_>, token: &str) -> Slot {
+    Slot::Prim(raw_range(line, token))
+}
+
 /// The slot of an array header on `line`.
 pub(super) fn array_slot(
     header: Header<'_>,
@@ -175,10 +188,7 @@ pub(super) fn array_slot(
     base_depth: usize,
     line: &Line<'_>,
 ) -> Slot {
-    let inline = inline.map(|text| {
-        let start = (text.as_ptr() as usize).saturating_sub(line.raw.as_ptr() as usize);
-        start..start + text.len()
-    });
+    let inline = inline.map(|text| raw_range(line, text));
     Slot::Array(Box::new(ArraySlot {
         header: own_header(header),
         inline,
@@ -197,7 +207,7 @@ pub(super) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
     } else if rest == "[]" {
         Slot::EmptyArray
     } else {
-        Slot::Prim(primitive(line, rest))
+        token_slot(line, rest)
     }
 }
 
@@ -246,7 +256,7 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
                 at,
             });
         }
-        PlainKey::Nothing => return Ok(Slot::Prim(primitive(&item, after))),
+        PlainKey::Nothing => return Ok(token_slot(&item, after)),
         PlainKey::Other => {}
     }
     if let Some((mut header, inline)) = resolve_header(ctx, &item, after)? {
@@ -283,5 +293,5 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
             at,
         });
     }
-    Ok(Slot::Prim(primitive(&item, after)))
+    Ok(token_slot(&item, after))
 }

@@ -1,0 +1,529 @@
+//! A serde `Deserializer` driven by the reader's events: any `T: DeserializeOwned`
+//! straight from a [`BufRead`], one line at a time, with one step of lookahead.
+//!
+//! Objects are `MapAccess` from `StartObject`, keys and values to `EndObject`; arrays
+//! are `SeqAccess` from `StartArray` (its declared length the size hint) to `EndArray`;
+//! primitives are handed over as `from_str` hands the same tokens. A skipped value
+//! (`deserialize_ignored_any`, unknown struct fields) is read and checked but not kept.
+
+use std::io::{BufRead, BufReader, Read};
+
+use serde::de::value::StrDeserializer;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, forward_to_deserialize_any};
+
+use super::primitive::parse_primitive;
+use super::reader::Driver;
+use super::serde_prim::PrimDe;
+use super::serde_queue::{Span, Step, StepQueue};
+use crate::stack::guarded;
+use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
+
+/// A line and the column of its content, for errors about what it holds.
+#[derive(Clone, Copy, Default)]
+struct Pos {
+    line: usize,
+    column: usize,
+}
+
+/// A TOON deserializer over a [`BufRead`]: the document is read line by line through
+/// the streaming decoder's state machine as `T` asks for it, so reading a long array
+/// element by element holds one element at a time, never the text.
+///
+/// It accepts and rejects what [`from_str`](crate::from_str) accepts and rejects, with
+/// the same errors, and hands each value to the visitor as `from_str` does. Call
+/// [`ReaderDeserializer::end`] after deserializing, to read (and check) the rest of the
+/// document; [`from_reader_with`](crate::decode::from_reader_with) does both.
+///
+/// ```
+/// use serde::Deserialize;
+/// let text = "[3]{id,name}:\n  1,Ada\n  2,Bob\n  3,Cy\n";
+/// let mut de = toon::decode::ReaderDeserializer::new(text.as_bytes(), &toon::DecodeOptions::default());
+/// #[derive(Deserialize)]
+/// struct User { id: u32, name: String }
+/// let users = Vec::<User>::deserialize(&mut de)?;
+/// de.end()?;
+/// assert_eq!(users[2].name, "Cy");
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub struct ReaderDeserializer<R> {
+    driver: Driver<R, StepQueue>,
+    /// The next step, read ahead, and where it came from.
+    peeked: Option<(Step, Pos)>,
+    /// Where the queued steps came from: the line the reader's last step consumed.
+    queued_at: Pos,
+}
+
+impl<R: BufRead> ReaderDeserializer<R> {
+    /// A deserializer of the TOON document in `reader`, decoded with `options`.
+    pub fn new(reader: R, options: &DecodeOptions) -> Self {
+        ReaderDeserializer {
+            driver: Driver::new(reader, options, StepQueue::default()),
+            peeked: None,
+            queued_at: Pos::default(),
+        }
+    }
+
+    /// Reads the rest of the document (after the value deserialized from it), with the
+    /// checks that apply after the root value.
+    pub fn end(&mut self) -> Result<()> {
+        match self.next()? {
+            (Step::End, _) => Ok(()),
+            (step, at) => Err(self.misplaced(&step, at)),
+        }
+    }
+
+    /// Notes where the steps the reader just queued came from: the content of the
+    /// current line, after the hyphen of a list item.
+    fn note_position(&mut self) {
+        self.queued_at = self.driver.current_line().map_or_else(Pos::default, |l| {
+            let item = l.content.strip_prefix("- ").unwrap_or(l.content);
+            Pos {
+                line: l.number,
+                column: l.column_in(item, 0),
+            }
+        });
+    }
+
+    /// Runs one step of the reader (false after the document). An error it finds is
+    /// queued behind the steps it queued before it.
+    fn step(&mut self) -> bool {
+        match self.driver.step() {
+            Ok(more) => {
+                if more {
+                    self.note_position();
+                }
+                more
+            }
+            Err(e) => {
+                self.note_position();
+                self.driver.sink().steps.push_back(Step::Error(e));
+                true
+            }
+        }
+    }
+
+    /// Reads ahead one step (if not already done).
+    fn fill(&mut self) -> Result<()> {
+        while self.peeked.is_none() {
+            if let Some(step) = self.driver.sink().steps.pop_front() {
+                if let Step::Error(e) = step {
+                    return Err(e);
+                }
+                self.peeked = Some((step, self.queued_at));
+            } else {
+                // Nothing queued refers to the key text any more.
+                self.driver.sink().clear_text();
+                if !self.step() {
+                    self.peeked = Some((Step::End, self.queued_at));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn peek(&mut self) -> Result<(&Step, Pos)> {
+        self.fill()?;
+        match &self.peeked {
+            Some((step, at)) => Ok((step, *at)),
+            None => Ok((&Step::End, self.queued_at)),
+        }
+    }
+
+    fn next(&mut self) -> Result<(Step, Pos)> {
+        self.fill()?;
+        Ok(self.peeked.take().unwrap_or((Step::End, self.queued_at)))
+    }
+
+    /// Gives an error without a location the position `at`.
+    fn locate(&self, e: Error, at: Pos) -> Error {
+        if e.line().is_some() || at.line == 0 {
+            return e;
+        }
+        let raw = self
+            .driver
+            .current_line()
+            .filter(|l| l.number == at.line)
+            .map_or("", |l| l.raw);
+        e.at(at.line, at.column, raw)
+    }
+
+    /// A step where the document's structure does not allow it (a broken state
+    /// machine, never input).
+    fn misplaced(&self, step: &Step, at: Pos) -> Error {
+        let what = match step {
+            Step::StartObject => "start of an object",
+            Step::EndObject => "end of an object",
+            Step::StartArray(_) => "start of an array",
+            Step::EndArray => "end of an array",
+            Step::Key(_) => "key",
+            Step::Prim(..) => "value",
+            Step::Row(_) => "row",
+            Step::Error(_) => "error",
+            Step::End => "end of the document",
+        };
+        self.locate(
+            Error::new(
+                ErrorKind::Data,
+                format!("unexpected {what} in the event stream"),
+            ),
+            at,
+        )
+    }
+
+    /// Skips one whole value, checked but not kept.
+    fn skip_value(&mut self) -> Result<()> {
+        let mut open = match self.next()? {
+            (Step::Prim(..) | Step::Row(_), _) => return Ok(()),
+            (Step::StartObject | Step::StartArray(_), _) => 1usize,
+            (step, at) => return Err(self.misplaced(&step, at)),
+        };
+        let queue = self.driver.sink();
+        while open > 0 {
+            match queue.steps.pop_front() {
+                Some(Step::StartObject | Step::StartArray(_)) => open += 1,
+                Some(Step::EndObject | Step::EndArray) => open -= 1,
+                Some(Step::Error(e)) => return Err(e),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        if open > 0 {
+            queue.clear_text();
+            queue.skip = open;
+            while self.driver.sink().skip > 0 {
+                if !self.step() {
+                    return Err(self.misplaced(&Step::End, self.queued_at));
+                }
+                let queue = self.driver.sink();
+                if queue.skip > 0
+                    && let Some(Step::Error(e)) = queue.steps.pop_back()
+                {
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips the rest of an object whose first `pending` key's value is still unread.
+    fn skip_fields(&mut self, mut pending: bool) -> Result<()> {
+        loop {
+            if pending {
+                self.skip_value()?;
+            }
+            match self.next()? {
+                (Step::Key(_), _) => pending = true,
+                (Step::EndObject, _) => return Ok(()),
+                (step, at) => return Err(self.misplaced(&step, at)),
+            }
+        }
+    }
+
+    /// An object just opened at `at`, read as a map. Errors are located by the caller
+    /// (the enclosing field or element), as `from_str` locates them.
+    fn visit_object<'de, V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
+        let mut access = ObjectAccess {
+            de: self,
+            key_at: at,
+            pending: false,
+            done: false,
+        };
+        let value = visitor.visit_map(&mut access)?;
+        let (done, pending) = (access.done, access.pending);
+        if !done {
+            self.skip_fields(pending)?;
+        }
+        Ok(value)
+    }
+
+    /// An array just opened with `len` declared elements, read as a sequence.
+    fn visit_array<'de, V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+        let mut access = ArrayAccess {
+            de: self,
+            left: len,
+            done: false,
+        };
+        let value = visitor.visit_seq(&mut access)?;
+        let done = access.done;
+        if !done {
+            match self.next()? {
+                (Step::EndArray, _) => {}
+                (_, next) => {
+                    let e = Error::new(
+                        ErrorKind::Syntax,
+                        "More items than the requested type can hold",
+                    );
+                    return Err(self.locate(e, next));
+                }
+            }
+        }
+        Ok(value)
+    }
+
+    /// The primitive that comes next, if one does.
+    fn next_primitive(&mut self) -> Result<Option<(PrimDe, Pos)>> {
+        if !matches!(self.peek()?.0, Step::Prim(..)) {
+            return Ok(None);
+        }
+        match self.next()? {
+            (Step::Prim(prim), at) => Ok(Some((prim, at))),
+            (step, at) => Err(self.misplaced(&step, at)),
+        }
+    }
+}
+
+/// Deserializes a `T` from TOON read from `reader` with the given options, one line at
+/// a time: beyond what `T` itself keeps, memory is bounded by the longest line and the
+/// nesting depth, never the text (a `Vec<T>` holds its elements; a visitor that handles
+/// each element as it comes holds one at a time).
+///
+/// Values and errors are [`from_str_with`](crate::from_str_with)'s, except that invalid
+/// UTF-8 (strict mode) is found when its line is reached, so an error on an earlier
+/// line comes first; a failed read is an [`ErrorKind::Io`](crate::ErrorKind::Io) error.
+///
+/// ```
+/// let items: Vec<u32> = toon::decode::from_reader_with("[3]: 1,2,3".as_bytes(), &toon::DecodeOptions::default())?;
+/// assert_eq!(items, [1, 2, 3]);
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn from_reader_with<R: Read, T: DeserializeOwned>(
+    reader: R,
+    options: &DecodeOptions,
+) -> Result<T> {
+    let mut de = ReaderDeserializer::new(BufReader::new(reader), options);
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Requests a primitive answers itself; anything else answers as `deserialize_any`.
+/// Integer requests locate a primitive's errors themselves (as `from_str` does), the
+/// others leave that to the enclosing field or element.
+macro_rules! primitive_first {
+    (located $($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.next_primitive()? {
+                Some((prim, at)) => prim.$m(visitor).map_err(|e| self.locate(e, at)),
+                None => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+    ($($m:ident)*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.next_primitive()? {
+                Some((prim, _)) => prim.$m(visitor),
+                None => self.deserialize_any(visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.next()? {
+            (Step::Prim(prim), _) => prim.deserialize_any(visitor),
+            (Step::Row(spans), at) => visitor.visit_map(RowAccess {
+                de: self,
+                next: spans.start,
+                end: spans.end,
+                at,
+            }),
+            (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
+            (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
+            (step, at) => Err(self.misplaced(&step, at)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Step::Prim(PrimDe {
+            value: Value::Null, ..
+        }) = self.peek()?.0
+        {
+            self.next()?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    /// A unit variant from a primitive (its text); from a container, what
+    /// [`Value`]'s `deserialize_enum` makes of it (`Variant: …`, externally tagged), so
+    /// the variant's content is read into a `Value` first, as `from_str` reads it.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        if let Some((prim, _)) = self.next_primitive()? {
+            return prim.deserialize_enum(name, variants, visitor);
+        }
+        let value = Value::deserialize(&mut *self)?;
+        de::Deserializer::deserialize_enum(value, name, variants, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+
+    primitive_first!(deserialize_str deserialize_string);
+
+    primitive_first!(located deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128);
+
+    forward_to_deserialize_any! {
+        bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier
+    }
+}
+
+/// An object's fields.
+struct ObjectAccess<'d, R> {
+    de: &'d mut ReaderDeserializer<R>,
+    /// Where the last key was read: errors in its value without a position get it.
+    key_at: Pos,
+    /// A key was read and its value not yet.
+    pending: bool,
+    done: bool,
+}
+
+impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        if self.pending {
+            // The visitor skipped a value.
+            self.pending = false;
+            self.de.skip_value()?;
+        }
+        match self.de.next()? {
+            (Step::Key(key), at) => {
+                self.key_at = at;
+                self.pending = true;
+                let text = self.de.driver.sink().text.get(key).unwrap_or("");
+                let key = seed.deserialize(StrDeserializer::<Error>::new(text));
+                key.map(Some).map_err(|e| self.de.locate(e, at))
+            }
+            (Step::EndObject, _) => {
+                self.done = true;
+                Ok(None)
+            }
+            (step, at) => Err(self.de.misplaced(&step, at)),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        if !self.pending {
+            return Err(de::Error::custom("value requested before key"));
+        }
+        self.pending = false;
+        let at = self.key_at;
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| self.de.locate(e, at))
+    }
+}
+
+/// An array's elements.
+struct ArrayAccess<'d, R> {
+    de: &'d mut ReaderDeserializer<R>,
+    /// Elements still to come, as the header declares them.
+    left: usize,
+    done: bool,
+}
+
+impl<'de, R: BufRead> SeqAccess<'de> for ArrayAccess<'_, R> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        let (step, at) = self.de.peek()?;
+        if matches!(step, Step::EndArray) {
+            self.de.next()?;
+            self.done = true;
+            return Ok(None);
+        }
+        self.left = self.left.saturating_sub(1);
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| self.de.locate(e, at))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// A table row kept whole (see [`Step::Row`]): its fields' names and cells.
+struct RowAccess<'d, R> {
+    de: &'d mut ReaderDeserializer<R>,
+    /// The next name's place in the queue's spans (its cell follows it).
+    next: usize,
+    end: usize,
+    /// The row's line, where errors about its cells point.
+    at: Pos,
+}
+
+impl<R: BufRead> RowAccess<'_, R> {
+    /// The text of the span at `i`, and whether it is an unescaped string.
+    fn text(&mut self, i: usize) -> (&str, bool) {
+        let queue = self.de.driver.sink();
+        let (range, string) = match queue.spans.get(i) {
+            Some(Span::Name(r) | Span::Token(r)) => (r.clone(), false),
+            Some(Span::Str(r)) => (r.clone(), true),
+            None => (0..0, false),
+        };
+        (queue.text.get(range).unwrap_or(""), string)
+    }
+}
+
+impl<'de, R: BufRead> MapAccess<'de> for RowAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.next >= self.end {
+            return Ok(None);
+        }
+        let at = self.at;
+        let key = seed.deserialize(StrDeserializer::<Error>::new(self.text(self.next).0));
+        key.map(Some).map_err(|e| self.de.locate(e, at))
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let (at, cell) = (self.at, self.next + 1);
+        self.next += 2;
+        let prim = match self.text(cell) {
+            (s, true) => PrimDe {
+                value: Value::String(s.to_owned()),
+                text: None,
+            },
+            // An unquoted token cannot be malformed.
+            (token, false) => match parse_primitive(token) {
+                Ok(value) => PrimDe::new(value, token),
+                Err(_) => PrimDe::new(Value::String(token.to_owned()), token),
+            },
+        };
+        seed.deserialize(prim).map_err(|e| self.de.locate(e, at))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some((self.end.saturating_sub(self.next)) / 2)
+    }
+}
