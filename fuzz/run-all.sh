@@ -30,7 +30,7 @@ for t in $targets; do
   case "$t" in *_plan) dict=plan.dict ;; esac
   seeds="corpus/$t"
   # The streaming decoder reads the same inputs as the tree decoder: share its seeds.
-  case "$t" in stream) seeds="corpus/decode" ;; esac
+  case "$t" in stream | reader) seeds="corpus/decode" ;; esac
   if "$bin/$t" "scratch/$t" "$seeds" -artifact_prefix="artifacts/$t/" \
       -dict="$dict" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
       -max_len=65536 -print_final_stats=1 >"$log" 2>&1; then
