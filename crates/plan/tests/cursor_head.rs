@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use toon_plan::{DialectId, Format};
 
+mod model_json;
+
 fn cursor_files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans/cursor");
     let mut out = Vec::new();
@@ -25,21 +27,13 @@ fn read(p: &Path) -> (String, toon_plan::Loaded) {
     (text, loaded)
 }
 
-/// The plan model of `text` as JSON.
+/// The plan model of a loaded plan as JSON.
 fn plan_json(loaded: &toon_plan::Loaded) -> Value {
-    let out = toon_plan::convert(&loaded.plan, DialectId::Plan, Some(Format::Json)).unwrap();
-    serde_json::from_str(&out.text).unwrap()
+    model_json::of(&loaded.plan)
 }
 
 fn to_cursor(plan: &Value) -> String {
-    let loaded = toon_plan::load(
-        &plan.to_string(),
-        None,
-        Some(DialectId::Plan),
-        Some(Format::Json),
-    )
-    .unwrap();
-    toon_plan::write(&loaded.plan, DialectId::Cursor, Some(Format::Md)).unwrap()
+    model_json::to_markdown(plan, DialectId::Cursor)
 }
 
 /// The head of a Cursor file: its front matter with the fences.

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use toon_plan::{DialectId, Format};
 
+mod model_json;
+
 fn markdown_files() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans/workflow");
     let mut out = Vec::new();
@@ -70,20 +72,11 @@ fn the_test_file_uses_styles_the_canonical_writer_does_not() {
 /// The plan model's JSON of a markdown text, and that JSON read back and written as
 /// markdown.
 fn plan_json(text: &str) -> Value {
-    let loaded = load_md(text);
-    let out = toon_plan::convert(&loaded.plan, DialectId::Plan, Some(Format::Json)).unwrap();
-    serde_json::from_str(&out.text).unwrap()
+    model_json::of(&load_md(text).plan)
 }
 
 fn md_from_json(plan: &Value) -> String {
-    let loaded = toon_plan::load(
-        &plan.to_string(),
-        None,
-        Some(DialectId::Plan),
-        Some(Format::Json),
-    )
-    .unwrap();
-    md_of(&loaded.plan)
+    model_json::to_markdown(plan, DialectId::Workflow)
 }
 
 #[test]

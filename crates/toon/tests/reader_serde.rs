@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use toon::decode::from_reader_with;
 use toon::{DecodeOptions, Error, ErrorKind, Value};
-use toon_conformance::{Case, Category, announce_skipped, run_own_suite, run_suite};
+use toon_conformance::{Case, announce_skipped, run_own_suite, run_suite};
 
 mod damage;
 mod strategies;
@@ -112,34 +112,13 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
     Ok(())
 }
 
+/// Both modes (and the given indent).
 fn check_both_modes(bytes: &[u8], indent: usize) -> Result<(), String> {
-    for strict in [true, false] {
-        let options = DecodeOptions::default()
-            .with_strict(strict)
-            .with_indent_size(indent);
-        check_input(bytes, &options)
-            .map_err(|e| format!("strict={strict} indent={indent}: {e}"))?;
-    }
-    Ok(())
+    damage::in_both_modes(check_input, bytes, indent)
 }
 
 fn case_check(case: &Case) -> Result<(), String> {
-    let text = match case.category {
-        Category::Decode => case.toon_input(),
-        Category::Encode => case.expected_toon(),
-    };
-    let indent = case.options.indent.unwrap_or(2).max(1);
-    let mut options = DecodeOptions::default().with_indent_size(indent);
-    if let Some(s) = case.options.strict {
-        options.strict = s;
-    }
-    check_input(text.as_bytes(), &options)?;
-    check_both_modes(text.as_bytes(), indent)?;
-    for v in variants(text.as_bytes(), text.len() as u64 + 7, 6) {
-        check_both_modes(&v, indent)
-            .map_err(|e| format!("variant {:?}: {e}", String::from_utf8_lossy(&v)))?;
-    }
-    Ok(())
+    damage::case_and_variants(check_input, case, 7, 6)
 }
 
 #[test]

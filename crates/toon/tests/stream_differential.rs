@@ -16,7 +16,7 @@ use std::path::Path;
 
 use toon::decode::{EventReader, reader_to_json_lines, reader_to_json_writer, reader_to_value};
 use toon::{DecodeOptions, Error, ErrorKind, Value};
-use toon_conformance::{Case, Category, announce_skipped, run_own_suite, run_suite};
+use toon_conformance::{Case, announce_skipped, run_own_suite, run_suite};
 
 mod damage;
 
@@ -104,33 +104,11 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
 
 /// Both modes (and the given indent).
 fn check_both_modes(bytes: &[u8], indent: usize) -> Result<(), String> {
-    for strict in [true, false] {
-        let options = DecodeOptions::default()
-            .with_strict(strict)
-            .with_indent_size(indent);
-        check_input(bytes, &options)
-            .map_err(|e| format!("strict={strict} indent={indent}: {e}"))?;
-    }
-    Ok(())
+    damage::in_both_modes(check_input, bytes, indent)
 }
 
 fn case_check(case: &Case) -> Result<(), String> {
-    let text = match case.category {
-        Category::Decode => case.toon_input(),
-        Category::Encode => case.expected_toon(),
-    };
-    let indent = case.options.indent.unwrap_or(2).max(1);
-    let mut options = DecodeOptions::default().with_indent_size(indent);
-    if let Some(s) = case.options.strict {
-        options.strict = s;
-    }
-    check_input(text.as_bytes(), &options)?;
-    check_both_modes(text.as_bytes(), indent)?;
-    for v in variants(text.as_bytes(), text.len() as u64, 12) {
-        check_both_modes(&v, indent)
-            .map_err(|e| format!("variant {:?}: {e}", String::from_utf8_lossy(&v)))?;
-    }
-    Ok(())
+    damage::case_and_variants(check_input, case, 0, 12)
 }
 
 #[test]

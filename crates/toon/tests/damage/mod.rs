@@ -1,4 +1,43 @@
-//! Damaged variants of test inputs, deterministic per seed.
+//! Damaged variants of test inputs, deterministic per seed, and the harness that runs a
+//! differential check over an input in both modes and over a case with its variants.
+
+use toon::DecodeOptions;
+use toon_conformance::{Case, Category};
+
+/// A differential check of one input under some options.
+pub type Check = fn(&[u8], &DecodeOptions) -> Result<(), String>;
+
+/// `check` in strict and non-strict mode, with `indent`.
+pub fn in_both_modes(check: Check, bytes: &[u8], indent: usize) -> Result<(), String> {
+    for strict in [true, false] {
+        let options = DecodeOptions::default()
+            .with_strict(strict)
+            .with_indent_size(indent);
+        check(bytes, &options).map_err(|e| format!("strict={strict} indent={indent}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// `check` on a conformance case's TOON text with the case's options, in both modes,
+/// and on `n` damaged variants of it (seeded by the text's length plus `salt`).
+pub fn case_and_variants(check: Check, case: &Case, salt: u64, n: usize) -> Result<(), String> {
+    let text = match case.category {
+        Category::Decode => case.toon_input(),
+        Category::Encode => case.expected_toon(),
+    };
+    let indent = case.options.indent.unwrap_or(2).max(1);
+    let mut options = DecodeOptions::default().with_indent_size(indent);
+    if let Some(s) = case.options.strict {
+        options.strict = s;
+    }
+    check(text.as_bytes(), &options)?;
+    in_both_modes(check, text.as_bytes(), indent)?;
+    for v in variants(text.as_bytes(), text.len() as u64 + salt, n) {
+        in_both_modes(check, &v, indent)
+            .map_err(|e| format!("variant {:?}: {e}", String::from_utf8_lossy(&v)))?;
+    }
+    Ok(())
+}
 
 /// A small deterministic generator for damage.
 pub struct Lcg(pub u64);

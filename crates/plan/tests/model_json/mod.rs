@@ -1,0 +1,23 @@
+//! A plan as the plan model's JSON, to edit in tests, and that JSON written back in a
+//! dialect's markdown.
+
+use serde_json::Value;
+use toon_plan::{DialectId, Format, Plan};
+
+/// The plan model of a plan, as JSON.
+pub fn of(plan: &Plan) -> Value {
+    let out = toon_plan::convert(plan, DialectId::Plan, Some(Format::Json)).unwrap();
+    serde_json::from_str(&out.text).unwrap()
+}
+
+/// Plan-model JSON read back and written in `dialect`'s markdown.
+pub fn to_markdown(plan: &Value, dialect: DialectId) -> String {
+    let loaded = toon_plan::load(
+        &plan.to_string(),
+        None,
+        Some(DialectId::Plan),
+        Some(Format::Json),
+    )
+    .unwrap();
+    toon_plan::write(&loaded.plan, dialect, Some(Format::Md)).unwrap()
+}
