@@ -158,3 +158,51 @@ fn from_slice_rejects_invalid_utf8_in_strict_mode_only() {
         Some("\u{FFFD}\u{FFFD}")
     );
 }
+
+/// A float of 2^64 or more is written as its integer digits (JavaScript's form); an
+/// `f64` or `f32` field reads it back, through the whole-text and the streaming
+/// deserializers, in a field, a table cell, a list and at the root.
+#[test]
+fn large_floats_written_as_integer_digits_read_back() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Row {
+        x: f64,
+        y: f32,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Doc {
+        one: Row,
+        rows: Vec<Row>,
+        list: Vec<f64>,
+    }
+    let doc = Doc {
+        one: Row { x: 2.4e20, y: 3e25 },
+        rows: vec![
+            Row {
+                x: 1.8446744073709552e19,
+                y: -0.0,
+            },
+            Row { x: -7e30, y: 1.0 },
+        ],
+        list: vec![1e21, 6e22, -1.5e300],
+    };
+    let text = toon::to_string(&doc).unwrap();
+    assert!(text.contains("x: 240000000000000000000"), "{text}");
+    assert_eq!(toon::from_str::<Doc>(&text).unwrap(), doc);
+    assert_eq!(toon::from_reader::<_, Doc>(text.as_bytes()).unwrap(), doc);
+    let digits = "123456789012345678901234567890";
+    assert_eq!(
+        toon::from_str::<f64>(digits).unwrap(),
+        1.2345678901234568e29
+    );
+    assert_eq!(
+        toon::from_reader::<_, f64>(digits.as_bytes()).unwrap(),
+        1.2345678901234568e29
+    );
+    let big = toon::decode_value(digits).unwrap();
+    assert_eq!(toon::from_value::<f64>(big).unwrap(), 1.2345678901234568e29);
+    // `-0` is 0, as everywhere in the decoder.
+    assert!(toon::from_str::<f64>("-0").unwrap().is_sign_positive());
+    // Integer fields still refuse what does not fit them.
+    assert!(toon::from_str::<u8>(digits).is_err());
+}

@@ -161,8 +161,21 @@ impl<'de> de::Deserializer<'de> for Value {
         }
     }
 
+    /// Floats take a number of any size as a float (a float of 2^64 or more is an
+    /// integer in TOON), as `from_str` does.
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Value::Number(n) => visitor.visit_f64(n.as_f64()),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_f64(visitor)
+    }
+
     forward_to_deserialize_any! {
-        bool f32 f64 char str string bytes byte_buf unit_struct seq tuple
+        bool char str string bytes byte_buf unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }

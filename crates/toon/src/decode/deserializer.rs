@@ -528,21 +528,22 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
         self.deserialize_str(visitor)
     }
 
-    forward_integers!(slot);
+    forward_numbers!(slot);
 
     forward_to_deserialize_any! {
         <W: Visitor<'a>>
-        bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        bool char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }
 
-/// Integer requests on a token accept integral floats (`1e3`).
-macro_rules! forward_integers {
+/// Number requests on the root and on a slot go to the token: integers accept integral
+/// floats (`1e3`), floats integers of any size.
+macro_rules! forward_numbers {
     (slot) => {
-        forward_integers!(@slot deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        forward_numbers!(@slot deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
             deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-            deserialize_u128);
+            deserialize_u128 deserialize_f32 deserialize_f64);
     };
     (@slot $($m:ident)*) => {$(
         fn $m<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
@@ -553,8 +554,18 @@ macro_rules! forward_integers {
             }
         }
     )*};
+    (root) => {
+        forward_numbers!(@root deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+            deserialize_u128 deserialize_f32 deserialize_f64);
+    };
+    (@root $($m:ident)*) => {$(
+        fn $m<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
+            self.read_root(|slot| slot.$m(visitor))
+        }
+    )*};
     (token) => {
-        forward_integers!(@token deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        forward_numbers!(@token deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
             deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
             deserialize_u128);
     };
@@ -564,7 +575,7 @@ macro_rules! forward_integers {
         }
     )*};
 }
-use forward_integers;
+use forward_numbers;
 
 /// A primitive token as a serde deserializer (spec §4).
 struct TokenDe<'a> {
@@ -697,11 +708,27 @@ impl<'a> de::Deserializer<'a> for TokenDe<'a> {
         visitor.visit_newtype_struct(self)
     }
 
-    forward_integers!(token);
+    forward_numbers!(token);
+
+    /// Floats read an integer token as a float too: a float of 2^64 or more is written
+    /// as its integer digits (`240000000000000000000`), which fits an `f64` field as
+    /// serde_json reads it.
+    fn deserialize_f64<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
+        if matches!(numeric_kind(self.token), Some(NumericKind::Int))
+            && let Ok(f) = self.token.parse::<f64>()
+        {
+            return visitor.visit_f64(if f == 0.0 { 0.0 } else { f });
+        }
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_f32<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_f64(visitor)
+    }
 
     forward_to_deserialize_any! {
         <W: Visitor<'a>>
-        bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        bool char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }
@@ -1503,14 +1530,10 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
 
     /// Reads the whole document: the root form of spec §5.
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
-        let slot = self.root_slot()?;
-        let is_array = matches!(slot, Slot::Array { .. } | Slot::EmptyArray);
-        let value = SlotDe { de: self, slot }.deserialize_any(visitor)?;
-        if is_array {
-            self.assert_fully_consumed()?;
-        }
-        Ok(value)
+        self.read_root(|slot| slot.deserialize_any(visitor))
     }
+
+    forward_numbers!(root);
 
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         match self.root_slot()? {
@@ -1546,12 +1569,23 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
 
     forward_to_deserialize_any! {
         <W: Visitor<'a>>
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        bool char str string bytes byte_buf
         unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 }
 
 impl<'a> Deserializer<'a> {
+    /// Reads the root value (spec §5) with `read`; a root array must be the whole text.
+    fn read_root<T>(&mut self, read: impl FnOnce(SlotDe<'_, 'a>) -> Result<T>) -> Result<T> {
+        let slot = self.root_slot()?;
+        let is_array = matches!(slot, Slot::Array { .. } | Slot::EmptyArray);
+        let value = read(SlotDe { de: self, slot })?;
+        if is_array {
+            self.assert_fully_consumed()?;
+        }
+        Ok(value)
+    }
+
     /// Decides the root form (spec §5) and reads the lines that decide it.
     fn root_slot(&mut self) -> Result<Slot<'a>> {
         if self.indent_size == 0 {

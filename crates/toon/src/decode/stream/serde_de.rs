@@ -382,10 +382,10 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
 
     primitive_first!(located deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128);
+        deserialize_u128 deserialize_f32 deserialize_f64);
 
     forward_to_deserialize_any! {
-        bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        bool char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
     }
 }

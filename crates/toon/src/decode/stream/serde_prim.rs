@@ -139,8 +139,23 @@ impl<'de> de::Deserializer<'de> for PrimDe {
     integers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128);
 
+    /// Floats read an integer of any size as a float, as `from_str` does: a float of
+    /// 2^64 or more is written as its integer digits.
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Value::Number(Number(N::Big(digits))) = &self.value
+            && let Ok(f) = digits.parse::<f64>()
+        {
+            return visitor.visit_f64(f);
+        }
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_f64(visitor)
+    }
+
     forward_to_deserialize_any! {
-        bool f32 f64 char bytes byte_buf unit unit_struct seq tuple
+        bool char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier ignored_any
     }
 }
