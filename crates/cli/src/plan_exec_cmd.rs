@@ -99,24 +99,37 @@ fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<
 }
 
 /// Loads and schedules a plan; prints validation errors to stderr (they make the exit
-/// status 1 but do not stop the view while a schedule exists).
+/// status 1 but do not stop the view while a schedule exists) — except, when the view
+/// shows the schedule's findings (`shows_findings`), those that are findings too.
 fn load_schedule(
     path: &Path,
     from: Option<DialectId>,
     format: Option<Format>,
+    shows_findings: bool,
 ) -> Result<(Loaded, Schedule, bool), ExitCode> {
     let loaded = load(path, from, format).map_err(|e| {
         eprintln!("{e}");
         ExitCode::FAILURE
     })?;
+    let schedule = exec::schedule(&loaded.plan);
+    let shown = |p: &toon_plan::Problem| {
+        shows_findings
+            && schedule.as_ref().is_ok_and(|s| {
+                s.findings
+                    .iter()
+                    .any(|f| f.rule == p.rule && f.message == p.message)
+            })
+    };
     let mut invalid = false;
     for p in toon_plan::validate(&loaded) {
         if p.is_error() {
             invalid = true;
-            eprintln!("{}: {p}", path.display());
+            if !shown(&p) {
+                eprintln!("{}: {p}", path.display());
+            }
         }
     }
-    let schedule = exec::schedule(&loaded.plan).map_err(|e| {
+    let schedule = schedule.map_err(|e| {
         eprintln!("{}: cannot schedule: {e}", path.display());
         ExitCode::FAILURE
     })?;
@@ -240,10 +253,11 @@ fn describe(loaded: &Loaded, s: &Schedule) -> String {
 
 /// `toon plan schedule`.
 pub fn schedule(args: ScheduleArgs) -> ExitCode {
-    let (loaded, schedule, invalid) = match load_schedule(&args.file, args.from, args.format) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let (loaded, schedule, invalid) =
+        match load_schedule(&args.file, args.from, args.format, !args.events) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
     let text = if args.events {
         let mut outcomes = HashMap::new();
         for id in &args.fail {
@@ -292,11 +306,11 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
 
 /// `toon plan graph`.
 pub fn graph(args: GraphArgs) -> ExitCode {
-    let (loaded, schedule, invalid) = match load_schedule(&args.file, args.from, args.input_format)
-    {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let (loaded, schedule, invalid) =
+        match load_schedule(&args.file, args.from, args.input_format, false) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
     let text = match args.format {
         GraphFormat::Mermaid => exec::render::mermaid(&loaded.plan, &schedule),
         GraphFormat::Dot => exec::render::dot(&loaded.plan, &schedule),

@@ -199,6 +199,12 @@ fn a_misplaced_parallel_group_fails_the_schedule() {
     let out = stdout(&o);
     assert!(out.contains("b: error: \"b\" is in parallel group 1 but depends on \"a\" in parallel group 2, which runs later [group-order]"), "{out}");
     assert!(out.contains("a: hint:"), "{out}");
+    // Said once: the view shows the finding, so stderr does not repeat it.
+    assert!(!stderr(&o).contains("group-order"), "{}", stderr(&o));
+    // A view without findings (the graph) still says it, on stderr.
+    let g = toon(&["plan", "graph", &file]);
+    assert_eq!(g.status.code(), Some(1));
+    assert!(stderr(&g).contains("[group-order]"), "{}", stderr(&g));
     // `validate` rejects what `schedule` rejects.
     let v = toon(&["plan", "validate", &file]);
     assert_eq!(v.status.code(), Some(1), "{}", stderr(&v));
