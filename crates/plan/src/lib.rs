@@ -237,7 +237,7 @@ pub fn convert(
 }
 
 /// Converts a plan read from dialect `from` to dialect `to`, first filling in what
-/// the target requires and the plan lacks (see [`derive`]): derived from the plan
+/// the target requires and the plan lacks (see [`mod@derive`]): derived from the plan
 /// where a rule gives the value (a PlanDAG `parallel_group` is the schedule wave),
 /// defaulted where one value is obvious, or taken from `sets` (`--set tool=…`). The
 /// loss report lists each filled value with its rule beside what was dropped.

@@ -27,7 +27,7 @@ fn id_key(items: &[Value]) -> Option<&'static str> {
     })
 }
 
-/// Puts lists laid out by [`flatten`] back together. Trees without the marker are
+/// Puts lists laid out as side tables (the layout older versions wrote) back together. Trees without the marker are
 /// returned as they are.
 pub fn unflatten(tree: Value) -> Value {
     let Value::Object(mut top) = tree else {

@@ -283,7 +283,7 @@ pub fn write<R: Record + Clone>(
 }
 
 /// Reads a list item as a task through its table; an item that is not an object is
-/// kept whole (see [`crate::fields::opaque_task`]).
+/// kept whole, as an opaque task holding the item.
 pub fn read_task(table: &Table, item: &Value) -> Task {
     match item.as_object() {
         Some(obj) => read_record(table, obj),
