@@ -27,8 +27,8 @@ fn id_key(items: &[Value]) -> Option<&'static str> {
     })
 }
 
-/// Puts lists laid out as side tables (the layout older versions wrote) back together. Trees without the marker are
-/// returned as they are.
+/// Puts lists laid out as side tables (marked by `toon_tables`) back together. Trees
+/// without the marker are returned as they are.
 pub fn unflatten(tree: Value) -> Value {
     let Value::Object(mut top) = tree else {
         return tree;
