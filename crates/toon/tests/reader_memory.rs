@@ -8,50 +8,25 @@
 //! debug builds. The peak does not depend on the size.
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 
 use serde::Deserialize;
 use serde::de::{self, SeqAccess, Visitor};
 
 mod heap;
+mod lines;
 
 use heap::SERIAL;
+use lines::Lines;
 
 #[global_allocator]
 static ALLOC: heap::Counting = heap::Counting;
 
 /// A document generated line by line: a title, a table of `rows` rows, then a list of
 /// `rows / 4` objects, each with a nested object and an inline array.
-struct Generator {
-    rows: usize,
-    next: usize,
-    line: Vec<u8>,
-    pos: usize,
-    produced: usize,
-}
-
-impl Generator {
-    fn new(rows: usize) -> Self {
-        Generator {
-            rows,
-            next: 0,
-            line: Vec::with_capacity(256),
-            pos: 0,
-            produced: 0,
-        }
-    }
-
-    fn items(&self) -> usize {
-        self.rows / 4
-    }
-
-    fn fill(&mut self) -> bool {
-        self.line.clear();
-        self.pos = 0;
-        let n = self.next;
-        self.next += 1;
-        let (rows, items) = (self.rows, self.items());
-        let l = &mut self.line;
+fn generator(rows: usize) -> Lines<impl FnMut(usize, &mut Vec<u8>) -> bool> {
+    let items = rows / 4;
+    Lines::new(move |n, l| {
         let r = if n == 0 {
             writeln!(l, "title: generated\nrows[{rows}]{{id,name,score,tags}}:")
         } else if n <= rows {
@@ -68,20 +43,7 @@ impl Generator {
             return false;
         };
         r.is_ok()
-    }
-}
-
-impl Read for Generator {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos >= self.line.len() && !self.fill() {
-            return Ok(0);
-        }
-        let n = buf.len().min(self.line.len() - self.pos);
-        buf[..n].copy_from_slice(&self.line[self.pos..self.pos + n]);
-        self.pos += n;
-        self.produced += n;
-        Ok(n)
-    }
+    })
 }
 
 #[derive(Deserialize)]
@@ -184,7 +146,7 @@ fn from_reader_holds_one_element_at_a_time() {
     for strict in [true, false] {
         let mut produced = 0;
         let (doc, peak) = heap::peak_during(|| {
-            let mut generator = Generator::new(rows);
+            let mut generator = generator(rows);
             let options = toon::DecodeOptions::default().with_strict(strict);
             let doc: Doc =
                 toon::decode::from_reader_with(&mut generator, &options).expect("valid document");
@@ -221,7 +183,7 @@ fn a_vec_of_the_same_rows_is_the_rows_and_no_more() {
     }
     let rows = 20_000;
     let (doc, peak) = heap::peak_during(|| {
-        let text = Generator::new(rows).take(u64::MAX);
+        let text = generator(rows).take(u64::MAX);
         // The list after the table is an unknown field, skipped.
         toon::from_reader::<_, Rows>(text).expect("valid")
     });

@@ -12,47 +12,22 @@ use toon::DecodeOptions;
 use toon::decode::{EventReader, reader_to_json_lines, reader_to_json_writer};
 
 mod heap;
+mod lines;
 
 use heap::SERIAL;
+use lines::Lines;
 
 #[global_allocator]
 static ALLOC: heap::Counting = heap::Counting;
 
 /// A document generated line by line: a tabular array of `rows` rows, then a list of
 /// `items` nested objects, each with a nested object, an inline array and a table.
-struct Generator {
-    rows: usize,
-    items: usize,
-    /// Next line to produce: 0 = table header, 1..=rows = rows, then the list.
-    next: usize,
-    line: Vec<u8>,
-    pos: usize,
-    /// Bytes produced.
-    produced: usize,
-}
-
-impl Generator {
-    fn new(rows: usize, items: usize) -> Self {
-        Generator {
-            rows,
-            items,
-            next: 0,
-            line: Vec::with_capacity(512),
-            pos: 0,
-            produced: 0,
-        }
-    }
-
-    fn fill(&mut self) -> bool {
-        use std::io::Write;
-        self.line.clear();
-        self.pos = 0;
-        let n = self.next;
-        self.next += 1;
-        let l = &mut self.line;
+fn generator(rows: usize, items: usize) -> Lines<impl FnMut(usize, &mut Vec<u8>) -> bool> {
+    use std::io::Write;
+    Lines::new(move |n, l| {
         let r = if n == 0 {
-            writeln!(l, "rows[{}]{{id,name,score,tags,pos{{x,y}}}}:", self.rows)
-        } else if n <= self.rows {
+            writeln!(l, "rows[{rows}]{{id,name,score,tags,pos{{x,y}}}}:")
+        } else if n <= rows {
             writeln!(
                 l,
                 "  {n},name {n},{}.5,\"a,b\",{},-{}",
@@ -60,10 +35,10 @@ impl Generator {
                 n % 7,
                 n % 13
             )
-        } else if n == self.rows + 1 {
-            writeln!(l, "items[{}]:", self.items)
-        } else if n <= self.rows + 1 + self.items {
-            let i = n - self.rows - 1;
+        } else if n == rows + 1 {
+            writeln!(l, "items[{items}]:")
+        } else if n <= rows + 1 + items {
+            let i = n - rows - 1;
             writeln!(
                 l,
                 "  - id: {i}\n    meta:\n      owner: \"user {i}\"\n      deep:\n        level: 3\n    \
@@ -73,20 +48,7 @@ impl Generator {
             return false;
         };
         r.is_ok()
-    }
-}
-
-impl Read for Generator {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos >= self.line.len() && !self.fill() {
-            return Ok(0);
-        }
-        let n = buf.len().min(self.line.len() - self.pos);
-        buf[..n].copy_from_slice(&self.line[self.pos..self.pos + n]);
-        self.pos += n;
-        self.produced += n;
-        Ok(n)
-    }
+    })
 }
 
 /// Rows and items for about `mb` megabytes (rows ~30 bytes, items ~150).
@@ -113,7 +75,7 @@ fn a_large_document_streams_in_bounded_memory() {
     let mut produced = 0;
     let mut events = 0usize;
     let peak = peak_during(|| {
-        let mut generator = Generator::new(rows, items);
+        let mut generator = generator(rows, items);
         let reader = EventReader::new(BufReader::new(&mut generator), &DecodeOptions::default());
         for e in reader {
             e.expect("the generated document is valid");
@@ -129,7 +91,7 @@ fn a_large_document_streams_in_bounded_memory() {
     assert!(peak < LIMIT, "peak heap {peak} bytes");
 
     let peak = peak_during(|| {
-        let generator = Generator::new(rows, items);
+        let generator = generator(rows, items);
         reader_to_json_writer(
             BufReader::new(generator),
             &DecodeOptions::default(),
@@ -149,7 +111,7 @@ fn json_lines_of_a_large_table_stream_in_bounded_memory() {
     for strict in [true, false] {
         let mut lines = 0;
         let peak = peak_during(|| {
-            let generator = Generator::new(rows, 0);
+            let generator = generator(rows, 0);
             // Without the empty list that follows the table, the root has one key.
             let only_table = generator.take(u64::MAX);
             let text = BufReader::new(only_table);
