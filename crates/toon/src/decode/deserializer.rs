@@ -1536,17 +1536,10 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     forward_numbers!(root);
 
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
-        match self.root_slot()? {
+        self.read_root(|root| match root.slot {
             Slot::Token { token: "null", .. } => visitor.visit_none(),
-            slot => {
-                let is_array = matches!(slot, Slot::Array { .. } | Slot::EmptyArray);
-                let value = visitor.visit_some(SlotDe { de: self, slot })?;
-                if is_array {
-                    self.assert_fully_consumed()?;
-                }
-                Ok(value)
-            }
-        }
+            _ => visitor.visit_some(root),
+        })
     }
 
     fn deserialize_enum<V: Visitor<'a>>(
