@@ -19,6 +19,7 @@ use crate::dialects::{DialectId, plandag, staged};
 use crate::exec::schedule;
 use crate::model::{Extra, Group, Plan, Task};
 use crate::problem::PlanError;
+use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
 /// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
@@ -456,51 +457,42 @@ fn apply_settings(
 /// Whether a task's field holds a value the target accepts as it is: present (not
 /// blank, for text the target needs: a tool, a description) and, where the target's
 /// table lists known values, one of them.
-fn has_valid(t: &Task, field: &str, to: DialectId) -> bool {
+fn has_valid(t: &mut Task, field: &str, to: DialectId) -> bool {
     let Some((tf, _)) = settable(field) else {
         return false;
     };
-    let text = |v: &Option<String>| {
-        v.as_deref().is_some_and(|v| {
-            let known = known_values(to, tf);
-            known.is_empty() || one_of(known, v)
-        })
-    };
-    match tf {
-        TaskField::Tool => t.tool.as_deref().is_some_and(|s| !s.is_empty()) && text(&t.tool),
-        TaskField::Action => text(&t.action),
-        TaskField::Target => text(&t.target),
-        TaskField::Executor => text(&t.executor),
-        TaskField::Kind => text(&t.kind),
-        TaskField::Status => text(&t.status),
-        TaskField::Title => text(&t.title),
-        TaskField::ParallelGroup => t.parallel_group.is_some(),
-        _ => t
-            .description
-            .as_deref()
-            .is_some_and(|d| !d.trim().is_empty()),
+    let known = known_values(to, tf);
+    match t.slot(To::Task(tf)) {
+        Some(Slot::Text(v)) => v.as_deref().is_some_and(|v| {
+            let filled = match tf {
+                TaskField::Tool => !v.is_empty(),
+                TaskField::Description => !v.trim().is_empty(),
+                _ => true,
+            };
+            filled && (known.is_empty() || one_of(known, v))
+        }),
+        Some(Slot::Num(n)) => n.is_some(),
+        _ => false,
     }
 }
 
+/// Sets a task's field to a `--set` value: text as it is, a number (`parallel_group`)
+/// when it reads as one.
 fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
-    let text = Some(value.to_owned());
-    match field {
-        "tool" => t.tool = text,
-        "action" => t.action = text,
-        "target" => t.target = text,
-        "executor" => t.executor = text,
-        "kind" => t.kind = text,
-        "status" => t.status = text,
-        "title" => t.title = text,
-        "parallel_group" => {
-            let n: u64 = value.parse().map_err(|_| {
-                PlanError::doc(format!(
-                    "--set parallel_group={value}: not a positive integer"
-                ))
+    let Some((tf, name)) = settable(field) else {
+        return Err(PlanError::doc(format!(
+            "--set {field}: not a settable field"
+        )));
+    };
+    match t.slot(To::Task(tf)) {
+        Some(Slot::Text(v)) => *v = Some(value.to_owned()),
+        Some(Slot::Num(n)) => {
+            let parsed: u64 = value.parse().map_err(|_| {
+                PlanError::doc(format!("--set {name}={value}: not a positive integer"))
             })?;
-            t.parallel_group = Some(Number::from(n));
+            *n = Some(Number::from(parsed));
         }
-        _ => t.description = text,
+        _ => {}
     }
     Ok(())
 }
@@ -570,17 +562,17 @@ mod table_names {
 
     #[test]
     fn a_targets_known_values_come_from_its_table() {
-        let t = Task {
+        let mut t = Task {
             executor: Some("browser_agent".to_owned()),
             ..Task::default()
         };
-        assert!(has_valid(&t, "agent_type", DialectId::PlanDag));
-        assert!(!has_valid(&t, "executor", DialectId::Staged));
-        assert!(has_valid(&t, "executor", DialectId::Composite));
-        let t = Task {
+        assert!(has_valid(&mut t, "agent_type", DialectId::PlanDag));
+        assert!(!has_valid(&mut t, "executor", DialectId::Staged));
+        assert!(has_valid(&mut t, "executor", DialectId::Composite));
+        let mut t = Task {
             status: Some("done".to_owned()),
             ..Task::default()
         };
-        assert!(!has_valid(&t, "status", DialectId::Cursor));
+        assert!(!has_valid(&mut t, "status", DialectId::Cursor));
     }
 }
