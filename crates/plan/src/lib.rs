@@ -106,6 +106,9 @@ pub fn load(
         None => match dialects::detect(&document) {
             Some(d) => d,
             None => path.and_then(dialect_from_path).ok_or_else(|| {
+                if text.trim().is_empty() {
+                    return PlanError::doc("the document is empty: there is no plan in it");
+                }
                 PlanError::doc("cannot tell which plan dialect this is (use --from)")
             })?,
         },

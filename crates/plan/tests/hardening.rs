@@ -345,3 +345,29 @@ fn a_huge_restyled_head_comes_back_byte_for_byte() {
     let back = toon_plan::write(&l.plan, DialectId::Cursor, Some(Format::Md)).expect("writes");
     assert!(back == text, "the head did not come back");
 }
+
+/// An empty (or blank) document of a format without a dialect of its own says that it
+/// is empty, not that its dialect is unknown; a blank markdown file is an empty Cursor
+/// plan by its name.
+#[test]
+fn an_empty_document_says_it_is_empty() {
+    for (text, format) in [
+        ("", Format::Toon),
+        ("  \n", Format::Yaml),
+        ("\n", Format::Toon),
+    ] {
+        let e = toon_plan::load(text, None, None, Some(format)).unwrap_err();
+        assert!(
+            e.to_string().contains("the document is empty"),
+            "{format}: {e}"
+        );
+    }
+    let e = toon_plan::load("name: x\n", None, None, Some(Format::Yaml)).unwrap_err();
+    assert!(
+        e.to_string().contains("cannot tell which plan dialect"),
+        "{e}"
+    );
+    let path = std::path::Path::new("x.plan.md");
+    let l = toon_plan::load("", Some(path), None, None).expect("an empty Cursor plan");
+    assert_eq!(l.dialect, DialectId::Cursor);
+}
