@@ -8,8 +8,15 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.PID | head -60
 //! ```
 //!
-//! Arguments: `encode | encode-typed | encode-typed-value | decode | decode-typed |
-//! decode-typed-reader | decode-json | decode-stream | decode-stream-value`, a dataset slug, and the target size in bytes of pretty JSON (default 100000).
+//! Arguments: `encode | encode-typed | encode-typed-value | encode-serde-value | decode |
+//! decode-typed | decode-typed-reader | decode-serde-value | decode-json | decode-stream |
+//! decode-stream-value | json-decode | json-typed | json-encode`, a dataset slug, and the
+//! target size in bytes of pretty JSON (default 100000).
+//! `json-decode`, `json-typed` and `json-encode` are serde_json on the same data as
+//! compact JSON (to a `serde_json::Value`, to the typed structs, and `to_string` of a
+//! `serde_json::Value`): the peer the decode and encode targets compare against.
+//! `encode-serde-value` is `toon::to_string(&serde_json::Value)` and
+//! `decode-serde-value` `toon::from_str::<serde_json::Value>`.
 //! `encode-typed` is `toon::to_string` on the typed structs (written directly);
 //! `encode-typed-value` is the older route through a whole `Value` (`to_value`, then
 //! `encode_value`). `decode-json` is `toon::decode::to_json_writer` (whole text, no
@@ -30,7 +37,9 @@ use common::typed::{Typed, TypedFn, with_typed};
 use toon_benches::datasets::Dataset;
 
 const USAGE: &str = "usage: profile_codec \
-(encode|encode-typed|encode-typed-value|decode|decode-typed|decode-typed-reader|decode-json|decode-stream|decode-stream-value) DATASET [BYTES]";
+(encode|encode-typed|encode-typed-value|encode-serde-value|decode|decode-typed|\
+decode-typed-reader|decode-serde-value|decode-json|decode-stream|decode-stream-value|\
+json-decode|json-typed|json-encode) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -85,17 +94,28 @@ fn run(args: &[String]) -> Result<(), String> {
             toon::decode::reader_to_value(p.toon_text.as_bytes(), &options)
         })
         .map_or(0, |_| 1),
-        "encode-typed" | "encode-typed-value" | "decode-typed" | "decode-typed-reader" => {
-            with_typed(
-                dataset,
-                TypedOp {
-                    p: &p,
-                    decode: operation.starts_with("decode-typed"),
-                    reader: operation == "decode-typed-reader",
-                    via_value: operation == "encode-typed-value",
-                },
-            )?
+        "decode-serde-value" => {
+            profiled(|| toon::from_str::<serde_json::Value>(&p.toon_text)).map_or(0, |_| 1)
         }
+        "encode-serde-value" => profiled(|| toon::to_string(&p.json)).map_or(0, |s| s.len()),
+        "json-decode" => {
+            profiled(|| serde_json::from_str::<serde_json::Value>(&p.json_text)).map_or(0, |_| 1)
+        }
+        "json-encode" => profiled(|| serde_json::to_string(&p.json)).map_or(0, |s| s.len()),
+        "encode-typed"
+        | "encode-typed-value"
+        | "decode-typed"
+        | "decode-typed-reader"
+        | "json-typed" => with_typed(
+            dataset,
+            TypedOp {
+                p: &p,
+                decode: operation.starts_with("decode-typed"),
+                reader: operation == "decode-typed-reader",
+                via_value: operation == "encode-typed-value",
+                json: operation == "json-typed",
+            },
+        )?,
         other => return Err(format!("unknown operation {other:?}")),
     };
     eprintln!(
@@ -120,6 +140,8 @@ struct TypedOp<'a> {
     reader: bool,
     /// Encode through a whole `Value` (the route before the direct serializer).
     via_value: bool,
+    /// serde_json reading the same data as compact JSON into the typed structs.
+    json: bool,
 }
 
 impl TypedFn for TypedOp<'_> {
@@ -127,6 +149,10 @@ impl TypedFn for TypedOp<'_> {
 
     fn call<T: Typed>(self) -> Self::Output {
         let p = self.p;
+        if self.json {
+            let read = || serde_json::from_str::<T>(&p.json_text);
+            return Ok(profiled(read).map_or(0, |_| 1));
+        }
         if self.reader {
             let read = || toon::from_reader::<_, T>(p.toon_text.as_bytes());
             return Ok(profiled(read).map_or(0, |_| 1));
