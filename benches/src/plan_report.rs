@@ -11,11 +11,12 @@ use toon_plan::{Format, Severity};
 use toon_tokens::{Tokenizer, percent_change, thousands};
 
 /// The form keys, in report column order, with their column titles.
-pub const COLUMNS: [(&str, &str); 6] = [
+pub const COLUMNS: [(&str, &str); 7] = [
     ("source", "source"),
     ("json_pretty", "JSON (pretty)"),
     ("json_compact", "JSON (compact)"),
     ("toon", "dialect TOON"),
+    ("plan_json_compact", "plan model JSON (compact)"),
     ("plan_toon", "plan model TOON"),
     ("plan_lean", "lean plan TOON (no body or layout)"),
 ];
@@ -164,9 +165,9 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
         "Every valid plan in `testdata/plans/` and every plan example in the seed documents \
          (`shared/seeds/`), in its own source, written in its dialect as JSON, in its \
          dialect as TOON (plain TOON of that JSON: any TOON decoder reads back the JSON) \
-         and as the plan model in TOON (tasks and groups as tables, dependency lists as \
-         edge tables; `toon plan stats FILE` prints the same for one file). Exact \
-         `{tokenizer}` tokens; percentages against the source.\n"
+         and as the plan model in compact JSON and in TOON (tasks and groups as tables, \
+         dependency lists as edge tables; `toon plan stats FILE` prints the same for one \
+         file). Exact `{tokenizer}` tokens; percentages against the source.\n"
     );
     let mut header = String::from("| plan | dialect |");
     let mut rule = String::from("| --- | --- |");
@@ -232,6 +233,7 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
         .filter(|e| !e.lossy.is_empty())
         .map(|e| format!("{} ({})", e.name, e.lossy.join(", ")))
         .collect();
+    out.push_str(&targets(entries));
     if lossy.is_empty() {
         let _ = writeln!(
             out,
@@ -244,6 +246,85 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
             lossy.join("; ")
         );
     }
+    out
+}
+
+/// The column index of a form key.
+fn column(key: &str) -> usize {
+    COLUMNS.iter().position(|(k, _)| *k == key).unwrap_or(0)
+}
+
+/// The token targets for plans, each with its figure and whether it is met: plan-model
+/// TOON of the Cursor plans within +5% of their markdown in total; on every plan, the
+/// plan model's TOON no larger than its compact JSON; on every seed example, the
+/// dialect's TOON no larger than the dialect's compact JSON.
+fn targets(entries: &[PlanEntry]) -> String {
+    let at = |e: &PlanEntry, key: &str| e.tokens.get(column(key)).copied().flatten();
+    let verdict = |met: bool| if met { "met" } else { "**missed**" };
+    let mut out = String::from("Targets:\n\n");
+    let cursor: Vec<(usize, usize)> = entries
+        .iter()
+        .filter(|e| e.kind.starts_with("cursor "))
+        .filter_map(|e| Some((at(e, "source")?, at(e, "plan_toon")?)))
+        .collect();
+    if !cursor.is_empty() {
+        let source: usize = cursor.iter().map(|c| c.0).sum();
+        let model: usize = cursor.iter().map(|c| c.1).sum();
+        let _ = writeln!(
+            out,
+            "- Cursor plans, plan model TOON against the markdown source, in total (≤ +5%): \
+             {} against {} tokens, {} — {}.",
+            thousands(model),
+            thousands(source),
+            percent_change(source, model),
+            verdict(model * 100 <= source * 105)
+        );
+    }
+    let pairs: Vec<(&PlanEntry, usize, usize)> = entries
+        .iter()
+        .filter_map(|e| Some((e, at(e, "plan_toon")?, at(e, "plan_json_compact")?)))
+        .collect();
+    let over: Vec<&str> = pairs
+        .iter()
+        .filter(|(_, toon, json)| toon > json)
+        .map(|(e, ..)| e.name.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "- Every plan, plan model TOON ≤ plan model compact JSON: {} of {} — {}{}.",
+        pairs.len() - over.len(),
+        pairs.len(),
+        verdict(over.is_empty()),
+        if over.is_empty() {
+            String::new()
+        } else {
+            format!(" (over: {})", over.join(", "))
+        }
+    );
+    let seeds: Vec<(&PlanEntry, usize, usize)> = entries
+        .iter()
+        .filter(|e| e.name.starts_with("seed "))
+        .filter_map(|e| Some((e, at(e, "toon")?, at(e, "json_compact")?)))
+        .collect();
+    if !seeds.is_empty() {
+        let within = seeds.iter().filter(|(_, toon, json)| toon <= json).count();
+        let toon: usize = seeds.iter().map(|s| s.1).sum();
+        let json: usize = seeds.iter().map(|s| s.2).sum();
+        let _ = writeln!(
+            out,
+            "- Every seed example, dialect TOON ≤ the dialect's compact JSON: {within} of {} \
+             ({} against {} tokens in total) — {}. The dialect's JSON is fixed by the \
+             dialect and its TOON must decode to exactly that JSON, so only the encoding \
+             can differ: nested, non-uniform objects (PlanDAG steps with `depends_on` \
+             lists and `params` objects) cost a newline and an indentation token per \
+             field in TOON, where compact JSON's `\",\"` and `\":\"` are single tokens.",
+            seeds.len(),
+            thousands(toon),
+            thousands(json),
+            verdict(within == seeds.len())
+        );
+    }
+    out.push('\n');
     out
 }
 
@@ -283,8 +364,8 @@ mod tests {
         assert_eq!(entry.tokens[0], Some(text.split_whitespace().count()));
         assert_eq!(entry.tokens[2], Some(1), "compact JSON is one word");
         // A tool DAG has no markdown body, so no lean form; every other form is there.
-        assert!(entry.tokens[..5].iter().all(Option::is_some));
-        assert_eq!(entry.tokens[5], None);
+        assert!(entry.tokens[..6].iter().all(Option::is_some));
+        assert_eq!(entry.tokens[6], None);
         assert!(entry.lossy.is_empty());
         assert!(measure("y".into(), "{\"a\": 1}", None, None, &Words)?.is_none());
         Ok(())
@@ -296,13 +377,13 @@ mod tests {
             PlanEntry {
                 name: "p1".into(),
                 kind: "tooldag json".into(),
-                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(7), None],
+                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(8), Some(7), None],
                 lossy: vec![],
             },
             PlanEntry {
                 name: "p2".into(),
                 kind: "plan json".into(),
-                tokens: vec![Some(30), Some(40), Some(15), Some(14), None, None],
+                tokens: vec![Some(30), Some(40), Some(15), Some(14), None, None, None],
                 lossy: vec!["toon"],
             },
         ];
@@ -310,6 +391,14 @@ mod tests {
         assert!(
             md.contains("| **Total** | | **40** | **60 (+50.0%)** |"),
             "{md}"
+        );
+        assert!(
+            md.contains("plan model TOON ≤ plan model compact JSON: 1 of 1 — met."),
+            "{md}"
+        );
+        assert!(
+            !md.contains("Cursor plans"),
+            "no Cursor plan, no Cursor target: {md}"
         );
         // A column only some plans have compares with those plans' sources (p1: 10).
         assert!(md.contains("**7 (-30.0%)**¹ |"), "{md}");

@@ -191,7 +191,14 @@ mod tests {
         let keys: Vec<&str> = forms.keys().map(String::as_str).collect();
         assert_eq!(
             keys,
-            ["source", "json_pretty", "json_compact", "toon", "plan_toon"]
+            [
+                "source",
+                "json_pretty",
+                "json_compact",
+                "toon",
+                "plan_json_compact",
+                "plan_toon"
+            ]
         );
         // The source's counts are those of the file as written.
         assert_eq!(forms["source"]["bytes"], TOOLDAG.len());
@@ -202,7 +209,8 @@ mod tests {
         assert_eq!(forms["source"]["lossless"], serde_json::Value::Null);
         // Compact JSON has no white space at all: one "word".
         assert_eq!(forms["json_compact"]["tokens"], 1);
-        for key in ["json_pretty", "toon", "plan_toon"] {
+        assert_eq!(forms["plan_json_compact"]["tokens"], 1);
+        for key in ["json_pretty", "toon", "plan_json_compact", "plan_toon"] {
             assert_eq!(forms[key]["lossless"], true, "{key}");
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! One plan written in every form a user might put in a prompt — its own source, its
 //! dialect as pretty and compact JSON, its dialect as TOON (plain TOON of that JSON),
-//! and the plan model as TOON — to compare their sizes (`toon plan stats`, the plan
+//! and the plan model as compact JSON and as TOON — to compare their sizes (`toon plan stats`, the plan
 //! section of the token report). A plan with a markdown body or a layout also gets a
 //! lean form for prompts: the plan model without them ([`lean`]).
 //!
@@ -12,7 +12,10 @@
 //! let loaded = toon_plan::load(text, None, None, None)?;
 //! let forms = toon_plan::forms::forms(&loaded, text)?;
 //! let keys: Vec<_> = forms.iter().map(|f| f.key).collect();
-//! assert_eq!(keys, ["source", "json_pretty", "json_compact", "toon", "plan_toon"]);
+//! assert_eq!(
+//!     keys,
+//!     ["source", "json_pretty", "json_compact", "toon", "plan_json_compact", "plan_toon"]
+//! );
 //! assert!(forms.iter().all(|f| f.lossless != Some(false)));
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
@@ -32,8 +35,8 @@ pub fn lean(plan: &Plan) -> Plan {
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
-    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`, `plan_toon`,
-    /// `plan_lean`.
+    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
+    /// `plan_json_compact`, `plan_toon`, `plan_lean`.
     pub key: &'static str,
     /// What the form is, for people (`workflow as TOON`).
     pub label: String,
@@ -49,8 +52,8 @@ pub struct Form {
 ///
 /// `json_pretty` is the plan written in its own dialect as JSON; `json_compact` the
 /// same without white space; `toon` the dialect as TOON, which decodes to exactly that
-/// JSON; `plan_toon` the plan model itself as TOON (left out when the dialect is the
-/// model).
+/// JSON; `plan_json_compact` and `plan_toon` the plan model itself as compact JSON and
+/// as TOON (left out when the dialect is the model).
 pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     let dialect = loaded.dialect;
     let plan = &loaded.plan;
@@ -62,10 +65,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     }];
     let json = convert(plan, dialect, Some(Format::Json))?;
     let json_lossless = json.report.keeps_content();
-    let tree: serde_json::Value = serde_json::from_str(&json.text)
-        .map_err(|e| PlanError::doc(format!("cannot re-read the JSON form: {e}")))?;
-    let compact = serde_json::to_string(&tree)
-        .map_err(|e| PlanError::doc(format!("cannot write compact JSON: {e}")))?;
+    let compact = compact_json(&json.text)?;
     out.push(Form {
         key: "json_pretty",
         label: format!("{dialect} as JSON (pretty)"),
@@ -86,6 +86,13 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         text: toon.text,
     });
     if dialect != DialectId::Plan {
+        let model_json = convert(plan, DialectId::Plan, Some(Format::Json))?;
+        out.push(Form {
+            key: "plan_json_compact",
+            label: "plan model as JSON (compact)".to_owned(),
+            lossless: Some(model_json.report.keeps_content()),
+            text: compact_json(&model_json.text)?,
+        });
         let model = convert(plan, DialectId::Plan, Some(Format::Toon))?;
         out.push(Form {
             key: "plan_toon",
@@ -104,6 +111,14 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         });
     }
     Ok(out)
+}
+
+/// JSON text without white space.
+fn compact_json(text: &str) -> Result<String, PlanError> {
+    let tree: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| PlanError::doc(format!("cannot re-read the JSON form: {e}")))?;
+    serde_json::to_string(&tree)
+        .map_err(|e| PlanError::doc(format!("cannot write compact JSON: {e}")))
 }
 
 #[cfg(test)]

@@ -435,6 +435,18 @@ fn valid_cursor_plans_are_canonical() {
     assert!(toon.text.contains("deps[2]{task,on}:"), "{}", toon.text);
 }
 
+/// A plan read from the plan model, written as a Cursor markdown file.
+fn model_to_cursor_md(plan: &toon_plan::Plan) -> toon_plan::Conversion {
+    toon_plan::convert_from(
+        plan,
+        DialectId::Plan,
+        DialectId::Cursor,
+        Some(Format::Md),
+        &[],
+    )
+    .unwrap()
+}
+
 #[test]
 fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     let p = root().join("cursor/valid/checklist.plan.md");
@@ -460,15 +472,44 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     // Through the plan model as TOON and back: the same bytes, no `todos` added.
     let model = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
     let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
-    let md = toon_plan::convert_from(
-        &back.plan,
-        DialectId::Plan,
-        DialectId::Cursor,
-        Some(Format::Md),
-        &[],
-    )
-    .unwrap();
+    let md = model_to_cursor_md(&back.plan);
     assert_eq!(md.text, text);
+    // The model holds each task once: its body leaves out the lines the table restores.
+    for line in text.lines().filter(|l| l.trim_start().starts_with("- [")) {
+        let escaped = serde_json::to_string(line).unwrap();
+        let inner = &escaped[1..escaped.len() - 1];
+        assert!(
+            !model.text.contains(inner),
+            "{line:?} is stored twice:\n{}",
+            model.text
+        );
+    }
+    assert!(
+        model.text.contains("cursor.task_lines[5]{line,indent}:"),
+        "{}",
+        model.text
+    );
+    // A row missing from `cursor.task_lines` (a hand edit): a warning, and the tasks
+    // are still all there (a Cursor file then lists them as `todos`).
+    let damaged = model
+        .text
+        .replace("    12,0\n", "")
+        .replace("task_lines[5]", "task_lines[4]");
+    let back = toon_plan::load(&damaged, None, None, Some(Format::Toon)).unwrap();
+    assert_eq!(back.plan.tasks.len(), 5);
+    let problems = toon_plan::validate(&back);
+    assert!(
+        problems
+            .iter()
+            .any(|p| !p.is_error() && p.message.contains("cannot be put back")),
+        "{problems:?}"
+    );
+    let md = model_to_cursor_md(&back.plan);
+    assert!(
+        md.text.contains("todos:\n  - id: index-titles"),
+        "{}",
+        md.text
+    );
     // Converted to another dialect, the tasks are real tasks with their titles.
     let sets = ["executor=writer".parse().unwrap()];
     let staged = toon_plan::convert_from(

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Number, Value};
 
+use super::cursor::{self, body_tasks};
 use super::{Dialect, DialectId, Read};
 use crate::checks::{self, Node};
 use crate::fields::{self, Fields};
@@ -49,7 +50,24 @@ impl Dialect for PlanModel {
 
     fn validate(&self, doc: &Document) -> Vec<Problem> {
         match doc.tree() {
-            Some(Value::Object(o)) => validate_plan(&from_tree(o)),
+            Some(Value::Object(o)) => {
+                let plan = from_tree(o);
+                let mut out = validate_plan(&plan);
+                if plan.layout.contains_key(body_tasks::TASK_LINES) {
+                    // A warning: the tasks are all in the table, and a Cursor file
+                    // written from this plan lists them in its front matter instead.
+                    out.push(Problem::warning(
+                        "layout",
+                        PathBuf::root()
+                            .key("layout")
+                            .key_loc(body_tasks::TASK_LINES),
+                        "the task lines left out of `body` cannot be put back (`cursor.task_lines` \
+                         needs one row per task, lines in ascending order): a Cursor file \
+                         written from this plan lists its tasks as `todos` instead",
+                    ));
+                }
+                out
+            }
             _ => vec![Problem::error(
                 "schema",
                 Location::Document,
@@ -152,7 +170,35 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
             out.insert(k.into(), v);
         }
     }
+    leave_out_task_lines(plan, &mut out);
     Value::Object(out)
+}
+
+/// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
+/// not give back exactly: the tasks table holds the rest, so nothing is stored twice.
+fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
+    let in_body = plan.layout.get(cursor::BODY_TASKS) == Some(&Value::Bool(true));
+    let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
+        return;
+    };
+    if let Some((kept, rows)) = body_tasks::compact(body, &plan.tasks)
+        && let Some(Value::Object(layout)) = out.get_mut("layout")
+    {
+        layout.insert(body_tasks::TASK_LINES.into(), rows);
+        out.insert("body".into(), Value::String(kept));
+    }
+}
+
+/// The inverse of [`leave_out_task_lines`]: the task lines go back into the body. Rows
+/// that do not fit (a hand-edited file) stay in the layout, where `validate` reports them.
+fn restore_task_lines(plan: &mut Plan) {
+    let (Some(body), Some(rows)) = (&plan.body, plan.layout.get(body_tasks::TASK_LINES)) else {
+        return;
+    };
+    if let Some(full) = body_tasks::expand(body, rows, &plan.tasks) {
+        plan.body = Some(full);
+        plan.layout.shift_remove(body_tasks::TASK_LINES);
+    }
 }
 
 fn task_object(t: &Task) -> Map<String, Value> {
@@ -426,6 +472,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     for (k, v) in f.extra() {
         plan.extra.entry(k).or_insert(v);
     }
+    restore_task_lines(&mut plan);
     plan
 }
 

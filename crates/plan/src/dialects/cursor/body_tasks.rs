@@ -4,28 +4,42 @@
 //! the description. Items nested under others are tasks too; nesting does not make
 //! dependencies (nothing in the file says it means that). Read with pulldown-cmark,
 //! so task lists inside code blocks or block quotes' fences are not tasks.
+//!
+//! A task line that [`render_line`] writes back exactly can be left out of a stored
+//! body and restored from its task ([`compact`], [`expand`]), so a plan model holding
+//! the tasks as a table does not hold them twice.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use serde_json::{Map, Value};
 
 use crate::model::Task;
 
 /// The tasks of a body's task lists, in document order, with unique ids made from
 /// their titles.
 pub fn tasks(body: &str) -> Vec<Task> {
-    let mut out: Vec<(u64, Task)> = Vec::new();
+    located(body).into_iter().map(|(t, _)| t).collect()
+}
+
+/// Where a task's item starts: the byte offset of its list marker.
+type Start = usize;
+
+/// [`tasks`], each with the byte offset where its list item starts.
+fn located(body: &str) -> Vec<(Task, Start)> {
+    let mut out: Vec<(u64, Task, Start)> = Vec::new();
     let mut markers = 0u64;
-    // One entry per open list item: (checked, bold lead, text) of its own paragraph.
-    let mut stack: Vec<Option<Item>> = Vec::new();
-    for event in Parser::new_ext(body, Options::ENABLE_TASKLISTS) {
+    // One entry per open list item: its start, and (checked, bold lead, text) of its own
+    // paragraph once its task marker is seen.
+    let mut stack: Vec<(Start, Option<Item>)> = Vec::new();
+    for (event, range) in Parser::new_ext(body, Options::ENABLE_TASKLISTS).into_offset_iter() {
         match event {
-            Event::Start(Tag::Item) => stack.push(None),
+            Event::Start(Tag::Item) => stack.push((range.start, None)),
             Event::End(TagEnd::Item) => {
-                if let Some(Some(item)) = stack.pop() {
-                    out.push((item.order, item.into_task()));
+                if let Some((start, Some(item))) = stack.pop() {
+                    out.push((item.order, item.into_task(), start));
                 }
             }
             Event::TaskListMarker(checked) => {
-                if let Some(top) = stack.last_mut() {
+                if let Some((_, top)) = stack.last_mut() {
                     markers += 1;
                     *top = Some(Item {
                         checked,
@@ -36,7 +50,7 @@ pub fn tasks(body: &str) -> Vec<Task> {
             }
             // Text of a nested list belongs to the nested item.
             Event::Start(Tag::List(_)) => {
-                if let Some(Some(item)) = stack.last_mut() {
+                if let Some((_, Some(item))) = stack.last_mut() {
                     item.closed = true;
                 }
             }
@@ -50,16 +64,26 @@ pub fn tasks(body: &str) -> Vec<Task> {
                 }
                 i.in_strong = false;
             }),
-            Event::Text(t) | Event::Code(t) => with_item(&mut stack, |i| i.text.push_str(&t)),
+            Event::Text(t) => with_item(&mut stack, |i| i.text.push_str(&t)),
+            // Inline code keeps its backticks: a title or description is markdown text.
+            Event::Code(t) => with_item(&mut stack, |i| {
+                let ticks = "`".repeat(longest_run(&t, '`') + 1);
+                let pad = if t.starts_with('`') || t.ends_with('`') {
+                    " "
+                } else {
+                    ""
+                };
+                i.text.push_str(&format!("{ticks}{pad}{t}{pad}{ticks}"));
+            }),
             Event::SoftBreak | Event::HardBreak => with_item(&mut stack, |i| i.text.push(' ')),
             _ => {}
         }
     }
     // Items end inner first: back to the order they start in, which the ids follow.
-    out.sort_by_key(|(order, _)| *order);
-    let mut out: Vec<Task> = out.into_iter().map(|(_, t)| t).collect();
+    out.sort_by_key(|(order, ..)| *order);
+    let mut out: Vec<(Task, Start)> = out.into_iter().map(|(_, t, s)| (t, s)).collect();
     let mut seen = std::collections::HashSet::new();
-    for (n, t) in out.iter_mut().enumerate() {
+    for (n, (t, _)) in out.iter_mut().enumerate() {
         let mut id = slug(t.title.as_deref().unwrap_or(""));
         if id.is_empty() {
             id = format!("task-{}", n + 1);
@@ -75,6 +99,101 @@ pub fn tasks(body: &str) -> Vec<Task> {
     out
 }
 
+/// The task-list line of a task, indented by `indent` spaces: `- [x] **Title** — detail`,
+/// or `- [ ] Title. Detail` when the title is a sentence (ends with `.`) or has no
+/// detail. The line reads back as the same title, description and status.
+pub fn render_line(task: &Task, indent: usize) -> String {
+    let done = task.status.as_deref() == Some("completed");
+    let title = task.title.as_deref().unwrap_or("");
+    let mut line = format!("{:indent$}- [{}] ", "", if done { 'x' } else { ' ' });
+    match task.description.as_deref() {
+        Some(d) if !title.ends_with('.') => {
+            line.push_str(&format!("**{title}** — {d}"));
+        }
+        Some(d) => line.push_str(&format!("{title} {d}")),
+        None => line.push_str(title),
+    }
+    line.push('\n');
+    line
+}
+
+/// Layout key of a plan model whose body leaves out task lines: one row per task, in
+/// task order, `{line, indent}`: the 1-based body line where [`render_line`] of that
+/// task goes back, or `null` for a task whose line the body still holds as written.
+pub const TASK_LINES: &str = "cursor.task_lines";
+
+/// The body without the lines its tasks restore exactly, and the [`TASK_LINES`] rows
+/// that put them back; `None` when `tasks` are not the body's task list or no line can
+/// be left out.
+pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Value)> {
+    let found = located(body);
+    if found.len() != tasks.len() || found.iter().zip(tasks).any(|((f, _), t)| f != t) {
+        return None;
+    }
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(body.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut rows = Vec::with_capacity(tasks.len());
+    let mut dropped = Vec::new();
+    for (task, start) in &found {
+        // The item's first line, from the start of its text line through its newline.
+        let n = starts.partition_point(|&s| s <= *start) - 1;
+        let (from, indent) = (starts[n], start - starts[n]);
+        let to = starts.get(n + 1).copied().unwrap_or(body.len());
+        let line = &body[from..to];
+        let whole = line.ends_with('\n') && !dropped.contains(&n);
+        if whole && line == render_line(task, indent) {
+            dropped.push(n);
+            rows.push(Value::Object(Map::from_iter([
+                ("line".to_owned(), Value::from(n + 1)),
+                ("indent".to_owned(), Value::from(indent)),
+            ])));
+        } else {
+            rows.push(Value::Object(Map::from_iter([
+                ("line".to_owned(), Value::Null),
+                ("indent".to_owned(), Value::Null),
+            ])));
+        }
+    }
+    if dropped.is_empty() {
+        return None;
+    }
+    let mut kept = String::with_capacity(body.len());
+    for (n, line) in body.split_inclusive('\n').enumerate() {
+        if !dropped.contains(&n) {
+            kept.push_str(line);
+        }
+    }
+    let rows = Value::Array(rows);
+    (expand(&kept, &rows, tasks).as_deref() == Some(body)).then_some((kept, rows))
+}
+
+/// The body [`compact`] was given, from its result and the same tasks; `None` when the
+/// rows do not fit the body and tasks (a damaged or hand-edited layout).
+pub fn expand(kept: &str, rows: &Value, tasks: &[Task]) -> Option<String> {
+    let rows = rows.as_array()?;
+    if rows.len() != tasks.len() {
+        return None;
+    }
+    let mut lines: Vec<std::borrow::Cow<'_, str>> =
+        kept.split_inclusive('\n').map(Into::into).collect();
+    let mut last = 0;
+    for (row, task) in rows.iter().zip(tasks) {
+        let (line, indent) = (row.get("line")?, row.get("indent")?);
+        if line.is_null() && indent.is_null() {
+            continue;
+        }
+        let (line, indent) = (line.as_u64()? as usize, indent.as_u64()? as usize);
+        // Lines go back in ascending order, each at most one past the end so far.
+        if line <= last || line > lines.len() + 1 || indent > 1024 {
+            return None;
+        }
+        last = line;
+        lines.insert(line - 1, render_line(task, indent).into());
+    }
+    Some(lines.concat())
+}
+
 #[derive(Default)]
 struct Item {
     checked: bool,
@@ -86,8 +205,8 @@ struct Item {
     order: u64,
 }
 
-fn with_item(stack: &mut [Option<Item>], f: impl FnOnce(&mut Item)) {
-    if let Some(Some(item)) = stack.last_mut()
+fn with_item(stack: &mut [(Start, Option<Item>)], f: impl FnOnce(&mut Item)) {
+    if let Some((_, Some(item))) = stack.last_mut()
         && !item.closed
     {
         f(item);
@@ -119,6 +238,11 @@ impl Item {
             ..Task::default()
         }
     }
+}
+
+/// The length of the longest run of `c` in `s`.
+fn longest_run(s: &str, c: char) -> usize {
+    s.split(|x| x != c).map(str::len).max().unwrap_or(0)
 }
 
 /// `Add the toggle` → `add-the-toggle`.
@@ -179,6 +303,69 @@ mod tests {
                 ["nested-step", "Nested step", "-", "pending"],
             ]
         );
+    }
+
+    #[test]
+    fn task_lines_left_out_come_back_byte_for_byte() {
+        let body = "# Plan\n\n- [x] **Index** — build the `idx` map\n\
+                    - [ ] Create the context. It holds both palettes.\n\
+                    - [ ] *Styled* title, kept as written\n\
+                    \x20 - [ ] Nested step\n\
+                    > - [ ] quoted, kept\n\
+                    - [ ] last line without newline";
+        let tasks = tasks(body);
+        assert_eq!(tasks.len(), 6);
+        assert_eq!(tasks[0].description.as_deref(), Some("build the `idx` map"));
+        let (kept, rows) = compact(body, &tasks).expect("some lines are left out");
+        assert_eq!(
+            kept,
+            "# Plan\n\n- [ ] *Styled* title, kept as written\n> - [ ] quoted, kept\n\
+             - [ ] last line without newline"
+        );
+        let lines: Vec<Value> = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["line"].clone())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                3.into(),
+                4.into(),
+                Value::Null,
+                6.into(),
+                Value::Null,
+                Value::Null
+            ]
+        );
+        assert_eq!(expand(&kept, &rows, &tasks).as_deref(), Some(body));
+    }
+
+    #[test]
+    fn compact_refuses_tasks_that_are_not_the_body_list_and_expand_bad_rows() {
+        let body = "- [ ] One\n- [ ] Two\n";
+        let mut tasks = tasks(body);
+        let (kept, rows) = compact(body, &tasks).unwrap();
+        assert_eq!(kept, "");
+        // An edited title is written into the restored line.
+        tasks[1].title = Some("Deux".into());
+        assert_eq!(
+            expand(&kept, &rows, &tasks).as_deref(),
+            Some("- [ ] One\n- [ ] Deux\n")
+        );
+        assert!(
+            compact(body, &tasks).is_none(),
+            "tasks differ from the body's list"
+        );
+        assert!(
+            expand(&kept, &rows, &tasks[..1]).is_none(),
+            "a row per task"
+        );
+        let backwards = serde_json::json!([{"line": 2, "indent": 0}, {"line": 1, "indent": 0}]);
+        assert!(expand(&kept, &backwards, &tasks).is_none());
+        let past_end = serde_json::json!([{"line": 1, "indent": 0}, {"line": 9, "indent": 0}]);
+        assert!(expand(&kept, &past_end, &tasks).is_none());
     }
 
     #[test]

@@ -142,9 +142,11 @@ pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     if let Some(g) = &plan.goal {
         m.insert(OVERVIEW.into(), Value::String(g.clone()));
     }
-    let todos = slot::write_tasks(&TODO, &plan.tasks);
-    if !(plan.tasks.is_empty() && plan.extra.get(TODOS).is_some()) {
-        m.insert(TODOS.into(), todos);
+    // No `todos` key when the tasks are the body's task list (the front plan then has
+    // none) or when `extra` holds a `todos` that is not a task list.
+    let tasks_in_body = plan.layout.get(super::BODY_TASKS) == Some(&Value::Bool(true));
+    if !(plan.tasks.is_empty() && (tasks_in_body || plan.extra.get(TODOS).is_some())) {
+        m.insert(TODOS.into(), slot::write_tasks(&TODO, &plan.tasks));
     }
     for (k, v) in &plan.extra {
         if !m.contains_key(k) {

@@ -10,7 +10,7 @@
 //! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
 //! the file exactly, and the front matter is stored once.
 
-mod body_tasks;
+pub(super) mod body_tasks;
 mod front_matter;
 mod split;
 mod tolerant;
@@ -377,16 +377,17 @@ pub fn to_tree(plan: &Plan) -> Value {
     if let Some(b) = &plan.body {
         m.insert(BODY.into(), Value::String(b.clone()));
     }
-    if !plan.layout.is_empty() {
-        m.insert(
-            "layout".into(),
-            Value::Object(
-                plan.layout
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-            ),
-        );
+    // Reading a tree without `todos` takes the body's task list again, so the marker
+    // that says so is not written.
+    let derivable = |k: &str| k == BODY_TASKS && !m.contains_key(TODOS);
+    let layout: Map<String, Value> = plan
+        .layout
+        .iter()
+        .filter(|(k, _)| !derivable(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if !layout.is_empty() {
+        m.insert("layout".into(), Value::Object(layout));
     }
     Value::Object(m)
 }
