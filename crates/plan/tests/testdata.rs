@@ -485,7 +485,9 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
         );
     }
     assert!(
-        model.text.contains("cursor.task_lines[5]{line,indent}:"),
+        model
+            .text
+            .contains("cursor.task_lines[3]{line,count,indent}:\n    8,3,0\n"),
         "{}",
         model.text
     );
@@ -493,8 +495,8 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     // are still all there (a Cursor file then lists them as `todos`).
     let damaged = model
         .text
-        .replace("    12,0\n", "")
-        .replace("task_lines[5]", "task_lines[4]");
+        .replace("    12,1,0\n", "")
+        .replace("task_lines[3]", "task_lines[2]");
     let back = toon_plan::load(&damaged, None, None, Some(Format::Toon)).unwrap();
     assert_eq!(back.plan.tasks.len(), 5);
     let problems = toon_plan::validate(&back);

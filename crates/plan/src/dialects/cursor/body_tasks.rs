@@ -117,10 +117,15 @@ pub fn render_line(task: &Task, indent: usize) -> String {
     line
 }
 
-/// Layout key of a plan model whose body leaves out task lines: one row per task, in
-/// task order, `{line, indent}`: the 1-based body line where [`render_line`] of that
-/// task goes back, or `null` for a task whose line the body still holds as written.
+/// Layout key of a plan model whose body leaves out task lines: runs of tasks, in task
+/// order, `{line, count, indent}`: the next `count` tasks' lines ([`render_line`], all
+/// indented by `indent` spaces) go back as body lines `line`, `line + 1`, … (1-based);
+/// a run with `line` and `indent` null is tasks whose lines the body holds as written.
 pub const TASK_LINES: &str = "cursor.task_lines";
+
+/// Where one task's line goes back: its 1-based body line and its indentation, or
+/// `None` when the body keeps the line as written.
+type Place = Option<(usize, usize)>;
 
 /// The body without the lines its tasks restore exactly, and the [`TASK_LINES`] rows
 /// that put them back; `None` when `tasks` are not the body's task list or no line can
@@ -133,8 +138,8 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Value)> {
     let starts: Vec<usize> = std::iter::once(0)
         .chain(body.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
-    let mut rows = Vec::with_capacity(tasks.len());
-    let mut dropped = Vec::new();
+    let mut places: Vec<Place> = Vec::with_capacity(tasks.len());
+    let mut dropped = std::collections::HashSet::new();
     for (task, start) in &found {
         // The item's first line, from the start of its text line through its newline.
         let n = starts.partition_point(|&s| s <= *start) - 1;
@@ -143,55 +148,98 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Value)> {
         let line = &body[from..to];
         let whole = line.ends_with('\n') && !dropped.contains(&n);
         if whole && line == render_line(task, indent) {
-            dropped.push(n);
-            rows.push(Value::Object(Map::from_iter([
-                ("line".to_owned(), Value::from(n + 1)),
-                ("indent".to_owned(), Value::from(indent)),
-            ])));
+            dropped.insert(n);
+            places.push(Some((n + 1, indent)));
         } else {
-            rows.push(Value::Object(Map::from_iter([
-                ("line".to_owned(), Value::Null),
-                ("indent".to_owned(), Value::Null),
-            ])));
+            places.push(None);
         }
     }
     if dropped.is_empty() {
         return None;
     }
-    let mut kept = String::with_capacity(body.len());
-    for (n, line) in body.split_inclusive('\n').enumerate() {
-        if !dropped.contains(&n) {
-            kept.push_str(line);
+    let kept: String = body
+        .split_inclusive('\n')
+        .enumerate()
+        .filter(|(n, _)| !dropped.contains(n))
+        .map(|(_, line)| line)
+        .collect();
+    let rows = Value::Array(runs(&places));
+    (expand(&kept, &rows, tasks).as_deref() == Some(body)).then_some((kept, rows))
+}
+
+/// Consecutive places as `{line, count, indent}` runs: kept lines together, and
+/// restored lines that follow each other with the same indentation.
+fn runs(places: &[Place]) -> Vec<Value> {
+    let mut out: Vec<(Place, usize)> = Vec::new();
+    for &place in places {
+        match (out.last_mut(), place) {
+            (Some((None, count)), None) => *count += 1,
+            (Some((Some((line, indent)), count)), Some((l, i)))
+                if l == *line + *count && i == *indent =>
+            {
+                *count += 1
+            }
+            _ => out.push((place, 1)),
         }
     }
-    let rows = Value::Array(rows);
-    (expand(&kept, &rows, tasks).as_deref() == Some(body)).then_some((kept, rows))
+    out.into_iter()
+        .map(|(place, count)| {
+            let (line, indent) = match place {
+                Some((l, i)) => (Value::from(l), Value::from(i)),
+                None => (Value::Null, Value::Null),
+            };
+            Value::Object(Map::from_iter([
+                ("line".to_owned(), line),
+                ("count".to_owned(), Value::from(count)),
+                ("indent".to_owned(), indent),
+            ]))
+        })
+        .collect()
 }
 
 /// The body [`compact`] was given, from its result and the same tasks; `None` when the
 /// rows do not fit the body and tasks (a damaged or hand-edited layout).
 pub fn expand(kept: &str, rows: &Value, tasks: &[Task]) -> Option<String> {
-    let rows = rows.as_array()?;
-    if rows.len() != tasks.len() {
-        return None;
-    }
-    let mut lines: Vec<std::borrow::Cow<'_, str>> =
-        kept.split_inclusive('\n').map(Into::into).collect();
-    let mut last = 0;
-    for (row, task) in rows.iter().zip(tasks) {
-        let (line, indent) = (row.get("line")?, row.get("indent")?);
-        if line.is_null() && indent.is_null() {
-            continue;
-        }
-        let (line, indent) = (line.as_u64()? as usize, indent.as_u64()? as usize);
-        // Lines go back in ascending order, each at most one past the end so far.
-        if line <= last || line > lines.len() + 1 || indent > 1024 {
+    let mut places: Vec<Place> = Vec::with_capacity(tasks.len());
+    for row in rows.as_array()? {
+        let count = usize::try_from(row.get("count")?.as_u64()?).ok()?;
+        if count > tasks.len() - places.len() {
             return None;
         }
-        last = line;
-        lines.insert(line - 1, render_line(task, indent).into());
+        let (line, indent) = (row.get("line")?, row.get("indent")?);
+        if line.is_null() && indent.is_null() {
+            places.extend(std::iter::repeat_n(None, count));
+            continue;
+        }
+        let line = usize::try_from(line.as_u64()?).ok()?;
+        let indent = usize::try_from(indent.as_u64()?)
+            .ok()
+            .filter(|&i| i <= 1024)?;
+        places.extend((0..count).map(|k| Some((line + k, indent))));
     }
-    Some(lines.concat())
+    if places.len() != tasks.len() {
+        return None;
+    }
+    // Merge: kept lines fill the body until the next restored line's number.
+    let mut out = String::with_capacity(kept.len() + 64 * tasks.len());
+    let mut rest = kept.split_inclusive('\n');
+    let mut next = 1;
+    for (place, task) in places.iter().zip(tasks) {
+        let Some((line, indent)) = *place else {
+            continue;
+        };
+        if line < next {
+            return None;
+        }
+        while next < line {
+            out.push_str(rest.next()?);
+            next += 1;
+        }
+        out.push_str(&render_line(task, indent));
+        next += 1;
+    }
+    rest.for_each(|line| out.push_str(line));
+    Some(out)
 }
 
 #[derive(Default)]
@@ -245,20 +293,27 @@ fn longest_run(s: &str, c: char) -> usize {
     s.split(|x| x != c).map(str::len).max().unwrap_or(0)
 }
 
-/// `Add the toggle` → `add-the-toggle`.
+/// Words an id made from a title leaves out (unless the title has nothing else).
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "it", "of", "on", "or", "the",
+    "to", "with",
+];
+
+/// A short id from a title: its first three words that are not [`STOP_WORDS`], lower
+/// case, joined by `-`: `Add the toggle to settings` → `add-toggle-settings`.
 fn slug(title: &str) -> String {
-    let mut s = String::new();
-    for c in title.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() {
-            s.push(c);
-        } else if !s.ends_with('-') && !s.is_empty() {
-            s.push('-');
-        }
-        if s.len() >= 48 {
-            break;
-        }
-    }
-    s.trim_end_matches('-').to_owned()
+    let lower = title.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let kept: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !STOP_WORDS.contains(w))
+        .collect();
+    let chosen = if kept.is_empty() { &words } else { &kept };
+    chosen.iter().take(3).copied().collect::<Vec<_>>().join("-")
 }
 
 #[cfg(test)]
@@ -288,18 +343,18 @@ mod tests {
             got,
             [
                 [
-                    "add-the-toggle",
+                    "add-toggle",
                     "Add the toggle",
                     "put it on the settings page",
                     "pending"
                 ],
                 [
-                    "create-the-context",
+                    "create-context",
                     "Create the context.",
                     "It holds both palettes.",
                     "completed"
                 ],
-                ["add-the-toggle-2", "Add the toggle", "again", "pending"],
+                ["add-toggle-2", "Add the toggle", "again", "pending"],
                 ["nested-step", "Nested step", "-", "pending"],
             ]
         );
@@ -322,22 +377,14 @@ mod tests {
             "# Plan\n\n- [ ] *Styled* title, kept as written\n> - [ ] quoted, kept\n\
              - [ ] last line without newline"
         );
-        let lines: Vec<Value> = rows
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["line"].clone())
-            .collect();
         assert_eq!(
-            lines,
-            [
-                3.into(),
-                4.into(),
-                Value::Null,
-                6.into(),
-                Value::Null,
-                Value::Null
-            ]
+            rows,
+            serde_json::json!([
+                {"line": 3, "count": 2, "indent": 0},
+                {"line": null, "count": 1, "indent": null},
+                {"line": 6, "count": 1, "indent": 2},
+                {"line": null, "count": 2, "indent": null},
+            ])
         );
         assert_eq!(expand(&kept, &rows, &tasks).as_deref(), Some(body));
     }
@@ -360,12 +407,15 @@ mod tests {
         );
         assert!(
             expand(&kept, &rows, &tasks[..1]).is_none(),
-            "a row per task"
+            "rows for every task"
         );
-        let backwards = serde_json::json!([{"line": 2, "indent": 0}, {"line": 1, "indent": 0}]);
+        let run = |line: usize, count: usize| serde_json::json!({"line": line, "count": count, "indent": 0});
+        let backwards = serde_json::json!([run(2, 1), run(1, 1)]);
         assert!(expand(&kept, &backwards, &tasks).is_none());
-        let past_end = serde_json::json!([{"line": 1, "indent": 0}, {"line": 9, "indent": 0}]);
+        let past_end = serde_json::json!([run(1, 1), run(9, 1)]);
         assert!(expand(&kept, &past_end, &tasks).is_none());
+        let too_many = serde_json::json!([run(1, 3)]);
+        assert!(expand(&kept, &too_many, &tasks).is_none());
     }
 
     #[test]
