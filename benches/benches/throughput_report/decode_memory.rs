@@ -1,8 +1,10 @@
 //! Peak memory of decoding a TOON file into a JSON file, three ways, each in a fresh
 //! child process (this program re-run with `--peak-decode WAY FILE`), read from Linux's
 //! `/proc/self/status`: building the whole tree, transcoding the whole text without a
-//! tree, and streaming from a reader (what `toon -d` does). The output goes to a file
-//! next to the input through a `BufWriter`, the same for all three.
+//! tree, and streaming from a reader (what `toon -d` does); and, as the peer of the
+//! first, serde_json building its tree from the same data as JSON (the `.json` file
+//! beside the TOON file). The output goes to a file next to the input through a
+//! `BufWriter`, the same for all.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -13,10 +15,11 @@ use serde::Deserialize;
 use crate::memory::{run_child, status};
 
 /// The ways measured, with a description for the report.
-pub const WAYS: [(&str, &str); 3] = [
+pub const WAYS: [(&str, &str); 4] = [
     (
         "tree",
-        "`toon::decode_value` on the whole text, then the `Value` written as JSON",
+        "`toon::decode_value` on the whole text, then the `Value` written as JSON by \
+         `serde_json::to_writer`",
     ),
     (
         "transcode",
@@ -25,6 +28,11 @@ pub const WAYS: [(&str, &str); 3] = [
     (
         "stream",
         "`toon::decode::reader_to_json_writer` over a `BufReader<File>` (what `toon -d` does)",
+    ),
+    (
+        "serde_json",
+        "`serde_json::from_str::<serde_json::Value>` on the same data as compact JSON, then \
+         the value written as JSON (the peer of **tree**)",
     ),
 ];
 
@@ -89,8 +97,8 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
         "tree" => {
             let text = std::fs::read_to_string(file).map_err(|e| fail(&e))?;
             let value = toon::decode_value(&text).map_err(|e| fail(&e))?;
-            let json = toon::value::to_json_string(&value, 0);
-            writer.write_all(json.as_bytes()).map_err(|e| fail(&e))?;
+            drop(text);
+            serde_json::to_writer(&mut writer, &value).map_err(|e| fail(&e))?;
         }
         "transcode" => {
             let text = std::fs::read_to_string(file).map_err(|e| fail(&e))?;
@@ -100,6 +108,13 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
             let reader = BufReader::new(File::open(file).map_err(|e| fail(&e))?);
             toon::decode::reader_to_json_writer(reader, &options, &mut writer, 0)
                 .map_err(|e| fail(&e))?;
+        }
+        "serde_json" => {
+            let json = file.with_extension("json");
+            let text = std::fs::read_to_string(&json).map_err(|e| fail(&e))?;
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&e))?;
+            drop(text);
+            serde_json::to_writer(&mut writer, &value).map_err(|e| fail(&e))?;
         }
         other => return Err(format!("unknown way {other:?}")),
     }

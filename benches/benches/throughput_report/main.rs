@@ -154,8 +154,8 @@ fn measure_dataset(
         count: p.count,
         json_bytes: p.json_text.len() as u64,
         toon_bytes: p.toon_bytes(),
-        decode: [None; 6],
-        encode: [None; 6],
+        decode: [None; 7],
+        encode: [None; 7],
         to_json: [None; 2],
         checks: checks::run(p),
         node_checks: None,
@@ -200,6 +200,15 @@ fn measure_dataset(
         Imp::SerdeValue,
         measure(options, || {
             serde_json::from_str::<serde_json::Value>(&p.json_text)
+        }),
+    );
+
+    record(
+        &mut row.decode,
+        "decode",
+        Imp::OursSerdeValue,
+        measure(options, || {
+            toon::from_str::<serde_json::Value>(&p.toon_text)
         }),
     );
 
@@ -253,6 +262,12 @@ fn measure_dataset(
         "encode",
         Imp::SerdeValue,
         measure(options, || serde_json::to_string(&p.json)),
+    );
+    record(
+        &mut row.encode,
+        "encode",
+        Imp::OursSerdeValue,
+        measure(options, || toon::to_string(&p.json)),
     );
 
     match typed {
@@ -344,7 +359,6 @@ fn measure_decode_memory(
             let json = p
                 .write_files(&memory_dir)
                 .map_err(|e| format!("writing the decode memory file: {e}"))?;
-            let _ = std::fs::remove_file(&json);
             (
                 json.with_extension("toon"),
                 format!("{} ({} {})", dataset.slug(), p.count, dataset.unit()),
@@ -352,6 +366,7 @@ fn measure_decode_memory(
         };
         rows.push(decode_memory::measure_file(label, &file));
         let _ = std::fs::remove_file(&file);
+        let _ = std::fs::remove_file(file.with_extension("json"));
     }
     Ok(rows)
 }
