@@ -46,7 +46,7 @@ fn show(r: &Result<Value, Error>) -> String {
 
 /// Checks one input under one set of options; `Err` describes the disagreement.
 fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
-    let tree = toon::decode_slice_with(bytes, options);
+    let tree = toon::from_slice_with::<Value>(bytes, options);
     for cap in [1, 8192] {
         let stream = reader_to_value(BufReader::with_capacity(cap, bytes), options);
         let agree = match (&tree, &stream) {
@@ -57,7 +57,7 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
             // may come first.
             (Err(a), Err(b)) if a.kind() == ErrorKind::Utf8 => {
                 let lossy = String::from_utf8_lossy(bytes);
-                let repaired = toon::decode_value_with(&lossy, options);
+                let repaired = toon::from_str_with::<Value>(&lossy, options);
                 matches!(&repaired, Err(r) if same_error(r, b)
                     && r.line().unwrap_or(0) <= a.line().unwrap_or(0))
             }

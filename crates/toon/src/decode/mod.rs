@@ -10,6 +10,7 @@
 
 mod deserializer;
 mod header;
+mod input;
 mod scanner;
 mod stream;
 mod to_json;
@@ -40,7 +41,7 @@ pub fn decode_value(text: &str) -> Result<Value> {
 
 /// Decodes TOON text into a [`Value`] with the given options.
 pub fn decode_value_with(text: &str, options: &DecodeOptions) -> Result<Value> {
-    from_str_with(text, options)
+    stream::text_to_value(text, options)
 }
 
 /// Decodes TOON bytes into a [`Value`]. Invalid UTF-8 is an error (with its byte

@@ -299,7 +299,7 @@ pub fn reader_to_json_writer<R: BufRead, W: Write>(
         writer.write_all(crate::value::to_json_string(&value, indent).as_bytes())?;
         return Ok(());
     }
-    let mut driver = Driver::new(reader, options, JsonEmitter::new(indent, false));
+    let mut driver = Driver::over_reader(reader, options, JsonEmitter::new(indent, false));
     while driver.step()? {
         driver.sink().flush_if_full(&mut writer)?;
     }

@@ -15,7 +15,6 @@
 mod event;
 mod frames;
 mod json_out;
-mod line_source;
 mod primitive;
 mod reader;
 mod serde_de;
@@ -29,4 +28,5 @@ pub use event::Event;
 pub use json_out::{reader_to_json_lines, reader_to_json_writer};
 pub use reader::EventReader;
 pub use serde_de::{ReaderDeserializer, from_reader_with};
+pub(crate) use value_builder::text_to_value;
 pub use value_builder::{ValueBuilder, reader_to_value};

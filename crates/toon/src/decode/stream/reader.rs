@@ -9,9 +9,10 @@
 use std::collections::VecDeque;
 use std::io::BufRead;
 
+use crate::decode::input::{IoSource, LineInput, TextSource};
+
 use super::Event;
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
-use super::line_source::LineSource;
 use super::sink::{RowCache, Sink};
 use super::slot::{
     At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
@@ -59,12 +60,12 @@ use crate::{DecodeOptions, Error, ErrorKind, Result};
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub struct EventReader<R> {
-    inner: Driver<R, VecDeque<Event>>,
+    inner: Driver<IoSource<R>, VecDeque<Event>>,
 }
 
 /// The state machine over a line source, feeding a [`Sink`].
-pub(super) struct Driver<R, S> {
-    src: LineSource<R>,
+pub(super) struct Driver<I, S> {
+    src: I,
     st: State<S>,
 }
 
@@ -94,7 +95,7 @@ impl<R: BufRead> EventReader<R> {
     /// A reader of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
         EventReader {
-            inner: Driver::new(reader, options, VecDeque::new()),
+            inner: Driver::over_reader(reader, options, VecDeque::new()),
         }
     }
 
@@ -128,11 +129,11 @@ impl<R: BufRead> EventReader<R> {
     }
 }
 
-impl<R: BufRead, S: Sink> Driver<R, S> {
-    /// A driver over `reader`, decoded with `options`, feeding `out`.
-    pub fn new(reader: R, options: &DecodeOptions, out: S) -> Self {
+impl<I: LineInput, S: Sink> Driver<I, S> {
+    /// A driver over the lines of `src`, decoded with `options`, feeding `out`.
+    pub fn new(src: I, options: &DecodeOptions, out: S) -> Self {
         Driver {
-            src: LineSource::new(reader, options.indent_size, options.strict),
+            src,
             st: State {
                 ctx: Ctx {
                     strict: options.strict,
@@ -179,6 +180,22 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
     }
 }
 
+impl<R: BufRead, S: Sink> Driver<IoSource<R>, S> {
+    /// A driver over the lines of `reader`.
+    pub fn over_reader(reader: R, options: &DecodeOptions, out: S) -> Self {
+        let src = IoSource::new(reader, options.indent_size, options.strict);
+        Driver::new(src, options, out)
+    }
+}
+
+impl<'de, S: Sink> Driver<TextSource<'de>, S> {
+    /// A driver over the lines of `text`.
+    pub fn over_text(text: &'de str, options: &DecodeOptions, out: S) -> Self {
+        let src = TextSource::new(text, options.indent_size, options.strict);
+        Driver::new(src, options, out)
+    }
+}
+
 impl<R: BufRead> Iterator for EventReader<R> {
     type Item = Result<Event>;
 
@@ -194,7 +211,7 @@ fn recycle(mut cells: Vec<&str>) -> Vec<&'static str> {
 }
 
 /// An error at `at` on the current line.
-fn at_error<R: BufRead>(src: &LineSource<R>, at: At, kind: ErrorKind, msg: String) -> Error {
+fn at_error<I: LineInput>(src: &I, at: At, kind: ErrorKind, msg: String) -> Error {
     let raw = src
         .current()
         .filter(|l| l.number == at.number)
@@ -204,7 +221,7 @@ fn at_error<R: BufRead>(src: &LineSource<R>, at: At, kind: ErrorKind, msg: Strin
 
 impl<S: Sink> State<S> {
     /// The next line (fetched if needed), noting skipped blank lines in open arrays.
-    fn peek<'s, R: BufRead>(&mut self, src: &'s mut LineSource<R>) -> Result<Option<Line<'s>>> {
+    fn peek<'s, I: LineInput>(&mut self, src: &'s mut I) -> Result<Option<Line<'s>>> {
         src.fill()?;
         if let Some(blank) = src.take_blank()
             && self.ctx.strict
@@ -218,7 +235,7 @@ impl<S: Sink> State<S> {
         Ok(src.peeked())
     }
 
-    fn enter<R: BufRead>(&mut self, src: &LineSource<R>, at: At) -> Result<()> {
+    fn enter<I: LineInput>(&mut self, src: &I, at: At) -> Result<()> {
         self.nesting += 1;
         if self.nesting > self.ctx.max_depth {
             return Err(at_error(src, at, ErrorKind::Depth, self.depth_message()));
@@ -264,7 +281,7 @@ impl<S: Sink> State<S> {
             .then(|| self.key_pool.pop().unwrap_or_default())
     }
 
-    fn step<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         if !self.started {
             self.started = true;
             return self.root(src);
@@ -291,7 +308,7 @@ impl<S: Sink> State<S> {
     }
 
     /// The root form (spec §5).
-    fn root<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn root<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         if self.indent_size == 0 {
             return Err(Error::new(
                 ErrorKind::Options,
@@ -357,7 +374,7 @@ impl<S: Sink> State<S> {
     }
 
     /// Starts the value `slot` describes: queues its events, or opens its frame.
-    fn enter_slot<R: BufRead>(&mut self, src: &mut LineSource<R>, slot: Slot) -> Result<()> {
+    fn enter_slot<I: LineInput>(&mut self, src: &mut I, slot: Slot) -> Result<()> {
         match slot {
             Slot::Prim(range) => {
                 let Some(line) = src.current() else {
@@ -490,9 +507,9 @@ impl<S: Sink> State<S> {
 
     /// The depth of a block's content: one below its parent, or in non-strict mode the
     /// depth of a first line that sits deeper.
-    fn scope_content_depth<R: BufRead>(
+    fn scope_content_depth<I: LineInput>(
         &mut self,
-        src: &mut LineSource<R>,
+        src: &mut I,
         base_depth: usize,
     ) -> Result<usize> {
         match self.peek(src)? {
@@ -511,9 +528,9 @@ impl<S: Sink> State<S> {
     }
 
     /// A field of the object on top: duplicate check, key, value.
-    fn object_field<R: BufRead>(
+    fn object_field<I: LineInput>(
         &mut self,
-        src: &mut LineSource<R>,
+        src: &mut I,
         key: String,
         slot: Slot,
         at: At,
@@ -524,7 +541,7 @@ impl<S: Sink> State<S> {
     }
 
     /// The strict duplicate check of a key of the object on top.
-    fn check_key<R: BufRead>(&mut self, src: &LineSource<R>, key: &str, at: At) -> Result<()> {
+    fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
         if let Some(Frame::Object(ObjectFrame {
             seen: Some(seen), ..
         })) = self.stack.last_mut()
@@ -569,7 +586,7 @@ impl<S: Sink> State<S> {
         self.leave();
     }
 
-    fn step_object<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         let Some(Frame::Object(f)) = self.stack.last() else {
             return Ok(());
         };
@@ -621,7 +638,7 @@ impl<S: Sink> State<S> {
         self.object_field(src, key, slot, at)
     }
 
-    fn step_list<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step_list<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         let current = src.current().map_or(0, |l| l.number);
         let Some(Frame::List(f)) = self.stack.last_mut() else {
             return Ok(());
@@ -714,9 +731,9 @@ impl<S: Sink> State<S> {
 
     /// The strict checks at the end of a table: `(count, length)` rows read and
     /// declared must agree (an error naming `items`), and no blank line inside (`what`).
-    fn end_checks<R: BufRead>(
+    fn end_checks<I: LineInput>(
         &mut self,
-        src: &LineSource<R>,
+        src: &I,
         head: At,
         (count, length): (usize, usize),
         items: &str,
@@ -747,7 +764,7 @@ impl<S: Sink> State<S> {
         Ok(())
     }
 
-    fn step_tabular<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step_tabular<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         let Some(Frame::Tabular(f)) = self.stack.last() else {
             return Ok(());
         };
@@ -811,7 +828,7 @@ impl<S: Sink> State<S> {
         self.out.row(&mut f.rows, fields, cells, line)
     }
 
-    fn step_keyed<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step_keyed<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         let Some(Frame::Keyed(f)) = self.stack.last() else {
             return Ok(());
         };
@@ -914,7 +931,7 @@ fn same_fields(a: &[Field<'_>], b: &[Field<'_>]) -> bool {
 
 /// The error at the end of an array about its count: at the last line read, or at the
 /// header (with its own content column) when no item was read.
-fn last_error<R: BufRead>(src: &LineSource<R>, head: At, count: usize, msg: String) -> Error {
+fn last_error<I: LineInput>(src: &I, head: At, count: usize, msg: String) -> Error {
     match src.current() {
         Some(line) if count > 0 || line.number != head.number => line.error(msg),
         _ => at_error(src, head, ErrorKind::Syntax, msg),

@@ -47,7 +47,7 @@ struct Pos {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub struct ReaderDeserializer<R> {
-    driver: Driver<R, StepQueue>,
+    driver: Driver<crate::decode::input::IoSource<R>, StepQueue>,
     /// The next step, read ahead, and where it came from.
     peeked: Option<(Step, Pos)>,
     /// Where the queued steps came from: the line the reader's last step consumed.
@@ -58,7 +58,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
     /// A deserializer of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
         ReaderDeserializer {
-            driver: Driver::new(reader, options, StepQueue::default()),
+            driver: Driver::over_reader(reader, options, StepQueue::default()),
             peeked: None,
             queued_at: Pos::default(),
         }

@@ -7,6 +7,7 @@ use super::sink::{RowCache, Sink, Walk, row_events, walk};
 use super::slot::primitive;
 use super::{Event, EventReader};
 use crate::decode::header::Field;
+use crate::decode::input::LineInput;
 use crate::decode::scanner::Line;
 use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 
@@ -272,8 +273,17 @@ impl<R: BufRead> EventReader<R> {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn reader_to_value<R: BufRead>(reader: R, options: &DecodeOptions) -> Result<Value> {
-    let mut driver = Driver::new(reader, options, ValueSink::default());
-    // Runs to the end, for the end-of-document checks too.
+    build(Driver::over_reader(reader, options, ValueSink::default()))
+}
+
+/// Decodes the TOON document `text` into a [`Value`]: the state machine over the
+/// text's borrowed lines, building the value from its steps.
+pub(crate) fn text_to_value(text: &str, options: &DecodeOptions) -> Result<Value> {
+    build(Driver::over_text(text, options, ValueSink::default()))
+}
+
+/// Runs `driver` to the end (for the end-of-document checks too) and takes its value.
+fn build<I: LineInput>(mut driver: Driver<I, ValueSink>) -> Result<Value> {
     while driver.step()? {}
     Ok(driver.into_sink().result.unwrap_or(Value::Null))
 }
