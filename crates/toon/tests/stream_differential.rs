@@ -1,7 +1,8 @@
-//! The streaming decoder (`EventReader`) against the tree decoder, its oracle: on every
+//! The streaming decoder (`EventReader`) against the serde deserializer (`from_str::<Value>`), its oracle: on every
 //! input the events collected into a `Value` equal the tree decoder's `Value`, or both
-//! fail with the same error (kind, message, line, column, source line); the streamed
-//! JSON equals `to_json_writer`'s byte for byte. Inputs: the spec fixtures (decode
+//! fail with the same error (kind, message, line, column, source line); the JSON
+//! written from a reader equals the JSON written from the text byte for byte, and the
+//! tree's value written as JSON. Inputs: the spec fixtures (decode
 //! inputs and the expected texts of encode cases), the fuzz corpora of the decode
 //! targets, and damaged variants of both; each read through a 1-byte buffer and a
 //! normal one, strict and non-strict.
@@ -28,6 +29,19 @@ fn same_error(a: &Error, b: &Error) -> bool {
         && a.line() == b.line()
         && a.column() == b.column()
         && a.source_line() == b.source_line()
+}
+
+/// An integer beyond 128 bits, which the strict JSON writer writes as the nearest
+/// `f64` (the reference's output) and `to_json_string` exactly.
+fn has_huge_integer(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n
+            .as_big_integer_str()
+            .is_some_and(|d| d.parse::<i128>().is_err() && d.parse::<u128>().is_err()),
+        Value::Array(items) => items.iter().any(has_huge_integer),
+        Value::Object(map) => map.values().any(has_huge_integer),
+        _ => false,
+    }
 }
 
 fn show(r: &Result<Value, Error>) -> String {
@@ -71,7 +85,8 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
             ));
         }
     }
-    // JSON: the streaming writer against the in-memory transcoder.
+    // JSON: the text input against the reader input (the same writer over the two line
+    // sources), and both against the tree's value written as JSON.
     if let Ok(text) = std::str::from_utf8(bytes) {
         for indent in [0, 2] {
             let mut want = Vec::new();
@@ -92,9 +107,29 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
             };
             if !agree {
                 return Err(format!(
-                    "JSON indent {indent}: transcoder {:?} / stream {:?}",
+                    "JSON indent {indent}: text {:?} / reader {:?}",
                     want.map(String::from_utf8),
                     got.map(String::from_utf8)
+                ));
+            }
+            let tree_json = tree
+                .as_ref()
+                .ok()
+                .filter(|v| !options.strict || !has_huge_integer(v))
+                .map(|v| toon::value::to_json_string(v, indent).into_bytes());
+            if let (Some(tree_json), Ok(json)) = (tree_json, &want)
+                && &tree_json != json
+            {
+                return Err(format!(
+                    "JSON indent {indent}: tree {:?} / writer {:?}",
+                    String::from_utf8_lossy(&tree_json),
+                    String::from_utf8_lossy(json)
+                ));
+            }
+            if tree.is_err() != want.is_err() {
+                return Err(format!(
+                    "JSON indent {indent}: tree {} / writer {want:?}",
+                    show(&tree)
                 ));
             }
         }

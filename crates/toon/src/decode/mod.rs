@@ -13,15 +13,13 @@ mod header;
 mod input;
 mod scanner;
 mod stream;
-mod to_json;
 mod tokens;
 
 pub use deserializer::Deserializer;
 pub use stream::{
     Event, EventReader, ReaderDeserializer, ValueBuilder, from_reader_with, reader_to_json_lines,
-    reader_to_json_writer, reader_to_value,
+    reader_to_json_writer, reader_to_value, to_json_writer,
 };
-pub use to_json::to_json_writer;
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
 use serde::Deserialize;

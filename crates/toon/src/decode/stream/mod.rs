@@ -25,7 +25,7 @@ mod slot;
 mod value_builder;
 
 pub use event::Event;
-pub use json_out::{reader_to_json_lines, reader_to_json_writer};
+pub use json_out::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
 pub use reader::EventReader;
 pub use serde_de::{ReaderDeserializer, from_reader_with};
 pub(crate) use value_builder::text_to_value;
