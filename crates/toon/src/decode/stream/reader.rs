@@ -18,7 +18,7 @@ use super::slot::{
     At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
     list_item, over_indented, resolve_header, tok, token_slot,
 };
-use crate::decode::header::{Field, Header};
+use crate::decode::header::{Field, Header, OwnedFieldCache};
 use crate::decode::scanner::Line;
 use crate::decode::tokens::{
     ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
@@ -83,13 +83,19 @@ struct State<S> {
     cells: Vec<&'static str>,
     /// Key sets of closed objects, for reuse.
     key_pool: Vec<KeySet>,
-    /// The field list and row cache of the last table closed, for the next table with
-    /// the same fields (as in a list of objects that each hold a table).
-    row_stash: Option<(Vec<Field<'static>>, RowCache)>,
+    /// The field lists and row caches of the last tables closed (at most
+    /// [`ROW_STASH`], oldest first), for the next table with the same fields (as in a
+    /// list of objects that each hold the same tables).
+    row_stash: Vec<(Vec<Field<'static>>, RowCache)>,
+    /// Field lists of recent headers.
+    field_lists: OwnedFieldCache,
 }
 
 /// Key sets kept for reuse at most.
 const KEY_POOL: usize = 64;
+
+/// Row caches of closed tables kept for reuse at most.
+const ROW_STASH: usize = 8;
 
 impl<R: BufRead> EventReader<R> {
     /// A reader of the TOON document in `reader`, decoded with `options`.
@@ -147,7 +153,8 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
                 finished: false,
                 cells: Vec::new(),
                 key_pool: Vec::new(),
-                row_stash: None,
+                row_stash: Vec::new(),
+                field_lists: OwnedFieldCache::default(),
             },
         }
     }
@@ -252,15 +259,18 @@ impl<S: Sink> State<S> {
         Ok(())
     }
 
-    /// The row cache of the last table if `header` has its fields, else a new one.
+    /// The row cache of a recent table with `header`'s fields, else a new one.
     fn rows_for(&mut self, header: &Header<'_>) -> RowCache {
-        match (&self.row_stash, &header.fields) {
-            (Some((stashed, _)), Some(fields)) if same_fields(stashed, fields) => self
-                .row_stash
-                .take()
-                .map(|(_, rows)| rows)
-                .unwrap_or_default(),
-            _ => RowCache::default(),
+        let Some(fields) = &header.fields else {
+            return RowCache::default();
+        };
+        match self
+            .row_stash
+            .iter()
+            .rposition(|(stashed, _)| same_fields(stashed, fields))
+        {
+            Some(i) => self.row_stash.remove(i).1,
+            None => RowCache::default(),
         }
     }
 
@@ -333,7 +343,8 @@ impl<S: Sink> State<S> {
             return Ok(());
         }
         if is_array_header_content(first.content)
-            && let Some((header, inline)) = resolve_header(ctx, &first, first.content)?
+            && let Some((header, inline)) =
+                resolve_header(ctx, &mut self.field_lists, &first, first.content)?
         {
             let slot = array_slot(header, inline, 0, &first);
             src.consume()?;
@@ -360,8 +371,8 @@ impl<S: Sink> State<S> {
             );
         }
         let at = At::of(&first);
-        let first_field =
-            field_line(ctx, &first, 0).map(|(key, slot)| super::slot::FirstField { key, slot, at });
+        let first_field = field_line(ctx, &mut self.field_lists, &first, 0)
+            .map(|(key, slot)| super::slot::FirstField { key, slot, at });
         self.stack.push(Frame::Root { array: false });
         self.enter_slot(
             src,
@@ -576,7 +587,10 @@ impl<S: Sink> State<S> {
             && rows.simple
             && let Some(fields) = header.fields
         {
-            self.row_stash = Some((fields, rows));
+            if self.row_stash.len() == ROW_STASH {
+                self.row_stash.remove(0);
+            }
+            self.row_stash.push((fields, rows));
         }
         if object {
             self.out.end_object();
@@ -632,7 +646,7 @@ impl<S: Sink> State<S> {
                 return self.out.token(&line, rest);
             }
         }
-        let (key, slot) = field_line(ctx, &line, depth)?;
+        let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
         let at = At::of(&line);
         src.consume()?;
         self.object_field(src, key, slot, at)
@@ -720,7 +734,7 @@ impl<S: Sink> State<S> {
             }
         }
         let slot = match src.current() {
-            Some(line) => list_item(self.ctx, &line, item_depth)?,
+            Some(line) => list_item(self.ctx, &mut self.field_lists, &line, item_depth)?,
             None => Slot::EmptyObject,
         };
         if let Some(Frame::List(f)) = self.stack.last_mut() {

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::decode::header::{Field, FieldCache, Header, HeaderParse, parse_header};
+use crate::decode::header::{Header, HeaderParse, OwnedFieldCache, own_fields, parse_header};
 use crate::decode::scanner::Line;
 use crate::decode::tokens::{
     ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
@@ -130,11 +130,11 @@ pub(super) fn primitive(line: &Line<'_>, token: &str) -> Result<Value> {
 /// `content` of `line` as a header, if it is one (strict-only errors in strict mode).
 pub(super) fn resolve_header<'a>(
     ctx: Ctx,
+    cache: &mut OwnedFieldCache,
     line: &Line<'a>,
     content: &'a str,
 ) -> Result<Option<(Header<'a>, Option<&'a str>)>> {
-    let mut cache = FieldCache::default();
-    match parse_header(content, ctx.max_depth, &mut cache) {
+    match parse_header(content, ctx.max_depth, cache) {
         HeaderParse::NotHeader => Ok(None),
         HeaderParse::Invalid(e) => Err(tok(line, content, e)),
         HeaderParse::Header {
@@ -146,17 +146,6 @@ pub(super) fn resolve_header<'a>(
             _ => Ok(Some((header, inline))),
         },
     }
-}
-
-fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
-    fields
-        .into_iter()
-        .map(|f| Field {
-            name: Cow::Owned(f.name.into_owned()),
-            children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
-            leaves: f.leaves,
-        })
-        .collect()
 }
 
 /// The header with owned names.
@@ -212,14 +201,19 @@ pub(super) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
 }
 
 /// A key-value (or keyed header) line of an object at `depth`: its key and value.
-pub(super) fn field_line(ctx: Ctx, line: &Line<'_>, depth: usize) -> Result<(String, Slot)> {
+pub(super) fn field_line(
+    ctx: Ctx,
+    cache: &mut OwnedFieldCache,
+    line: &Line<'_>,
+    depth: usize,
+) -> Result<(String, Slot)> {
     let content = line.content;
     if let PlainKey::Colon(colon) = plain_key_colon(content) {
         let key = trim_spaces(&content[..colon]);
         let rest = trim_spaces(&content[colon + 1..]);
         return Ok((key.to_owned(), value_slot(rest, line, depth)));
     }
-    if let Some((mut header, inline)) = resolve_header(ctx, line, content)? {
+    if let Some((mut header, inline)) = resolve_header(ctx, cache, line, content)? {
         let Some(key) = header.key.take() else {
             return Err(line.error(if header.keyed {
                 "Keyless keyed header is only valid at the document root"
@@ -236,7 +230,12 @@ pub(super) fn field_line(ctx: Ctx, line: &Line<'_>, depth: usize) -> Result<(Str
 }
 
 /// The list item on `line` (just consumed) at `item_depth`.
-pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<Slot> {
+pub(super) fn list_item(
+    ctx: Ctx,
+    cache: &mut OwnedFieldCache,
+    line: &Line<'_>,
+    item_depth: usize,
+) -> Result<Slot> {
     let after = match item_start(line.content) {
         None => return Err(line.error(NOT_A_LIST_ITEM)),
         Some(ItemStart::EmptyObject) => return Ok(Slot::EmptyObject),
@@ -259,7 +258,7 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
         PlainKey::Nothing => return Ok(token_slot(&item, after)),
         PlainKey::Other => {}
     }
-    if let Some((mut header, inline)) = resolve_header(ctx, &item, after)? {
+    if let Some((mut header, inline)) = resolve_header(ctx, cache, &item, after)? {
         if header.key.is_none() && is_array_header_content(after) {
             if header.keyed {
                 return Err(item.error("Keyless keyed header is only valid at the document root"));
@@ -286,7 +285,8 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
         }
     }
     if find_unquoted(after, b':', 0).is_some() {
-        let first = field_line(ctx, &item, depth).map(|(key, slot)| FirstField { key, slot, at });
+        let first =
+            field_line(ctx, cache, &item, depth).map(|(key, slot)| FirstField { key, slot, at });
         return Ok(Slot::ListObject {
             first: Box::new(first),
             depth,
