@@ -12,7 +12,7 @@ use std::io::BufRead;
 use std::ops::Range;
 
 use super::LineInput;
-use crate::decode::scanner::{Line, LineKind, classify};
+use crate::decode::grammar::scanner::{Line, LineKind, classify};
 use crate::{Error, ErrorKind, Result};
 
 /// One content line, owned.

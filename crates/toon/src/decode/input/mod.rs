@@ -12,7 +12,7 @@ pub(crate) use io::IoSource;
 pub(crate) use text::TextSource;
 
 use crate::Result;
-use crate::decode::scanner::Line;
+use crate::decode::grammar::scanner::Line;
 
 /// Content lines (blank and comment lines skipped) with one line of lookahead: the last
 /// consumed line stays readable until the next one is consumed.

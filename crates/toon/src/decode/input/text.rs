@@ -2,7 +2,7 @@
 
 use super::LineInput;
 use crate::Result;
-use crate::decode::scanner::{Line, LineKind, classify};
+use crate::decode::grammar::scanner::{Line, LineKind, classify};
 
 /// The lines of a `&'de str`, with one line of lookahead; every line and token borrows
 /// from the text.

@@ -12,12 +12,15 @@ use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
-use super::primitive::parse_primitive;
-use super::reader::Driver;
-use super::serde_prim::PrimDe;
-use super::serde_queue::{Span, Step, StepQueue};
+mod prim;
+mod queue;
+
+use crate::decode::grammar::machine::Driver;
+use crate::decode::grammar::primitive::parse_primitive;
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
+use prim::PrimDe;
+use queue::{Span, Step, StepQueue};
 
 /// A line and the column of its content, for errors about what it holds.
 #[derive(Clone, Copy, Default)]

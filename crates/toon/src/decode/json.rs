@@ -4,14 +4,14 @@
 use crate::value::write_json_string;
 use std::io::{self, BufRead, Write};
 
-use super::reader::Driver;
-use super::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
-use super::slot::primitive;
+use super::grammar::header::Field;
+use super::grammar::machine::Driver;
+use super::grammar::scanner::Line;
+use super::grammar::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
+use super::grammar::slot::primitive;
+use super::grammar::tokens::{NumericKind, numeric_kind, quoted_str};
+use super::input::LineInput;
 use super::{Event, EventReader};
-use crate::decode::header::Field;
-use crate::decode::input::LineInput;
-use crate::decode::scanner::Line;
-use crate::decode::tokens::{NumericKind, numeric_kind, quoted_str};
 use crate::js_number;
 use crate::{DecodeOptions, Error, ErrorKind, Number, Result, Value};
 
@@ -293,7 +293,7 @@ pub fn to_json_writer<W: Write>(
     indent: usize,
 ) -> Result<()> {
     if !options.strict {
-        let value = super::text_to_value(text, options)?;
+        let value = super::value::text_to_value(text, options)?;
         return write_value(writer, &value, indent);
     }
     emit(
@@ -469,7 +469,7 @@ pub fn reader_to_json_lines<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::stream::primitive::parse_primitive;
+    use crate::decode::grammar::primitive::parse_primitive;
 
     #[test]
     fn write_token_is_the_parsed_value() {

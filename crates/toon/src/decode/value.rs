@@ -2,20 +2,21 @@
 
 use std::io::BufRead;
 
-use super::reader::Driver;
-use super::sink::{RowCache, Sink, Walk, row_events, walk};
-use super::slot::primitive;
+use super::grammar::header::Field;
+use super::grammar::machine::Driver;
+use super::grammar::scanner::Line;
+use super::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
+use super::grammar::slot::primitive;
+use super::input::LineInput;
 use super::{Event, EventReader};
-use crate::decode::header::Field;
-use crate::decode::input::LineInput;
-use crate::decode::scanner::Line;
 use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 
 /// Builds [`Value`]s from [`Event`]s: feed it events with [`ValueBuilder::push`] and it
 /// hands back each complete top-level value.
 ///
 /// A repeated key (non-strict mode) keeps its first position and takes the last value,
-/// as the tree decoder and the reference's `buildValueFromEvents` do.
+/// as [`decode_value_with`](crate::decode_value_with) and the reference's
+/// `buildValueFromEvents` do.
 ///
 /// ```
 /// use toon::decode::{Event, ValueBuilder};

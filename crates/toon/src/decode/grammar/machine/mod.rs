@@ -1,70 +1,30 @@
-//! The pull decoder: a state machine over an explicit stack of open containers.
+//! The decoding state machine: the grammar of spec §5–§14 over an explicit stack of
+//! open containers, fed by a [`LineInput`] and feeding a [`Sink`].
 //!
-//! It performs the tree decoder's steps in the tree decoder's order — the same peeks,
-//! the same checks, the same errors — but keeps no text: every step reads at most one
-//! line ahead, turns what it needs into owned state, and hands the events of that line
-//! to its [`Sink`]: the public event queue, or (crate-private) the JSON writer or value
-//! builder, fed directly.
+//! Every step reads at most one line ahead, keeps what it needs of it as owned state
+//! (the frames), and hands what the line holds to the sink: the public event queue,
+//! the value builder, the JSON writer or the serde deserializer's queue. Tokens are
+//! handed over borrowed from the line (from the text itself for a [`TextSource`]).
 
-use std::collections::VecDeque;
+mod arrays;
+
 use std::io::BufRead;
 
 use crate::decode::input::{IoSource, LineInput, TextSource};
 
-use super::Event;
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
+use super::header::{Field, Header, OwnedFieldCache};
+use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
-    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
-    list_item, over_indented, resolve_header, tok, token_slot,
+    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, over_indented,
+    resolve_header, token_slot,
 };
-use crate::decode::header::{Field, Header, OwnedFieldCache};
-use crate::decode::scanner::Line;
-use crate::decode::tokens::{
-    ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
-    split_row, trim_spaces,
-};
+use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
-/// A streaming TOON decoder: reads a document from a [`BufRead`] one line at a time and
-/// yields it as [`Event`]s.
-///
-/// It accepts and rejects exactly what [`decode_value_with`](crate::decode_value_with)
-/// accepts and rejects, with the same errors (kind, message, line, column), in strict
-/// and non-strict mode. Memory is bounded by the longest line plus, per open container,
-/// its header's field list and (strict mode) its keys seen so far — not by the length
-/// of the document.
-///
-/// Differences from the tree decoder:
-///
-/// - In non-strict mode a repeated key is yielded again, as the reference's
-///   `decodeStreamSync` does; collecting the events with [`ValueBuilder`](super::ValueBuilder)
-///   resolves it as the tree decoder does (last value, first position).
-/// - Invalid UTF-8 (strict mode) is found when its line is read, so an error in an
-///   earlier line is reported instead, where the tree decoder, which checks the whole
-///   input first, reports the UTF-8 error.
-/// - After an error the reader yields nothing more.
-///
-/// ```
-/// use toon::decode::{Event, EventReader};
-/// use toon::{DecodeOptions, Value};
-///
-/// let text = "users[2]{id,name}:\n  1,Ada\n  2,Bob\n";
-/// let reader = EventReader::new(text.as_bytes(), &DecodeOptions::default());
-/// let events = reader.collect::<Result<Vec<_>, _>>()?;
-/// assert_eq!(events[0], Event::StartObject);
-/// assert_eq!(events[1], Event::Key("users".into()));
-/// assert_eq!(events[2], Event::StartArray { len: 2 });
-/// assert_eq!(events[5], Event::Primitive(Value::from(1)));
-/// assert_eq!(events.len(), 17);
-/// # Ok::<(), toon::Error>(())
-/// ```
-pub struct EventReader<R> {
-    inner: Driver<IoSource<R>, VecDeque<Event>>,
-}
-
 /// The state machine over a line source, feeding a [`Sink`].
-pub(super) struct Driver<I, S> {
+pub(crate) struct Driver<I, S> {
     src: I,
     st: State<S>,
 }
@@ -73,7 +33,7 @@ pub(super) struct Driver<I, S> {
 struct State<S> {
     ctx: Ctx,
     indent_size: usize,
-    /// Open objects and arrays, as the tree decoder counts them for `max_depth`.
+    /// Open objects and arrays, counted for `max_depth`.
     nesting: usize,
     stack: Vec<Frame>,
     out: S,
@@ -96,44 +56,6 @@ const KEY_POOL: usize = 64;
 
 /// Row caches of closed tables kept for reuse at most.
 const ROW_STASH: usize = 8;
-
-impl<R: BufRead> EventReader<R> {
-    /// A reader of the TOON document in `reader`, decoded with `options`.
-    pub fn new(reader: R, options: &DecodeOptions) -> Self {
-        EventReader {
-            inner: Driver::over_reader(reader, options, VecDeque::new()),
-        }
-    }
-
-    /// The next event, `None` after the document's last one (and after an error).
-    pub fn next_event(&mut self) -> Result<Option<Event>> {
-        let d = &mut self.inner;
-        loop {
-            if let Some(e) = d.st.out.pop_front() {
-                return Ok(Some(e));
-            }
-            if d.st.finished {
-                return Ok(None);
-            }
-            if let Err(e) = d.st.step(&mut d.src) {
-                d.st.finished = true;
-                d.st.out.clear();
-                return Err(e);
-            }
-        }
-    }
-
-    /// The 1-based number of the last line read as part of the document (0 before the
-    /// first), for locating what a consumer of the events finds wrong.
-    pub fn line_number(&self) -> usize {
-        self.inner.src.current().map_or(0, |l| l.number)
-    }
-
-    /// Whether strict mode is on.
-    pub fn is_strict(&self) -> bool {
-        self.inner.st.ctx.strict
-    }
-}
 
 impl<I: LineInput, S: Sink> Driver<I, S> {
     /// A driver over the lines of `src`, decoded with `options`, feeding `out`.
@@ -176,6 +98,11 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
         &mut self.st.out
     }
 
+    /// Whether strict mode is on.
+    pub fn is_strict(&self) -> bool {
+        self.st.ctx.strict
+    }
+
     /// The current line (the last one read as part of the document), if any.
     pub fn current_line(&self) -> Option<Line<'_>> {
         self.src.current()
@@ -200,14 +127,6 @@ impl<'de, S: Sink> Driver<TextSource<'de>, S> {
     pub fn over_text(text: &'de str, options: &DecodeOptions, out: S) -> Self {
         let src = TextSource::new(text, options.indent_size, options.strict);
         Driver::new(src, options, out)
-    }
-}
-
-impl<R: BufRead> Iterator for EventReader<R> {
-    type Item = Result<Event>;
-
-    fn next(&mut self) -> Option<Result<Event>> {
-        self.next_event().transpose()
     }
 }
 
@@ -651,282 +570,6 @@ impl<S: Sink> State<S> {
         src.consume()?;
         self.object_field(src, key, slot, at)
     }
-
-    fn step_list<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let current = src.current().map_or(0, |l| l.number);
-        let Some(Frame::List(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        if f.in_item {
-            f.in_item = false;
-            f.count += 1;
-            f.span.end = current;
-        }
-        let (length, base_depth, item_depth, count, head) =
-            (f.length, f.base_depth, f.item_depth, f.count, f.head);
-        let strict = self.ctx.strict;
-        let more = if strict && count >= length {
-            false
-        } else {
-            match self.peek(src)? {
-                Some(line) if line.depth > base_depth => {
-                    if line.depth != item_depth {
-                        return Err(over_indented(&line, item_depth));
-                    }
-                    let is_item = line.content.starts_with("- ") || line.content == "-";
-                    if is_item && let Some(Frame::List(f)) = self.stack.last_mut() {
-                        f.span.start.get_or_insert(line.number);
-                    }
-                    is_item
-                }
-                _ => false,
-            }
-        };
-        if !more {
-            if strict {
-                if count != length {
-                    return Err(last_error(
-                        src,
-                        head,
-                        count,
-                        count_message(length, "list-form items", count),
-                    ));
-                }
-                self.check_blank_span("list-form array")?;
-                if let Some(next) = self.peek(src)?
-                    && next.depth == item_depth
-                    && next.content.starts_with("- ")
-                {
-                    return Err(
-                        next.error(format!("Expected {length} list-form items, but found more"))
-                    );
-                }
-            }
-            self.close(false);
-            return Ok(());
-        }
-        src.consume()?;
-        // `- key: primitive`: an object whose first field is on the item line.
-        if let Some(line) = src.current()
-            && let Some(ItemStart::Rest(after)) = item_start(line.content)
-            && let PlainKey::Colon(colon) = plain_key_colon(after)
-        {
-            let rest = trim_spaces(&after[colon + 1..]);
-            if !rest.is_empty() && rest != "[]" {
-                let item = line.with_content(after);
-                let key = trim_spaces(&after[..colon]);
-                if let Some(Frame::List(f)) = self.stack.last_mut() {
-                    f.in_item = true;
-                }
-                self.enter_line(&item)?;
-                let mut seen = self.new_keys();
-                if let Some(seen) = &mut seen {
-                    seen.insert(key);
-                }
-                self.out.start_object();
-                self.stack.push(Frame::Object(ObjectFrame {
-                    min_depth: item_depth + 1,
-                    depth: Some(item_depth + 1),
-                    seen,
-                }));
-                self.out.key(key);
-                return self.out.token(&item, rest);
-            }
-        }
-        let slot = match src.current() {
-            Some(line) => list_item(self.ctx, &mut self.field_lists, &line, item_depth)?,
-            None => Slot::EmptyObject,
-        };
-        if let Some(Frame::List(f)) = self.stack.last_mut() {
-            f.in_item = true;
-        }
-        self.enter_slot(src, slot)
-    }
-
-    /// The strict checks at the end of a table: `(count, length)` rows read and
-    /// declared must agree (an error naming `items`), and no blank line inside (`what`).
-    fn end_checks<I: LineInput>(
-        &mut self,
-        src: &I,
-        head: At,
-        (count, length): (usize, usize),
-        items: &str,
-        what: &str,
-    ) -> Result<()> {
-        if count != length {
-            return Err(last_error(
-                src,
-                head,
-                count,
-                count_message(length, items, count),
-            ));
-        }
-        self.check_blank_span(what)
-    }
-
-    fn check_blank_span(&mut self, what: &str) -> Result<()> {
-        if let Some(span) = self.stack.last_mut().and_then(Frame::span_mut)
-            && let Some(blank) = span.blank_inside()
-        {
-            return Err(Error::syntax(
-                format!("Blank lines inside {what} are not allowed in strict mode"),
-                blank,
-                1,
-                "",
-            ));
-        }
-        Ok(())
-    }
-
-    fn step_tabular<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let Some(Frame::Tabular(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (length, base_depth, row_depth, count, head, delim) = (
-            f.header.length,
-            f.base_depth,
-            f.row_depth,
-            f.count,
-            f.head,
-            f.header.delimiter,
-        );
-        let strict = self.ctx.strict;
-        if !(strict && count >= length) {
-            let mut cells = std::mem::take(&mut self.cells);
-            let row = match self.peek(src)? {
-                Some(line) if line.depth > base_depth => {
-                    if line.depth != row_depth {
-                        return Err(over_indented(&line, row_depth));
-                    }
-                    if split_row(line.content, delim, &mut cells) {
-                        self.row(&line, &cells)?;
-                        true
-                    } else {
-                        false
-                    }
-                }
-                _ => false,
-            };
-            self.cells = recycle(cells);
-            if row {
-                src.consume()?;
-                return Ok(());
-            }
-        }
-        if strict {
-            self.end_checks(src, head, (count, length), "tabular rows", "tabular array")?;
-            if let Some(next) = self.peek(src)?
-                && next.depth == row_depth
-                && !next.content.starts_with("- ")
-                && is_data_row(next.content, delim)
-            {
-                return Err(next.error(format!("Expected {length} tabular rows, but found more")));
-            }
-        }
-        self.close(false);
-        Ok(())
-    }
-
-    /// One table row on `line`, split into `cells`.
-    fn row(&mut self, line: &Line<'_>, cells: &[&str]) -> Result<()> {
-        let Some(Frame::Tabular(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        f.span.start.get_or_insert(line.number);
-        f.span.end = line.number;
-        if cells.len() != f.leaves {
-            return Err(line.error(count_message(f.leaves, "tabular row values", cells.len())));
-        }
-        f.count += 1;
-        let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        self.out.row(&mut f.rows, fields, cells, line)
-    }
-
-    fn step_keyed<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let Some(Frame::Keyed(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (length, base_depth, entry_depth, count, head, delim) = (
-            f.header.length,
-            f.base_depth,
-            f.entry_depth,
-            f.count,
-            f.head,
-            f.header.delimiter,
-        );
-        let strict = self.ctx.strict;
-        let mut cells = std::mem::take(&mut self.cells);
-        let entry = match self.peek(src)? {
-            Some(line) if line.depth > base_depth => {
-                let r = self.entry(&line, entry_depth, delim, &mut cells);
-                self.cells = recycle(cells);
-                r?;
-                true
-            }
-            _ => {
-                self.cells = recycle(cells);
-                false
-            }
-        };
-        if entry {
-            src.consume()?;
-            return Ok(());
-        }
-        if strict {
-            self.end_checks(
-                src,
-                head,
-                (count, length),
-                "keyed entries",
-                "keyed tabular object",
-            )?;
-        }
-        self.close(true);
-        Ok(())
-    }
-
-    /// One keyed-table entry on `line`.
-    fn entry<'l>(
-        &mut self,
-        line: &Line<'l>,
-        entry_depth: usize,
-        delim: u8,
-        cells: &mut Vec<&'l str>,
-    ) -> Result<()> {
-        if line.depth != entry_depth {
-            return Err(over_indented(line, entry_depth));
-        }
-        if find_unquoted(line.content, b':', 0).is_none() {
-            return Err(line.error("Expected entry row inside keyed tabular object"));
-        }
-        let Some(Frame::Keyed(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        f.span.start.get_or_insert(line.number);
-        f.span.end = line.number;
-        let (key, key_end) = parse_key(line.content).map_err(|e| tok(line, line.content, e))?;
-        if let Some(seen) = &mut f.seen
-            && !seen.insert(&key)
-        {
-            return Err(line.error(format!("Duplicate sibling key \"{key}\"")));
-        }
-        let rest = trim_spaces(&line.content[key_end..]);
-        if rest.is_empty() {
-            cells.clear();
-        } else {
-            split_delimited(rest, delim, cells);
-        }
-        if cells.len() != f.leaves {
-            return Err(line.error(count_message(f.leaves, "keyed entry cells", cells.len())));
-        }
-        f.count += 1;
-        match key {
-            std::borrow::Cow::Borrowed(k) => self.out.key(k),
-            std::borrow::Cow::Owned(k) => self.out.key_owned(k),
-        }
-        let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        self.out.row(&mut f.rows, fields, cells, line)
-    }
 }
 
 /// The same field names in the same groups (recursion ends at the first difference,
@@ -941,13 +584,4 @@ fn same_fields(a: &[Field<'_>], b: &[Field<'_>]) -> bool {
                     _ => false,
                 }
         })
-}
-
-/// The error at the end of an array about its count: at the last line read, or at the
-/// header (with its own content column) when no item was read.
-fn last_error<I: LineInput>(src: &I, head: At, count: usize, msg: String) -> Error {
-    match src.current() {
-        Some(line) if count > 0 || line.number != head.number => line.error(msg),
-        _ => at_error(src, head, ErrorKind::Syntax, msg),
-    }
 }
