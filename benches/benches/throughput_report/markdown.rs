@@ -342,7 +342,7 @@ fn to_json(md: &mut String, r: &Report) {
     let _ = writeln!(
         md,
         "MB/s of TOON text (medians), compact JSON written to `io::sink()` without building \
-         a tree: `toon::decode::to_json_writer` on the whole text (a serde transcoder), and \
+         a tree: `toon::decode::to_json_writer` on the whole text (lines borrowed from it), and \
          `toon::decode::reader_to_json_writer` reading the same bytes through `io::BufRead` \
          one line at a time (the streaming decoder `toon -d` uses, whose memory does not \
          grow with the input; see below). `toon → Value` repeated for scale.\n"

@@ -153,8 +153,8 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
         }
         Mode::Decode => {
             // Up to `whole_text_limit()` bytes of input, decoding reads the whole text and
-            // transcodes it (the fastest path); a larger input streams through the event
-            // reader, so memory stays bounded by that limit, the longest line and the
+            // runs the decoder over it (lines borrowed, not copied: the fastest path); a
+            // larger input runs the same decoder over the reader, so memory stays bounded by that limit, the longest line and the
             // nesting depth (strict mode; in non-strict mode, where repeated keys resolve
             // last-write-wins, the decoded document — with --jsonl one record — is held
             // as a value). --jsonl always streams. `--stats` has no decode figures (as

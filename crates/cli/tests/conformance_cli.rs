@@ -3,9 +3,9 @@
 //! final newline the CLI prints); decode cases pipe the TOON text into `toon -d` and
 //! expect the fixture's value as JSON, or, for error cases, exit code 1, an empty
 //! stdout and an error on stderr. Every decode case runs twice: as the CLI decodes an
-//! input of ordinary size (the whole text through the TOON → JSON transcoder) and with
-//! `TOON_WHOLE_TEXT_LIMIT=0`, through the streaming event reader it uses for large
-//! inputs. Both are different code paths from the library suite's.
+//! input of ordinary size (the JSON writer over the whole text) and with
+//! `TOON_WHOLE_TEXT_LIMIT=0`, over the streamed input as it reads large inputs (the
+//! same decoder over a reader instead of a text).
 //!
 //! Our own cases (`testdata/conformance`) run in every `cargo test`; the official
 //! fixtures need `$TOON_SPEC_DIR` and `--include-ignored` (see `crates/toon/tests/conformance.rs`).

@@ -15,9 +15,9 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer, StringDeseriali
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::header::{Field, FieldCache, Header, HeaderParse, parse_header};
-use super::scanner::{Line, Scanner};
-use super::tokens::{
+use super::grammar::header::{Field, FieldCache, Header, HeaderParse, parse_header};
+use super::grammar::scanner::{Line, Scanner};
+use super::grammar::tokens::{
     ItemStart, NOT_A_LIST_ITEM, NumericKind, PlainKey, TokenError, find_unquoted, item_start,
     numeric_kind, parse_key, plain_key_colon, quoted_str, split_delimited, split_row, trim_spaces,
 };

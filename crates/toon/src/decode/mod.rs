@@ -7,24 +7,32 @@
 //! use tabs (one level each) or non-multiples of the indent size (rounded down), blank
 //! lines inside arrays are ignored, and a block whose first line sits too deep takes
 //! that line's depth. Everything else is an error in both modes.
+//!
+//! Layers: the grammar (scanner, tokens, headers and the state machine) reads lines
+//! from an input (a whole `&str`, borrowed, or an `io::BufRead`, copied line by line)
+//! and drives one of the consumers: the `Value` builder ([`decode_value`],
+//! [`reader_to_value`]), the JSON writer ([`to_json_writer`], [`reader_to_json_writer`],
+//! [`reader_to_json_lines`]), the public [`EventReader`], and the serde deserializer of
+//! [`from_reader`] ([`ReaderDeserializer`]). [`from_str`] runs a second implementation
+//! of the grammar, the whole-text [`Deserializer`].
 
 mod deserializer;
-mod header;
-mod scanner;
-mod stream;
-mod to_json;
-mod tokens;
+mod events;
+mod grammar;
+mod input;
+mod json;
+mod serde;
+mod value;
 
 pub use deserializer::Deserializer;
-pub use stream::{
-    Event, EventReader, ReaderDeserializer, ValueBuilder, from_reader_with, reader_to_json_lines,
-    reader_to_json_writer, reader_to_value,
-};
-pub use to_json::to_json_writer;
+pub use events::{Event, EventReader};
+pub use json::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
+pub use serde::{ReaderDeserializer, from_reader_with};
+pub use value::{ValueBuilder, reader_to_value};
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use ::serde::Deserialize;
+use ::serde::de::DeserializeOwned;
 use std::borrow::Cow;
 
 /// Decodes TOON text into a [`Value`] with default options (strict).
@@ -40,7 +48,7 @@ pub fn decode_value(text: &str) -> Result<Value> {
 
 /// Decodes TOON text into a [`Value`] with the given options.
 pub fn decode_value_with(text: &str, options: &DecodeOptions) -> Result<Value> {
-    from_str_with(text, options)
+    value::text_to_value(text, options)
 }
 
 /// Decodes TOON bytes into a [`Value`]. Invalid UTF-8 is an error (with its byte

@@ -12,12 +12,15 @@ use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
-use super::primitive::parse_primitive;
-use super::reader::Driver;
-use super::serde_prim::PrimDe;
-use super::serde_queue::{Span, Step, StepQueue};
+mod prim;
+mod queue;
+
+use crate::decode::grammar::machine::Driver;
+use crate::decode::grammar::primitive::parse_primitive;
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
+use prim::PrimDe;
+use queue::{Span, Step, StepQueue};
 
 /// A line and the column of its content, for errors about what it holds.
 #[derive(Clone, Copy, Default)]
@@ -47,7 +50,7 @@ struct Pos {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub struct ReaderDeserializer<R> {
-    driver: Driver<R, StepQueue>,
+    driver: Driver<crate::decode::input::IoSource<R>, StepQueue>,
     /// The next step, read ahead, and where it came from.
     peeked: Option<(Step, Pos)>,
     /// Where the queued steps came from: the line the reader's last step consumed.
@@ -58,7 +61,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
     /// A deserializer of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
         ReaderDeserializer {
-            driver: Driver::new(reader, options, StepQueue::default()),
+            driver: Driver::over_reader(reader, options, StepQueue::default()),
             peeked: None,
             queued_at: Pos::default(),
         }

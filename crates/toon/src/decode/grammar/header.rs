@@ -63,7 +63,7 @@ struct CachedFields<'a> {
     duplicate: Option<String>,
 }
 
-/// Field lists a [`FieldCache`] keeps.
+/// Field lists a field-list cache keeps.
 const CACHED_FIELD_LISTS: usize = 8;
 
 impl<'a> FieldCache<'a> {
@@ -74,20 +74,108 @@ impl<'a> FieldCache<'a> {
     }
 
     fn put(&mut self, entry: CachedFields<'a>) {
-        if self.entries.len() < CACHED_FIELD_LISTS {
-            self.entries.push(entry);
-        } else {
-            self.entries[self.next] = entry;
-            self.next = (self.next + 1) % CACHED_FIELD_LISTS;
-        }
+        put_round_robin(&mut self.entries, &mut self.next, entry);
     }
+}
+
+/// Puts `entry` into `entries`, replacing the oldest once [`CACHED_FIELD_LISTS`] are held.
+fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
+    if entries.len() < CACHED_FIELD_LISTS {
+        entries.push(entry);
+    } else {
+        entries[*next] = entry;
+        *next = (*next + 1) % CACHED_FIELD_LISTS;
+    }
+}
+
+/// Where [`parse_header`] looks up and keeps the field lists it parsed: a reused field
+/// list skips the parse and its checks, which passed for that exact text and delimiter.
+pub(crate) trait FieldLists<'a> {
+    /// The fields and duplicate-name message of the field list `text` (between the
+    /// braces) under `delimiter`, if it was parsed before.
+    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)>;
+    /// Keeps a field list that parsed without error.
+    fn keep(
+        &mut self,
+        text: &'a str,
+        delimiter: u8,
+        fields: &[Field<'a>],
+        duplicate: &Option<String>,
+    );
+}
+
+impl<'a> FieldLists<'a> for FieldCache<'a> {
+    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
+        self.get(text, delimiter)
+            .map(|hit| (hit.fields.clone(), hit.duplicate.clone()))
+    }
+
+    fn keep(
+        &mut self,
+        text: &'a str,
+        delimiter: u8,
+        fields: &[Field<'a>],
+        duplicate: &Option<String>,
+    ) {
+        self.put(CachedFields {
+            text,
+            delimiter,
+            fields: fields.to_vec(),
+            duplicate: duplicate.clone(),
+        });
+    }
+}
+
+/// A field-list cache that owns its texts and names, for input whose lines do not
+/// outlive the next read (the decoding state machine's).
+#[derive(Default)]
+pub(crate) struct OwnedFieldCache {
+    entries: Vec<(String, u8, Vec<Field<'static>>, Option<String>)>,
+    next: usize,
+}
+
+impl<'a> FieldLists<'a> for OwnedFieldCache {
+    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
+        self.entries
+            .iter()
+            .find(|e| e.1 == delimiter && e.0 == text)
+            .map(|e| (e.2.clone(), e.3.clone()))
+    }
+
+    fn keep(
+        &mut self,
+        text: &'a str,
+        delimiter: u8,
+        fields: &[Field<'a>],
+        duplicate: &Option<String>,
+    ) {
+        let entry = (
+            text.to_owned(),
+            delimiter,
+            own_fields(fields.to_vec()),
+            duplicate.clone(),
+        );
+        put_round_robin(&mut self.entries, &mut self.next, entry);
+    }
+}
+
+/// `fields` with owned names (names owned already are moved, not copied).
+pub(crate) fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
+    fields
+        .into_iter()
+        .map(|f| Field {
+            name: Cow::Owned(f.name.into_owned()),
+            children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
+            leaves: f.leaves,
+        })
+        .collect()
 }
 
 /// Parses `content` as a header line.
 pub(crate) fn parse_header<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut FieldCache<'a>,
+    cache: &mut impl FieldLists<'a>,
 ) -> HeaderParse<'a> {
     match parse_header_inner(content, max_depth, cache) {
         Ok(Some((header, inline, strict_error))) => HeaderParse::Header {
@@ -105,7 +193,7 @@ type Parsed<'a> = Option<(Header<'a>, Option<&'a str>, Option<TokenError>)>;
 fn parse_header_inner<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut FieldCache<'a>,
+    cache: &mut impl FieldLists<'a>,
 ) -> TokResult<Parsed<'a>> {
     let bracket_start = if content.starts_with('"') {
         let Some(close) = find_closing_quote(content, 0) else {
@@ -191,11 +279,11 @@ fn parse_header_inner<'a>(
             .map(|end| (bs, end))
     });
     if let Some((bs, end)) = field_span
-        && let Some(hit) = cache.get(&content[bs + 1..end], delimiter)
+        && let Some((hit, dup)) = cache.lookup(&content[bs + 1..end], delimiter)
     {
         // Parsed before: the checks below passed for this text and delimiter.
-        fields = Some(hit.fields.clone());
-        duplicate = hit.duplicate.clone();
+        fields = Some(hit);
+        duplicate = dup;
     } else if let Some((bs, end)) = field_span {
         let inner = &content[bs + 1..end];
         for cand in [b',', b'\t', b'|'] {
@@ -221,12 +309,7 @@ fn parse_header_inner<'a>(
         })?;
         duplicate = find_duplicate_field(&parsed)
             .map(|name| format!("Duplicate field name \"{name}\" in field list"));
-        cache.put(CachedFields {
-            text: inner,
-            delimiter,
-            fields: parsed.clone(),
-            duplicate: duplicate.clone(),
-        });
+        cache.keep(inner, delimiter, &parsed, &duplicate);
         fields = Some(parsed);
     }
     if keyed && fields.is_none() {

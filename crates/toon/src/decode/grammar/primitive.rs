@@ -1,13 +1,13 @@
-//! Primitive tokens (spec §4) as [`Value`]s, exactly as the tree decoder reads them into
-//! a `Value`: integers exact at any size, floats finite (`-0` as `0`), other tokens text.
+//! Primitive tokens (spec §4) as [`Value`]s, exactly as the serde deserializer reads
+//! them into a `Value`: integers exact at any size, floats finite (`-0` as `0`), other tokens text.
 
 use std::borrow::Cow;
 
-use crate::decode::tokens::{NumericKind, TokResult, numeric_kind, quoted_str};
+use super::tokens::{NumericKind, TokResult, numeric_kind, quoted_str};
 use crate::{Number, Value};
 
 /// The value of a trimmed primitive token.
-pub(super) fn parse_primitive(token: &str) -> TokResult<Value> {
+pub(crate) fn parse_primitive(token: &str) -> TokResult<Value> {
     if token.is_empty() {
         return Ok(Value::String(String::new()));
     }

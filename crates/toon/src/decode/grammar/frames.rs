@@ -3,13 +3,13 @@
 
 use std::collections::HashSet;
 
-use crate::decode::header::Header;
+use super::header::Header;
 
 use super::sink::RowCache;
 use super::slot::At;
 
 /// An open container.
-pub(super) enum Frame {
+pub(crate) enum Frame {
     /// The document itself; when its value is complete, root arrays check that nothing
     /// follows.
     Root { array: bool },
@@ -39,7 +39,7 @@ impl Frame {
 /// strict rule against blank lines inside arrays. Constant size, unlike a list of all
 /// blank lines.
 #[derive(Default)]
-pub(super) struct BlankSpan {
+pub(crate) struct BlankSpan {
     /// The first item's line.
     pub start: Option<usize>,
     /// The last line the items consumed so far.
@@ -64,7 +64,7 @@ impl BlankSpan {
 }
 
 /// Fields of an object.
-pub(super) struct ObjectFrame {
+pub(crate) struct ObjectFrame {
     /// Lines shallower than this end the object.
     pub min_depth: usize,
     /// The depth of every field line (from the first one if `None`).
@@ -74,7 +74,7 @@ pub(super) struct ObjectFrame {
 }
 
 /// Items of an expanded list.
-pub(super) struct ListFrame {
+pub(crate) struct ListFrame {
     pub length: usize,
     pub base_depth: usize,
     pub item_depth: usize,
@@ -87,7 +87,7 @@ pub(super) struct ListFrame {
 }
 
 /// Rows of a tabular array.
-pub(super) struct TabularFrame {
+pub(crate) struct TabularFrame {
     pub header: Header<'static>,
     pub base_depth: usize,
     pub row_depth: usize,
@@ -99,7 +99,7 @@ pub(super) struct TabularFrame {
 }
 
 /// Entries of a keyed table.
-pub(super) struct KeyedFrame {
+pub(crate) struct KeyedFrame {
     pub header: Header<'static>,
     pub base_depth: usize,
     pub entry_depth: usize,
@@ -117,7 +117,7 @@ const LINEAR_KEYS: usize = 16;
 /// The keys of one object, for the strict duplicate check. The first keys sit in one
 /// text buffer (no allocation per key; the set is recycled between objects).
 #[derive(Default)]
-pub(super) struct KeySet {
+pub(crate) struct KeySet {
     /// The first keys, one after another.
     names: String,
     /// The end of each key in `names`.

@@ -4,13 +4,14 @@
 use crate::value::write_json_string;
 use std::io::{self, BufRead, Write};
 
-use super::reader::Driver;
-use super::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
-use super::slot::primitive;
+use super::grammar::header::Field;
+use super::grammar::machine::Driver;
+use super::grammar::scanner::Line;
+use super::grammar::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
+use super::grammar::slot::primitive;
+use super::grammar::tokens::{NumericKind, numeric_kind, quoted_str};
+use super::input::LineInput;
 use super::{Event, EventReader};
-use crate::decode::header::Field;
-use crate::decode::scanner::Line;
-use crate::decode::tokens::{NumericKind, numeric_kind, quoted_str};
 use crate::js_number;
 use crate::{DecodeOptions, Error, ErrorKind, Number, Result, Value};
 
@@ -254,7 +255,7 @@ fn write_token(out: &mut String, token: &str) -> bool {
     true
 }
 
-/// A number as the JSON transcoder writes it: exact integers up to 128 bits, larger ones
+/// A number as JSON: exact integers up to 128 bits, larger ones
 /// as the nearest `f64` (`null` if infinite) unless `exact_big`.
 fn write_number(out: &mut String, n: &Number, exact_big: bool) {
     match n.as_big_integer_str() {
@@ -270,9 +271,40 @@ fn write_number(out: &mut String, n: &Number, exact_big: bool) {
     }
 }
 
+/// Decodes TOON `text` and writes it to `writer` as JSON, formatted as
+/// `JSON.stringify(value, null, indent)` formats it (`indent` 0 is compact, at most 10).
+///
+/// Strict mode writes while it decodes, without building a tree; non-strict mode, where
+/// a repeated key takes the last value at the first position, builds a
+/// [`Value`] first. Integers beyond 128 bits are written as the nearest `f64` in strict
+/// mode, as the reference does; decode to a [`Value`] to keep them exact. On an error,
+/// part of the output may have been written already.
+///
+/// ```
+/// let mut out = Vec::new();
+/// toon::decode::to_json_writer("a[2]: 1,x", &toon::DecodeOptions::default(), &mut out, 0)?;
+/// assert_eq!(out, br#"{"a":[1,"x"]}"#);
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn to_json_writer<W: Write>(
+    text: &str,
+    options: &DecodeOptions,
+    writer: W,
+    indent: usize,
+) -> Result<()> {
+    if !options.strict {
+        let value = super::value::text_to_value(text, options)?;
+        return write_value(writer, &value, indent);
+    }
+    emit(
+        Driver::over_text(text, options, JsonEmitter::new(indent, false)),
+        writer,
+    )
+}
+
 /// Decodes the TOON document in `reader` and writes it to `writer` as JSON, byte for
-/// byte what [`to_json_writer`](super::super::to_json_writer) writes for the same text
-/// (`indent` 0 is compact, at most 10), without holding the text in memory.
+/// byte what [`to_json_writer`] writes for the same text (`indent` 0 is compact, at
+/// most 10), without holding the text in memory.
 ///
 /// Strict mode streams: memory stays at the reader's bound (see [`EventReader`]) plus a
 /// 64 KiB output buffer. Non-strict mode, where a repeated key takes the last value at
@@ -291,15 +323,27 @@ fn write_number(out: &mut String, n: &Number, exact_big: bool) {
 pub fn reader_to_json_writer<R: BufRead, W: Write>(
     reader: R,
     options: &DecodeOptions,
-    mut writer: W,
+    writer: W,
     indent: usize,
 ) -> Result<()> {
     if !options.strict {
         let value = super::reader_to_value(reader, options)?;
-        writer.write_all(crate::value::to_json_string(&value, indent).as_bytes())?;
-        return Ok(());
+        return write_value(writer, &value, indent);
     }
-    let mut driver = Driver::new(reader, options, JsonEmitter::new(indent, false));
+    emit(
+        Driver::over_reader(reader, options, JsonEmitter::new(indent, false)),
+        writer,
+    )
+}
+
+/// A whole [`Value`] as JSON (the non-strict route).
+fn write_value<W: Write>(mut writer: W, value: &Value, indent: usize) -> Result<()> {
+    writer.write_all(crate::value::to_json_string(value, indent).as_bytes())?;
+    Ok(())
+}
+
+/// Runs `driver` to the end, handing its JSON to `writer` in blocks of [`FLUSH_AT`].
+fn emit<I: LineInput, W: Write>(mut driver: Driver<I, JsonEmitter>, mut writer: W) -> Result<()> {
     while driver.step()? {
         driver.sink().flush_if_full(&mut writer)?;
     }
@@ -425,7 +469,7 @@ pub fn reader_to_json_lines<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::stream::primitive::parse_primitive;
+    use crate::decode::grammar::primitive::parse_primitive;
 
     #[test]
     fn write_token_is_the_parsed_value() {

@@ -1,14 +1,15 @@
-//! What one line says about the value it introduces, in owned form (the line buffer is
-//! reused once the reader moves on). Mirrors the tree decoder's reading of key-value
-//! lines, list items and headers; errors that the tree decoder raises only later (when
-//! it reaches the value) are kept in the slot and raised at the same point.
+//! What one line says about the value it introduces, in owned form (a reader's line
+//! buffer is reused once the machine moves on): the reading of key-value lines, list
+//! items and headers. Errors that belong to the value rather than the line (raised
+//! when the value is reached, as the reference raises them) are kept in the slot and
+//! raised at that point.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::decode::header::{Field, FieldCache, Header, HeaderParse, parse_header};
-use crate::decode::scanner::Line;
-use crate::decode::tokens::{
+use super::header::{Header, HeaderParse, OwnedFieldCache, own_fields, parse_header};
+use super::scanner::Line;
+use super::tokens::{
     ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
     plain_key_colon, trim_spaces,
 };
@@ -19,7 +20,7 @@ use super::primitive::parse_primitive;
 /// A position for an error raised later about a line that is still the reader's current
 /// line: its number and the column of its content.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct At {
+pub(crate) struct At {
     pub number: usize,
     pub column: usize,
 }
@@ -40,7 +41,7 @@ impl At {
 }
 
 /// The value a line introduces.
-pub(super) enum Slot {
+pub(crate) enum Slot {
     /// A primitive token: its byte range in the line's `raw` text (the line is still
     /// the reader's current line when the slot is entered), read by the sink as it
     /// reads table cells, so a sink can keep the token's text.
@@ -62,7 +63,7 @@ pub(super) enum Slot {
 }
 
 /// An array or keyed table under a header.
-pub(super) struct ArraySlot {
+pub(crate) struct ArraySlot {
     pub header: Header<'static>,
     /// The inline values after the colon: their byte range in the line's `raw` text
     /// (the line is still the reader's current line when the slot is entered).
@@ -72,7 +73,7 @@ pub(super) struct ArraySlot {
 }
 
 /// The first field of a [`Slot::ListObject`].
-pub(super) struct FirstField {
+pub(crate) struct FirstField {
     pub key: String,
     pub slot: Slot,
     /// Where a duplicate-key error points.
@@ -81,13 +82,13 @@ pub(super) struct FirstField {
 
 /// The decoder's settings that line reading needs.
 #[derive(Clone, Copy)]
-pub(super) struct Ctx {
+pub(crate) struct Ctx {
     pub strict: bool,
     pub max_depth: usize,
 }
 
 /// A token-level error at `offset` of the sub-slice `part` of `line`.
-pub(super) fn tok(line: &Line<'_>, part: &str, e: TokenError) -> Error {
+pub(crate) fn tok(line: &Line<'_>, part: &str, e: TokenError) -> Error {
     let err = line.error_at(part, e.offset, e.message);
     if e.depth {
         err.with_kind(ErrorKind::Depth)
@@ -97,7 +98,7 @@ pub(super) fn tok(line: &Line<'_>, part: &str, e: TokenError) -> Error {
 }
 
 /// `Over-indented line` at `line`.
-pub(super) fn over_indented(line: &Line<'_>, expected: usize) -> Error {
+pub(crate) fn over_indented(line: &Line<'_>, expected: usize) -> Error {
     line.error(format!(
         "Over-indented line: expected depth {expected}, but found {}",
         line.depth
@@ -105,17 +106,17 @@ pub(super) fn over_indented(line: &Line<'_>, expected: usize) -> Error {
 }
 
 /// `Expected N what, but got M`.
-pub(super) fn count_message(expected: usize, what: &str, got: usize) -> String {
+pub(crate) fn count_message(expected: usize, what: &str, got: usize) -> String {
     format!("Expected {expected} {what}, but got {got}")
 }
 
 /// An array header's content: `[` first and a colon somewhere.
-pub(super) fn is_array_header_content(content: &str) -> bool {
+pub(crate) fn is_array_header_content(content: &str) -> bool {
     trim_spaces(content).starts_with('[') && find_unquoted(content, b':', 0).is_some()
 }
 
 /// A line at row depth that is a table row rather than a key-value line.
-pub(super) fn is_data_row(content: &str, delim: u8) -> bool {
+pub(crate) fn is_data_row(content: &str, delim: u8) -> bool {
     match find_unquoted(content, b':', 0) {
         None => true,
         Some(colon) => find_unquoted(content, delim, 0).is_some_and(|d| d < colon),
@@ -123,18 +124,18 @@ pub(super) fn is_data_row(content: &str, delim: u8) -> bool {
 }
 
 /// A parsed primitive token of `line`, errors located.
-pub(super) fn primitive(line: &Line<'_>, token: &str) -> Result<Value> {
+pub(crate) fn primitive(line: &Line<'_>, token: &str) -> Result<Value> {
     parse_primitive(token).map_err(|e| tok(line, token, e))
 }
 
 /// `content` of `line` as a header, if it is one (strict-only errors in strict mode).
-pub(super) fn resolve_header<'a>(
+pub(crate) fn resolve_header<'a>(
     ctx: Ctx,
+    cache: &mut OwnedFieldCache,
     line: &Line<'a>,
     content: &'a str,
 ) -> Result<Option<(Header<'a>, Option<&'a str>)>> {
-    let mut cache = FieldCache::default();
-    match parse_header(content, ctx.max_depth, &mut cache) {
+    match parse_header(content, ctx.max_depth, cache) {
         HeaderParse::NotHeader => Ok(None),
         HeaderParse::Invalid(e) => Err(tok(line, content, e)),
         HeaderParse::Header {
@@ -148,19 +149,8 @@ pub(super) fn resolve_header<'a>(
     }
 }
 
-fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
-    fields
-        .into_iter()
-        .map(|f| Field {
-            name: Cow::Owned(f.name.into_owned()),
-            children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
-            leaves: f.leaves,
-        })
-        .collect()
-}
-
 /// The header with owned names.
-pub(super) fn own_header(h: Header<'_>) -> Header<'static> {
+pub(crate) fn own_header(h: Header<'_>) -> Header<'static> {
     Header {
         key: h.key.map(|k| Cow::Owned(k.into_owned())),
         length: h.length,
@@ -177,12 +167,12 @@ fn raw_range(line: &Line<'_>, part: &str) -> Range<usize> {
 }
 
 /// The slot of the primitive token `token`, a sub-slice of `line`'s raw text.
-pub(super) fn token_slot(line: &Line<'_>, token: &str) -> Slot {
+pub(crate) fn token_slot(line: &Line<'_>, token: &str) -> Slot {
     Slot::Prim(raw_range(line, token))
 }
 
 /// The slot of an array header on `line`.
-pub(super) fn array_slot(
+pub(crate) fn array_slot(
     header: Header<'_>,
     inline: Option<&str>,
     base_depth: usize,
@@ -198,7 +188,7 @@ pub(super) fn array_slot(
 }
 
 /// The value of a field whose key ended before `rest` (trimmed) on `line`.
-pub(super) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
+pub(crate) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
     if rest.is_empty() {
         Slot::Object {
             parent_depth: depth,
@@ -212,14 +202,19 @@ pub(super) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
 }
 
 /// A key-value (or keyed header) line of an object at `depth`: its key and value.
-pub(super) fn field_line(ctx: Ctx, line: &Line<'_>, depth: usize) -> Result<(String, Slot)> {
+pub(crate) fn field_line(
+    ctx: Ctx,
+    cache: &mut OwnedFieldCache,
+    line: &Line<'_>,
+    depth: usize,
+) -> Result<(String, Slot)> {
     let content = line.content;
     if let PlainKey::Colon(colon) = plain_key_colon(content) {
         let key = trim_spaces(&content[..colon]);
         let rest = trim_spaces(&content[colon + 1..]);
         return Ok((key.to_owned(), value_slot(rest, line, depth)));
     }
-    if let Some((mut header, inline)) = resolve_header(ctx, line, content)? {
+    if let Some((mut header, inline)) = resolve_header(ctx, cache, line, content)? {
         let Some(key) = header.key.take() else {
             return Err(line.error(if header.keyed {
                 "Keyless keyed header is only valid at the document root"
@@ -236,7 +231,12 @@ pub(super) fn field_line(ctx: Ctx, line: &Line<'_>, depth: usize) -> Result<(Str
 }
 
 /// The list item on `line` (just consumed) at `item_depth`.
-pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<Slot> {
+pub(crate) fn list_item(
+    ctx: Ctx,
+    cache: &mut OwnedFieldCache,
+    line: &Line<'_>,
+    item_depth: usize,
+) -> Result<Slot> {
     let after = match item_start(line.content) {
         None => return Err(line.error(NOT_A_LIST_ITEM)),
         Some(ItemStart::EmptyObject) => return Ok(Slot::EmptyObject),
@@ -259,7 +259,7 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
         PlainKey::Nothing => return Ok(token_slot(&item, after)),
         PlainKey::Other => {}
     }
-    if let Some((mut header, inline)) = resolve_header(ctx, &item, after)? {
+    if let Some((mut header, inline)) = resolve_header(ctx, cache, &item, after)? {
         if header.key.is_none() && is_array_header_content(after) {
             if header.keyed {
                 return Err(item.error("Keyless keyed header is only valid at the document root"));
@@ -286,7 +286,8 @@ pub(super) fn list_item(ctx: Ctx, line: &Line<'_>, item_depth: usize) -> Result<
         }
     }
     if find_unquoted(after, b':', 0).is_some() {
-        let first = field_line(ctx, &item, depth).map(|(key, slot)| FirstField { key, slot, at });
+        let first =
+            field_line(ctx, cache, &item, depth).map(|(key, slot)| FirstField { key, slot, at });
         return Ok(Slot::ListObject {
             first: Box::new(first),
             depth,

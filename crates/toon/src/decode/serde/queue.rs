@@ -8,12 +8,12 @@
 use std::collections::VecDeque;
 use std::ops::Range;
 
-use super::serde_prim::PrimDe;
-use super::sink::{RowCache, Sink, row_events};
-use super::slot::primitive;
-use crate::decode::header::Field;
-use crate::decode::scanner::Line;
-use crate::decode::tokens::quoted_str;
+use super::prim::PrimDe;
+use crate::decode::grammar::header::Field;
+use crate::decode::grammar::scanner::Line;
+use crate::decode::grammar::sink::{RowCache, Sink, row_events};
+use crate::decode::grammar::slot::primitive;
+use crate::decode::grammar::tokens::quoted_str;
 use crate::{Result, Value};
 
 /// One step of the document, as the serde driver sees it.

@@ -1,4 +1,5 @@
-//! Lines from a reader, one at a time, with one line of lookahead.
+//! Lines from an [`io::BufRead`](std::io::BufRead), one at a time, copied into reused
+//! buffers.
 //!
 //! Each physical line is read into a reused buffer, checked as UTF-8 the way
 //! [`text_from_bytes`](crate::decode::text_from_bytes) checks a whole input (strict: an
@@ -10,11 +11,12 @@
 use std::io::BufRead;
 use std::ops::Range;
 
-use crate::decode::scanner::{Line, LineKind, classify};
+use super::LineInput;
+use crate::decode::grammar::scanner::{Line, LineKind, classify};
 use crate::{Error, ErrorKind, Result};
 
 /// One content line, owned.
-pub(super) struct StoredLine {
+struct StoredLine {
     /// The physical line as text, without its `\n`.
     text: String,
     /// `raw` of the [`Line`]: after BOM and CR removal.
@@ -42,8 +44,9 @@ fn offset_in(whole: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
 }
 
-/// A lazy line reader with one line of lookahead.
-pub(super) struct LineSource<R> {
+/// The lines of a reader, with one line of lookahead: each physical line is copied into
+/// a buffer recycled from consumed lines.
+pub(crate) struct IoSource<R> {
     reader: R,
     strict: bool,
     indent_size: usize,
@@ -62,10 +65,10 @@ pub(super) struct LineSource<R> {
     blank: Option<usize>,
 }
 
-impl<R: BufRead> LineSource<R> {
+impl<R: BufRead> IoSource<R> {
     /// A source over `reader`.
     pub fn new(reader: R, indent_size: usize, strict: bool) -> Self {
-        LineSource {
+        IoSource {
             reader,
             strict,
             indent_size: indent_size.max(1),
@@ -76,59 +79,6 @@ impl<R: BufRead> LineSource<R> {
             peeked: None,
             spare: Vec::new(),
             blank: None,
-        }
-    }
-
-    /// Fetches the next line if it was not fetched yet.
-    pub fn fill(&mut self) -> Result<()> {
-        if self.peeked.is_none() {
-            let line = self.fetch()?;
-            self.peeked = Some(line);
-        }
-        Ok(())
-    }
-
-    /// The peeked line (call [`LineSource::fill`] first).
-    pub fn peeked(&self) -> Option<Line<'_>> {
-        self.peeked
-            .as_ref()
-            .and_then(Option::as_ref)
-            .map(StoredLine::view)
-    }
-
-    /// The last consumed line.
-    pub fn current(&self) -> Option<Line<'_>> {
-        self.current.as_ref().map(StoredLine::view)
-    }
-
-    /// Both lines at once: the last consumed one and the peeked one.
-    pub fn both(&self) -> (Option<Line<'_>>, Option<Line<'_>>) {
-        (self.current(), self.peeked())
-    }
-
-    /// The first blank line skipped since the last call, if any.
-    pub fn take_blank(&mut self) -> Option<usize> {
-        self.blank.take()
-    }
-
-    /// Consumes the peeked line (fetching it first if needed); false at the end.
-    pub fn consume(&mut self) -> Result<bool> {
-        self.fill()?;
-        match self.peeked.take().flatten() {
-            Some(line) => {
-                if let Some(old) = self.current.replace(line) {
-                    let mut bytes = old.text.into_bytes();
-                    bytes.clear();
-                    if bytes.capacity() > self.spare.capacity() {
-                        self.spare = bytes;
-                    }
-                }
-                Ok(true)
-            }
-            None => {
-                self.peeked = Some(None);
-                Ok(false)
-            }
         }
     }
 
@@ -200,6 +150,56 @@ impl<R: BufRead> LineSource<R> {
                         .at(self.number, prefix.chars().count() + 1, &shown)
                         .with_byte_offset(off),
                 )
+            }
+        }
+    }
+}
+
+impl<R: BufRead> LineInput for IoSource<R> {
+    /// Fetches the next line if it was not fetched yet.
+    fn fill(&mut self) -> Result<()> {
+        if self.peeked.is_none() {
+            let line = self.fetch()?;
+            self.peeked = Some(line);
+        }
+        Ok(())
+    }
+
+    /// The peeked line (call [`LineSource::fill`] first).
+    fn peeked(&self) -> Option<Line<'_>> {
+        self.peeked
+            .as_ref()
+            .and_then(Option::as_ref)
+            .map(StoredLine::view)
+    }
+
+    /// The last consumed line.
+    fn current(&self) -> Option<Line<'_>> {
+        self.current.as_ref().map(StoredLine::view)
+    }
+
+    /// The first blank line skipped since the last call, if any.
+    fn take_blank(&mut self) -> Option<usize> {
+        self.blank.take()
+    }
+
+    /// Consumes the peeked line (fetching it first if needed); false at the end.
+    fn consume(&mut self) -> Result<bool> {
+        self.fill()?;
+        match self.peeked.take().flatten() {
+            Some(line) => {
+                if let Some(old) = self.current.replace(line) {
+                    let mut bytes = old.text.into_bytes();
+                    bytes.clear();
+                    if bytes.capacity() > self.spare.capacity() {
+                        self.spare = bytes;
+                    }
+                }
+                Ok(true)
+            }
+            None => {
+                self.peeked = Some(None);
+                Ok(false)
             }
         }
     }

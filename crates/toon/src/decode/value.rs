@@ -2,19 +2,21 @@
 
 use std::io::BufRead;
 
-use super::reader::Driver;
-use super::sink::{RowCache, Sink, Walk, row_events, walk};
-use super::slot::primitive;
+use super::grammar::header::Field;
+use super::grammar::machine::Driver;
+use super::grammar::scanner::Line;
+use super::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
+use super::grammar::slot::primitive;
+use super::input::LineInput;
 use super::{Event, EventReader};
-use crate::decode::header::Field;
-use crate::decode::scanner::Line;
 use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 
 /// Builds [`Value`]s from [`Event`]s: feed it events with [`ValueBuilder::push`] and it
 /// hands back each complete top-level value.
 ///
 /// A repeated key (non-strict mode) keeps its first position and takes the last value,
-/// as the tree decoder and the reference's `buildValueFromEvents` do.
+/// as [`decode_value_with`](crate::decode_value_with) and the reference's
+/// `buildValueFromEvents` do.
 ///
 /// ```
 /// use toon::decode::{Event, ValueBuilder};
@@ -272,8 +274,17 @@ impl<R: BufRead> EventReader<R> {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn reader_to_value<R: BufRead>(reader: R, options: &DecodeOptions) -> Result<Value> {
-    let mut driver = Driver::new(reader, options, ValueSink::default());
-    // Runs to the end, for the end-of-document checks too.
+    build(Driver::over_reader(reader, options, ValueSink::default()))
+}
+
+/// Decodes the TOON document `text` into a [`Value`]: the state machine over the
+/// text's borrowed lines, building the value from its steps.
+pub(crate) fn text_to_value(text: &str, options: &DecodeOptions) -> Result<Value> {
+    build(Driver::over_text(text, options, ValueSink::default()))
+}
+
+/// Runs `driver` to the end (for the end-of-document checks too) and takes its value.
+fn build<I: LineInput>(mut driver: Driver<I, ValueSink>) -> Result<Value> {
     while driver.step()? {}
     Ok(driver.into_sink().result.unwrap_or(Value::Null))
 }

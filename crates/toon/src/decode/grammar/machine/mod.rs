@@ -1,70 +1,31 @@
-//! The pull decoder: a state machine over an explicit stack of open containers.
+//! The decoding state machine: the grammar of spec §5–§14 over an explicit stack of
+//! open containers, fed by a [`LineInput`] and feeding a [`Sink`].
 //!
-//! It performs the tree decoder's steps in the tree decoder's order — the same peeks,
-//! the same checks, the same errors — but keeps no text: every step reads at most one
-//! line ahead, turns what it needs into owned state, and hands the events of that line
-//! to its [`Sink`]: the public event queue, or (crate-private) the JSON writer or value
-//! builder, fed directly.
+//! Every step reads at most one line ahead, keeps what it needs of it as owned state
+//! (the frames), and hands what the line holds to the sink: the public event queue,
+//! the value builder, the JSON writer or the serde deserializer's queue. Tokens are
+//! handed over borrowed from the line (from the text itself for a [`TextSource`]).
 
-use std::collections::VecDeque;
+mod arrays;
+
 use std::io::BufRead;
 
-use super::Event;
+use crate::decode::input::{IoSource, LineInput, TextSource};
+
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
-use super::line_source::LineSource;
+use super::header::{Field, Header, OwnedFieldCache};
+use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
-    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, is_data_row,
-    list_item, over_indented, resolve_header, tok, token_slot,
+    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, over_indented,
+    resolve_header, token_slot,
 };
-use crate::decode::header::{Field, Header};
-use crate::decode::scanner::Line;
-use crate::decode::tokens::{
-    ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
-    split_row, trim_spaces,
-};
+use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
-/// A streaming TOON decoder: reads a document from a [`BufRead`] one line at a time and
-/// yields it as [`Event`]s.
-///
-/// It accepts and rejects exactly what [`decode_value_with`](crate::decode_value_with)
-/// accepts and rejects, with the same errors (kind, message, line, column), in strict
-/// and non-strict mode. Memory is bounded by the longest line plus, per open container,
-/// its header's field list and (strict mode) its keys seen so far — not by the length
-/// of the document.
-///
-/// Differences from the tree decoder:
-///
-/// - In non-strict mode a repeated key is yielded again, as the reference's
-///   `decodeStreamSync` does; collecting the events with [`ValueBuilder`](super::ValueBuilder)
-///   resolves it as the tree decoder does (last value, first position).
-/// - Invalid UTF-8 (strict mode) is found when its line is read, so an error in an
-///   earlier line is reported instead, where the tree decoder, which checks the whole
-///   input first, reports the UTF-8 error.
-/// - After an error the reader yields nothing more.
-///
-/// ```
-/// use toon::decode::{Event, EventReader};
-/// use toon::{DecodeOptions, Value};
-///
-/// let text = "users[2]{id,name}:\n  1,Ada\n  2,Bob\n";
-/// let reader = EventReader::new(text.as_bytes(), &DecodeOptions::default());
-/// let events = reader.collect::<Result<Vec<_>, _>>()?;
-/// assert_eq!(events[0], Event::StartObject);
-/// assert_eq!(events[1], Event::Key("users".into()));
-/// assert_eq!(events[2], Event::StartArray { len: 2 });
-/// assert_eq!(events[5], Event::Primitive(Value::from(1)));
-/// assert_eq!(events.len(), 17);
-/// # Ok::<(), toon::Error>(())
-/// ```
-pub struct EventReader<R> {
-    inner: Driver<R, VecDeque<Event>>,
-}
-
 /// The state machine over a line source, feeding a [`Sink`].
-pub(super) struct Driver<R, S> {
-    src: LineSource<R>,
+pub(crate) struct Driver<I, S> {
+    src: I,
     st: State<S>,
 }
 
@@ -72,7 +33,7 @@ pub(super) struct Driver<R, S> {
 struct State<S> {
     ctx: Ctx,
     indent_size: usize,
-    /// Open objects and arrays, as the tree decoder counts them for `max_depth`.
+    /// Open objects and arrays, counted for `max_depth`.
     nesting: usize,
     stack: Vec<Frame>,
     out: S,
@@ -82,57 +43,25 @@ struct State<S> {
     cells: Vec<&'static str>,
     /// Key sets of closed objects, for reuse.
     key_pool: Vec<KeySet>,
-    /// The field list and row cache of the last table closed, for the next table with
-    /// the same fields (as in a list of objects that each hold a table).
-    row_stash: Option<(Vec<Field<'static>>, RowCache)>,
+    /// The field lists and row caches of the last tables closed (at most
+    /// [`ROW_STASH`], oldest first), for the next table with the same fields (as in a
+    /// list of objects that each hold the same tables).
+    row_stash: Vec<(Vec<Field<'static>>, RowCache)>,
+    /// Field lists of recent headers.
+    field_lists: OwnedFieldCache,
 }
 
 /// Key sets kept for reuse at most.
 const KEY_POOL: usize = 64;
 
-impl<R: BufRead> EventReader<R> {
-    /// A reader of the TOON document in `reader`, decoded with `options`.
-    pub fn new(reader: R, options: &DecodeOptions) -> Self {
-        EventReader {
-            inner: Driver::new(reader, options, VecDeque::new()),
-        }
-    }
+/// Row caches of closed tables kept for reuse at most.
+const ROW_STASH: usize = 8;
 
-    /// The next event, `None` after the document's last one (and after an error).
-    pub fn next_event(&mut self) -> Result<Option<Event>> {
-        let d = &mut self.inner;
-        loop {
-            if let Some(e) = d.st.out.pop_front() {
-                return Ok(Some(e));
-            }
-            if d.st.finished {
-                return Ok(None);
-            }
-            if let Err(e) = d.st.step(&mut d.src) {
-                d.st.finished = true;
-                d.st.out.clear();
-                return Err(e);
-            }
-        }
-    }
-
-    /// The 1-based number of the last line read as part of the document (0 before the
-    /// first), for locating what a consumer of the events finds wrong.
-    pub fn line_number(&self) -> usize {
-        self.inner.src.current().map_or(0, |l| l.number)
-    }
-
-    /// Whether strict mode is on.
-    pub fn is_strict(&self) -> bool {
-        self.inner.st.ctx.strict
-    }
-}
-
-impl<R: BufRead, S: Sink> Driver<R, S> {
-    /// A driver over `reader`, decoded with `options`, feeding `out`.
-    pub fn new(reader: R, options: &DecodeOptions, out: S) -> Self {
+impl<I: LineInput, S: Sink> Driver<I, S> {
+    /// A driver over the lines of `src`, decoded with `options`, feeding `out`.
+    pub fn new(src: I, options: &DecodeOptions, out: S) -> Self {
         Driver {
-            src: LineSource::new(reader, options.indent_size, options.strict),
+            src,
             st: State {
                 ctx: Ctx {
                     strict: options.strict,
@@ -146,7 +75,8 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
                 finished: false,
                 cells: Vec::new(),
                 key_pool: Vec::new(),
-                row_stash: None,
+                row_stash: Vec::new(),
+                field_lists: OwnedFieldCache::default(),
             },
         }
     }
@@ -168,6 +98,11 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
         &mut self.st.out
     }
 
+    /// Whether strict mode is on.
+    pub fn is_strict(&self) -> bool {
+        self.st.ctx.strict
+    }
+
     /// The current line (the last one read as part of the document), if any.
     pub fn current_line(&self) -> Option<Line<'_>> {
         self.src.current()
@@ -179,11 +114,19 @@ impl<R: BufRead, S: Sink> Driver<R, S> {
     }
 }
 
-impl<R: BufRead> Iterator for EventReader<R> {
-    type Item = Result<Event>;
+impl<R: BufRead, S: Sink> Driver<IoSource<R>, S> {
+    /// A driver over the lines of `reader`.
+    pub fn over_reader(reader: R, options: &DecodeOptions, out: S) -> Self {
+        let src = IoSource::new(reader, options.indent_size, options.strict);
+        Driver::new(src, options, out)
+    }
+}
 
-    fn next(&mut self) -> Option<Result<Event>> {
-        self.next_event().transpose()
+impl<'de, S: Sink> Driver<TextSource<'de>, S> {
+    /// A driver over the lines of `text`.
+    pub fn over_text(text: &'de str, options: &DecodeOptions, out: S) -> Self {
+        let src = TextSource::new(text, options.indent_size, options.strict);
+        Driver::new(src, options, out)
     }
 }
 
@@ -194,7 +137,7 @@ fn recycle(mut cells: Vec<&str>) -> Vec<&'static str> {
 }
 
 /// An error at `at` on the current line.
-fn at_error<R: BufRead>(src: &LineSource<R>, at: At, kind: ErrorKind, msg: String) -> Error {
+fn at_error<I: LineInput>(src: &I, at: At, kind: ErrorKind, msg: String) -> Error {
     let raw = src
         .current()
         .filter(|l| l.number == at.number)
@@ -204,7 +147,7 @@ fn at_error<R: BufRead>(src: &LineSource<R>, at: At, kind: ErrorKind, msg: Strin
 
 impl<S: Sink> State<S> {
     /// The next line (fetched if needed), noting skipped blank lines in open arrays.
-    fn peek<'s, R: BufRead>(&mut self, src: &'s mut LineSource<R>) -> Result<Option<Line<'s>>> {
+    fn peek<'s, I: LineInput>(&mut self, src: &'s mut I) -> Result<Option<Line<'s>>> {
         src.fill()?;
         if let Some(blank) = src.take_blank()
             && self.ctx.strict
@@ -218,7 +161,7 @@ impl<S: Sink> State<S> {
         Ok(src.peeked())
     }
 
-    fn enter<R: BufRead>(&mut self, src: &LineSource<R>, at: At) -> Result<()> {
+    fn enter<I: LineInput>(&mut self, src: &I, at: At) -> Result<()> {
         self.nesting += 1;
         if self.nesting > self.ctx.max_depth {
             return Err(at_error(src, at, ErrorKind::Depth, self.depth_message()));
@@ -235,15 +178,18 @@ impl<S: Sink> State<S> {
         Ok(())
     }
 
-    /// The row cache of the last table if `header` has its fields, else a new one.
+    /// The row cache of a recent table with `header`'s fields, else a new one.
     fn rows_for(&mut self, header: &Header<'_>) -> RowCache {
-        match (&self.row_stash, &header.fields) {
-            (Some((stashed, _)), Some(fields)) if same_fields(stashed, fields) => self
-                .row_stash
-                .take()
-                .map(|(_, rows)| rows)
-                .unwrap_or_default(),
-            _ => RowCache::default(),
+        let Some(fields) = &header.fields else {
+            return RowCache::default();
+        };
+        match self
+            .row_stash
+            .iter()
+            .rposition(|(stashed, _)| same_fields(stashed, fields))
+        {
+            Some(i) => self.row_stash.remove(i).1,
+            None => RowCache::default(),
         }
     }
 
@@ -264,7 +210,7 @@ impl<S: Sink> State<S> {
             .then(|| self.key_pool.pop().unwrap_or_default())
     }
 
-    fn step<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         if !self.started {
             self.started = true;
             return self.root(src);
@@ -291,7 +237,7 @@ impl<S: Sink> State<S> {
     }
 
     /// The root form (spec §5).
-    fn root<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn root<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         if self.indent_size == 0 {
             return Err(Error::new(
                 ErrorKind::Options,
@@ -316,7 +262,8 @@ impl<S: Sink> State<S> {
             return Ok(());
         }
         if is_array_header_content(first.content)
-            && let Some((header, inline)) = resolve_header(ctx, &first, first.content)?
+            && let Some((header, inline)) =
+                resolve_header(ctx, &mut self.field_lists, &first, first.content)?
         {
             let slot = array_slot(header, inline, 0, &first);
             src.consume()?;
@@ -343,8 +290,8 @@ impl<S: Sink> State<S> {
             );
         }
         let at = At::of(&first);
-        let first_field =
-            field_line(ctx, &first, 0).map(|(key, slot)| super::slot::FirstField { key, slot, at });
+        let first_field = field_line(ctx, &mut self.field_lists, &first, 0)
+            .map(|(key, slot)| super::slot::FirstField { key, slot, at });
         self.stack.push(Frame::Root { array: false });
         self.enter_slot(
             src,
@@ -357,7 +304,7 @@ impl<S: Sink> State<S> {
     }
 
     /// Starts the value `slot` describes: queues its events, or opens its frame.
-    fn enter_slot<R: BufRead>(&mut self, src: &mut LineSource<R>, slot: Slot) -> Result<()> {
+    fn enter_slot<I: LineInput>(&mut self, src: &mut I, slot: Slot) -> Result<()> {
         match slot {
             Slot::Prim(range) => {
                 let Some(line) = src.current() else {
@@ -490,9 +437,9 @@ impl<S: Sink> State<S> {
 
     /// The depth of a block's content: one below its parent, or in non-strict mode the
     /// depth of a first line that sits deeper.
-    fn scope_content_depth<R: BufRead>(
+    fn scope_content_depth<I: LineInput>(
         &mut self,
-        src: &mut LineSource<R>,
+        src: &mut I,
         base_depth: usize,
     ) -> Result<usize> {
         match self.peek(src)? {
@@ -511,9 +458,9 @@ impl<S: Sink> State<S> {
     }
 
     /// A field of the object on top: duplicate check, key, value.
-    fn object_field<R: BufRead>(
+    fn object_field<I: LineInput>(
         &mut self,
-        src: &mut LineSource<R>,
+        src: &mut I,
         key: String,
         slot: Slot,
         at: At,
@@ -524,7 +471,7 @@ impl<S: Sink> State<S> {
     }
 
     /// The strict duplicate check of a key of the object on top.
-    fn check_key<R: BufRead>(&mut self, src: &LineSource<R>, key: &str, at: At) -> Result<()> {
+    fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
         if let Some(Frame::Object(ObjectFrame {
             seen: Some(seen), ..
         })) = self.stack.last_mut()
@@ -559,7 +506,10 @@ impl<S: Sink> State<S> {
             && rows.simple
             && let Some(fields) = header.fields
         {
-            self.row_stash = Some((fields, rows));
+            if self.row_stash.len() == ROW_STASH {
+                self.row_stash.remove(0);
+            }
+            self.row_stash.push((fields, rows));
         }
         if object {
             self.out.end_object();
@@ -569,7 +519,7 @@ impl<S: Sink> State<S> {
         self.leave();
     }
 
-    fn step_object<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
+    fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
         let Some(Frame::Object(f)) = self.stack.last() else {
             return Ok(());
         };
@@ -615,286 +565,10 @@ impl<S: Sink> State<S> {
                 return self.out.token(&line, rest);
             }
         }
-        let (key, slot) = field_line(ctx, &line, depth)?;
+        let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
         let at = At::of(&line);
         src.consume()?;
         self.object_field(src, key, slot, at)
-    }
-
-    fn step_list<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
-        let current = src.current().map_or(0, |l| l.number);
-        let Some(Frame::List(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        if f.in_item {
-            f.in_item = false;
-            f.count += 1;
-            f.span.end = current;
-        }
-        let (length, base_depth, item_depth, count, head) =
-            (f.length, f.base_depth, f.item_depth, f.count, f.head);
-        let strict = self.ctx.strict;
-        let more = if strict && count >= length {
-            false
-        } else {
-            match self.peek(src)? {
-                Some(line) if line.depth > base_depth => {
-                    if line.depth != item_depth {
-                        return Err(over_indented(&line, item_depth));
-                    }
-                    let is_item = line.content.starts_with("- ") || line.content == "-";
-                    if is_item && let Some(Frame::List(f)) = self.stack.last_mut() {
-                        f.span.start.get_or_insert(line.number);
-                    }
-                    is_item
-                }
-                _ => false,
-            }
-        };
-        if !more {
-            if strict {
-                if count != length {
-                    return Err(last_error(
-                        src,
-                        head,
-                        count,
-                        count_message(length, "list-form items", count),
-                    ));
-                }
-                self.check_blank_span("list-form array")?;
-                if let Some(next) = self.peek(src)?
-                    && next.depth == item_depth
-                    && next.content.starts_with("- ")
-                {
-                    return Err(
-                        next.error(format!("Expected {length} list-form items, but found more"))
-                    );
-                }
-            }
-            self.close(false);
-            return Ok(());
-        }
-        src.consume()?;
-        // `- key: primitive`: an object whose first field is on the item line.
-        if let Some(line) = src.current()
-            && let Some(ItemStart::Rest(after)) = item_start(line.content)
-            && let PlainKey::Colon(colon) = plain_key_colon(after)
-        {
-            let rest = trim_spaces(&after[colon + 1..]);
-            if !rest.is_empty() && rest != "[]" {
-                let item = line.with_content(after);
-                let key = trim_spaces(&after[..colon]);
-                if let Some(Frame::List(f)) = self.stack.last_mut() {
-                    f.in_item = true;
-                }
-                self.enter_line(&item)?;
-                let mut seen = self.new_keys();
-                if let Some(seen) = &mut seen {
-                    seen.insert(key);
-                }
-                self.out.start_object();
-                self.stack.push(Frame::Object(ObjectFrame {
-                    min_depth: item_depth + 1,
-                    depth: Some(item_depth + 1),
-                    seen,
-                }));
-                self.out.key(key);
-                return self.out.token(&item, rest);
-            }
-        }
-        let slot = match src.current() {
-            Some(line) => list_item(self.ctx, &line, item_depth)?,
-            None => Slot::EmptyObject,
-        };
-        if let Some(Frame::List(f)) = self.stack.last_mut() {
-            f.in_item = true;
-        }
-        self.enter_slot(src, slot)
-    }
-
-    /// The strict checks at the end of a table: `(count, length)` rows read and
-    /// declared must agree (an error naming `items`), and no blank line inside (`what`).
-    fn end_checks<R: BufRead>(
-        &mut self,
-        src: &LineSource<R>,
-        head: At,
-        (count, length): (usize, usize),
-        items: &str,
-        what: &str,
-    ) -> Result<()> {
-        if count != length {
-            return Err(last_error(
-                src,
-                head,
-                count,
-                count_message(length, items, count),
-            ));
-        }
-        self.check_blank_span(what)
-    }
-
-    fn check_blank_span(&mut self, what: &str) -> Result<()> {
-        if let Some(span) = self.stack.last_mut().and_then(Frame::span_mut)
-            && let Some(blank) = span.blank_inside()
-        {
-            return Err(Error::syntax(
-                format!("Blank lines inside {what} are not allowed in strict mode"),
-                blank,
-                1,
-                "",
-            ));
-        }
-        Ok(())
-    }
-
-    fn step_tabular<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
-        let Some(Frame::Tabular(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (length, base_depth, row_depth, count, head, delim) = (
-            f.header.length,
-            f.base_depth,
-            f.row_depth,
-            f.count,
-            f.head,
-            f.header.delimiter,
-        );
-        let strict = self.ctx.strict;
-        if !(strict && count >= length) {
-            let mut cells = std::mem::take(&mut self.cells);
-            let row = match self.peek(src)? {
-                Some(line) if line.depth > base_depth => {
-                    if line.depth != row_depth {
-                        return Err(over_indented(&line, row_depth));
-                    }
-                    if split_row(line.content, delim, &mut cells) {
-                        self.row(&line, &cells)?;
-                        true
-                    } else {
-                        false
-                    }
-                }
-                _ => false,
-            };
-            self.cells = recycle(cells);
-            if row {
-                src.consume()?;
-                return Ok(());
-            }
-        }
-        if strict {
-            self.end_checks(src, head, (count, length), "tabular rows", "tabular array")?;
-            if let Some(next) = self.peek(src)?
-                && next.depth == row_depth
-                && !next.content.starts_with("- ")
-                && is_data_row(next.content, delim)
-            {
-                return Err(next.error(format!("Expected {length} tabular rows, but found more")));
-            }
-        }
-        self.close(false);
-        Ok(())
-    }
-
-    /// One table row on `line`, split into `cells`.
-    fn row(&mut self, line: &Line<'_>, cells: &[&str]) -> Result<()> {
-        let Some(Frame::Tabular(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        f.span.start.get_or_insert(line.number);
-        f.span.end = line.number;
-        if cells.len() != f.leaves {
-            return Err(line.error(count_message(f.leaves, "tabular row values", cells.len())));
-        }
-        f.count += 1;
-        let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        self.out.row(&mut f.rows, fields, cells, line)
-    }
-
-    fn step_keyed<R: BufRead>(&mut self, src: &mut LineSource<R>) -> Result<()> {
-        let Some(Frame::Keyed(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (length, base_depth, entry_depth, count, head, delim) = (
-            f.header.length,
-            f.base_depth,
-            f.entry_depth,
-            f.count,
-            f.head,
-            f.header.delimiter,
-        );
-        let strict = self.ctx.strict;
-        let mut cells = std::mem::take(&mut self.cells);
-        let entry = match self.peek(src)? {
-            Some(line) if line.depth > base_depth => {
-                let r = self.entry(&line, entry_depth, delim, &mut cells);
-                self.cells = recycle(cells);
-                r?;
-                true
-            }
-            _ => {
-                self.cells = recycle(cells);
-                false
-            }
-        };
-        if entry {
-            src.consume()?;
-            return Ok(());
-        }
-        if strict {
-            self.end_checks(
-                src,
-                head,
-                (count, length),
-                "keyed entries",
-                "keyed tabular object",
-            )?;
-        }
-        self.close(true);
-        Ok(())
-    }
-
-    /// One keyed-table entry on `line`.
-    fn entry<'l>(
-        &mut self,
-        line: &Line<'l>,
-        entry_depth: usize,
-        delim: u8,
-        cells: &mut Vec<&'l str>,
-    ) -> Result<()> {
-        if line.depth != entry_depth {
-            return Err(over_indented(line, entry_depth));
-        }
-        if find_unquoted(line.content, b':', 0).is_none() {
-            return Err(line.error("Expected entry row inside keyed tabular object"));
-        }
-        let Some(Frame::Keyed(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        f.span.start.get_or_insert(line.number);
-        f.span.end = line.number;
-        let (key, key_end) = parse_key(line.content).map_err(|e| tok(line, line.content, e))?;
-        if let Some(seen) = &mut f.seen
-            && !seen.insert(&key)
-        {
-            return Err(line.error(format!("Duplicate sibling key \"{key}\"")));
-        }
-        let rest = trim_spaces(&line.content[key_end..]);
-        if rest.is_empty() {
-            cells.clear();
-        } else {
-            split_delimited(rest, delim, cells);
-        }
-        if cells.len() != f.leaves {
-            return Err(line.error(count_message(f.leaves, "keyed entry cells", cells.len())));
-        }
-        f.count += 1;
-        match key {
-            std::borrow::Cow::Borrowed(k) => self.out.key(k),
-            std::borrow::Cow::Owned(k) => self.out.key_owned(k),
-        }
-        let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        self.out.row(&mut f.rows, fields, cells, line)
     }
 }
 
@@ -910,13 +584,4 @@ fn same_fields(a: &[Field<'_>], b: &[Field<'_>]) -> bool {
                     _ => false,
                 }
         })
-}
-
-/// The error at the end of an array about its count: at the last line read, or at the
-/// header (with its own content column) when no item was read.
-fn last_error<R: BufRead>(src: &LineSource<R>, head: At, count: usize, msg: String) -> Error {
-    match src.current() {
-        Some(line) if count > 0 || line.number != head.number => line.error(msg),
-        _ => at_error(src, head, ErrorKind::Syntax, msg),
-    }
 }

@@ -3,16 +3,13 @@
 //! writer or a value builder fed directly, without an `Event` (and its owned key and
 //! value) per step.
 
-use std::collections::VecDeque;
-
-use super::Event;
+use super::header::Field;
+use super::scanner::Line;
 use super::slot::primitive;
-use crate::decode::header::Field;
-use crate::decode::scanner::Line;
 use crate::{Map, Result, Value};
 
 /// A consumer of the reader's output, called in event order.
-pub(super) trait Sink {
+pub(crate) trait Sink {
     fn start_object(&mut self);
     /// The start of an object that will have `fields` keys (a table row).
     fn start_object_sized(&mut self, fields: usize) {
@@ -79,7 +76,7 @@ impl RowCache {
 const SIMPLE_DEPTH: usize = 16;
 
 /// One step of a depth-first walk over a field list.
-pub(super) enum Walk<'f> {
+pub(crate) enum Walk<'f> {
     /// A field with one cell.
     Leaf(&'f str),
     /// A field group opens.
@@ -89,7 +86,7 @@ pub(super) enum Walk<'f> {
 }
 
 /// Walks `fields` depth first (no recursion).
-pub(super) fn walk<'f>(fields: &'f [Field<'f>], mut visit: impl FnMut(Walk<'f>)) {
+pub(crate) fn walk<'f>(fields: &'f [Field<'f>], mut visit: impl FnMut(Walk<'f>)) {
     let mut stack: Vec<(&'f [Field<'f>], usize)> = Vec::new();
     let mut level: (&'f [Field<'f>], usize) = (fields, 0);
     loop {
@@ -117,7 +114,7 @@ pub(super) fn walk<'f>(fields: &'f [Field<'f>], mut visit: impl FnMut(Walk<'f>))
 
 /// What a sink keeps per table to write its rows faster.
 #[derive(Default)]
-pub(super) struct RowCache {
+pub(crate) struct RowCache {
     /// Whether `simple` is known (and the sink's fields below were set up).
     pub ready: bool,
     /// Groups nest at most [`SIMPLE_DEPTH`] levels.
@@ -130,7 +127,7 @@ pub(super) struct RowCache {
 }
 
 /// One step of the JSON writer's row.
-pub(super) enum RowOp {
+pub(crate) enum RowOp {
     /// A key and the next cell.
     Leaf(String),
     /// A key and an object.
@@ -139,32 +136,8 @@ pub(super) enum RowOp {
     Close,
 }
 
-impl Sink for VecDeque<Event> {
-    fn start_object(&mut self) {
-        self.push_back(Event::StartObject);
-    }
-    fn end_object(&mut self) {
-        self.push_back(Event::EndObject);
-    }
-    fn start_array(&mut self, len: usize) {
-        self.push_back(Event::StartArray { len });
-    }
-    fn end_array(&mut self) {
-        self.push_back(Event::EndArray);
-    }
-    fn key(&mut self, key: &str) {
-        self.push_back(Event::Key(key.to_owned()));
-    }
-    fn key_owned(&mut self, key: String) {
-        self.push_back(Event::Key(key));
-    }
-    fn value(&mut self, v: Value) {
-        self.push_back(Event::Primitive(v));
-    }
-}
-
 /// The events of one row: an object over the field list, cells depth first.
-pub(super) fn row_events<S: Sink>(
+pub(crate) fn row_events<S: Sink>(
     out: &mut S,
     fields: &[Field<'_>],
     cells: &[&str],
