@@ -1,6 +1,6 @@
 //! Peak memory of decoding a TOON file into a JSON file, three ways, each in a fresh
 //! child process (this program re-run with `--peak-decode WAY FILE`), read from Linux's
-//! `/proc/self/status`: building the whole tree, transcoding the whole text without a
+//! `/proc/self/status`: building the whole tree, writing JSON from the whole text without a
 //! tree, and streaming from a reader (what `toon -d` does); and, as the peer of the
 //! first, serde_json building its tree from the same data as JSON (the `.json` file
 //! beside the TOON file). The output goes to a file next to the input through a
@@ -22,7 +22,7 @@ pub const WAYS: [(&str, &str); 4] = [
          `serde_json::to_writer`",
     ),
     (
-        "transcode",
+        "text",
         "`toon::decode::to_json_writer` on the whole text (no tree)",
     ),
     (
@@ -100,7 +100,7 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
             drop(text);
             serde_json::to_writer(&mut writer, &value).map_err(|e| fail(&e))?;
         }
-        "transcode" => {
+        "text" => {
             let text = std::fs::read_to_string(file).map_err(|e| fail(&e))?;
             toon::decode::to_json_writer(&text, &options, &mut writer, 0).map_err(|e| fail(&e))?;
         }
