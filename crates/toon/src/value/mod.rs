@@ -4,12 +4,17 @@ mod convert;
 #[cfg(feature = "json")]
 mod from_json;
 mod json;
+mod key;
+mod map;
 mod number;
 
 #[cfg(feature = "json")]
 pub use from_json::from_json_str;
 pub use json::to_json_string;
 pub(crate) use json::write_json_string;
+pub use key::Key;
+pub(crate) use key::KeyVisitor;
+pub use map::{INDEX_AFTER, IntoIter, Iter, IterMut, Map};
 pub(crate) use number::N;
 pub use number::Number;
 
@@ -17,9 +22,6 @@ pub use number::Number;
 /// for 128 bits to a visitor; [`Value`]'s visitor turns it back into a [`Number`].
 #[doc(hidden)]
 pub const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
-
-/// An object: keys in document order.
-pub type Map = indexmap::IndexMap<String, Value>;
 
 /// Any value of the JSON data model, with object key order kept.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -180,19 +182,19 @@ macro_rules! __toon_object {
         $crate::__toon_object!(@value $object [$key] $($rest)+)
     };
     (@value $object:ident [$key:expr] null $(, $($rest:tt)*)?) => {
-        $object.insert(::std::string::String::from($key), $crate::Value::Null);
+        $object.insert($crate::value::Key::from($key), $crate::Value::Null);
         $crate::__toon_object!($object $($($rest)*)?)
     };
     (@value $object:ident [$key:expr] [$($inner:tt)*] $(, $($rest:tt)*)?) => {
-        $object.insert(::std::string::String::from($key), $crate::__toon_value!([$($inner)*]));
+        $object.insert($crate::value::Key::from($key), $crate::__toon_value!([$($inner)*]));
         $crate::__toon_object!($object $($($rest)*)?)
     };
     (@value $object:ident [$key:expr] {$($inner:tt)*} $(, $($rest:tt)*)?) => {
-        $object.insert(::std::string::String::from($key), $crate::__toon_value!({$($inner)*}));
+        $object.insert($crate::value::Key::from($key), $crate::__toon_value!({$($inner)*}));
         $crate::__toon_object!($object $($($rest)*)?)
     };
     (@value $object:ident [$key:expr] $value:expr $(, $($rest:tt)*)?) => {
-        $object.insert(::std::string::String::from($key), $crate::__toon_value!($value));
+        $object.insert($crate::value::Key::from($key), $crate::__toon_value!($value));
         $crate::__toon_object!($object $($($rest)*)?)
     };
 }
