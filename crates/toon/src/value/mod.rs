@@ -1,4 +1,4 @@
-//! The JSON data model that TOON encodes: [`Value`], [`Map`] and [`Number`].
+//! The JSON data model that TOON encodes: [`Value`], [`Map`] with its [`Key`]s, and [`Number`].
 
 mod convert;
 #[cfg(feature = "json")]
