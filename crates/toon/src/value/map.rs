@@ -589,11 +589,12 @@ mod tests {
         }
     }
 
-    /// A value is four words and a short key lives inside its entry: the tree is
-    /// a vector of 56-byte entries per object, with no table for small objects.
+    /// A value is five words (a tag and the largest payload, a `Map`) and a short key
+    /// lives inside its entry: the tree is one vector of 64-byte entries per object,
+    /// with no table for small objects.
     #[test]
     fn values_and_entries_stay_small() {
-        assert_eq!(size_of::<Value>(), 4 * size_of::<usize>());
+        assert_eq!(size_of::<Value>(), 5 * size_of::<usize>());
         assert_eq!(size_of::<Map>(), 4 * size_of::<usize>());
         assert_eq!(size_of::<super::Key>(), 3 * size_of::<usize>());
     }

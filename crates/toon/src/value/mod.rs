@@ -24,7 +24,13 @@ pub use number::Number;
 pub const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
 
 /// Any value of the JSON data model, with object key order kept.
+///
+/// Five words: the variant is a tag byte of its own (`repr(u8)`), not hidden in a
+/// spare value of the `Map`'s vector capacity, so telling variants apart (which every
+/// encoder and reader does per value) is one compare; hiding it would save a word per
+/// value but cost encoding 1–3% more instructions.
 #[derive(Clone, Debug, PartialEq, Default)]
+#[repr(u8)]
 pub enum Value {
     /// `null`
     #[default]
