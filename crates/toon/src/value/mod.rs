@@ -6,6 +6,7 @@ mod from_json;
 mod json;
 mod key;
 mod map;
+mod map_iter;
 mod number;
 
 #[cfg(feature = "json")]
@@ -14,7 +15,8 @@ pub use json::to_json_string;
 pub(crate) use json::write_json_string;
 pub use key::Key;
 pub(crate) use key::KeyVisitor;
-pub use map::{INDEX_AFTER, IntoIter, Iter, IterMut, Map};
+pub use map::{INDEX_AFTER, Map};
+pub use map_iter::{IntoIter, Iter, IterMut};
 pub(crate) use number::N;
 pub use number::Number;
 
