@@ -267,7 +267,7 @@ mod tests {
         let j = c.to_json();
         let keys: Vec<&str> = j
             .as_object()
-            .map_or(vec![], |m| m.keys().map(String::as_str).collect());
+            .map_or(vec![], |m| m.keys().map(|k| k.as_str()).collect());
         assert_eq!(
             keys,
             [

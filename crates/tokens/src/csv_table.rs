@@ -35,7 +35,7 @@ pub fn to_csv(value: &Value) -> Result<Option<String>, String> {
     let Some(header) = rows.first().and_then(Value::as_object) else {
         return Ok(None);
     };
-    let keys: Vec<&str> = header.keys().map(String::as_str).collect();
+    let keys: Vec<&str> = header.keys().map(|k| k.as_str()).collect();
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
@@ -45,7 +45,7 @@ pub fn to_csv(value: &Value) -> Result<Option<String>, String> {
         let obj: &Map = row.as_object().ok_or("a row is not an object")?;
         cells.clear();
         for key in &keys {
-            cells.push(obj.get(*key).map(cell).unwrap_or_default());
+            cells.push(obj.get(key).map(cell).unwrap_or_default());
         }
         writer.write_record(&cells).map_err(|e| e.to_string())?;
     }

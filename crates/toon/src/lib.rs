@@ -35,6 +35,20 @@
 //! JavaScript prints them. Nesting deeper than [`DEFAULT_MAX_DEPTH`] is an error, never
 //! a stack overflow; set `max_depth` in the options to change it.
 //!
+//! ## The value tree
+//!
+//! [`Value`] is the JSON data model with key order kept, with the API of
+//! `serde_json::Value` (`as_str`, `as_object`, `v["key"]`, `v[0]`, [`toon!`], `From`
+//! conversions). Its objects are [`Map`]s: this crate's own ordered map, not an
+//! `IndexMap` alias. A `Map` keeps its entries in one vector in document order, searches
+//! small objects linearly and indexes large ones by hash; its keys are [`value::Key`]s,
+//! which hold keys of up to 24 bytes inline, so most keys never allocate and cloning
+//! them is a copy. `Map` offers the `serde_json::Map` methods (`insert`, `get`,
+//! `get_mut`, `contains_key`, `remove`, `iter`, `keys`, `values`, …) and the positional
+//! ones of `IndexMap` (`get_index`, `first`, `shift_remove`, …); see [`Map`] for the list.
+//! Methods that look a key up take `&str`; a `Key` derefs to `str` (`k.as_str()`,
+//! `String::from(k)`).
+//!
 //! ## Cargo features
 //!
 //! None is on by default, so depending on `toon` changes nothing about the

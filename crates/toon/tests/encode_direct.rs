@@ -186,7 +186,7 @@ fn break_row(row: &mut Map, how: u8) {
             row.shift_remove_index(0);
         }
         1 => {
-            row.insert("zz".into(), Value::from(1));
+            row.insert("zz", Value::from(1));
         }
         2 => {
             if let Some((_, v)) = row.get_index_mut(0) {
@@ -286,8 +286,8 @@ fn value() -> impl Strategy<Value = Value> {
             prop::collection::vec(inner, 1..4).prop_map(|items| {
                 // An object holding an array first: the list-item first-field forms.
                 let mut m = Map::new();
-                m.insert("list".into(), Value::Array(items));
-                m.insert("z".into(), Value::from(1));
+                m.insert("list", Value::Array(items));
+                m.insert("z", Value::from(1));
                 Value::Array(vec![Value::Object(m)])
             }),
             table(),
@@ -327,8 +327,8 @@ proptest! {
     fn tables_encode_as_through_a_value(v in table(), o in options()) {
         check(&v, &o);
         let mut doc = Map::new();
-        doc.insert("rows".into(), v.clone());
-        doc.insert("after".into(), Value::from(1));
+        doc.insert("rows", v.clone());
+        doc.insert("after", Value::from(1));
         check(&Value::Object(doc), &o);
         check(&Value::Array(vec![Value::Object([("k".to_owned(), v)].into_iter().collect())]), &o);
     }

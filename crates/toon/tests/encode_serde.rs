@@ -68,7 +68,7 @@ fn structs_options_and_nested_vectors() {
         .as_object()
         .expect("object")
         .keys()
-        .map(String::as_str)
+        .map(|k| k.as_str())
         .collect();
     assert_eq!(
         keys,

@@ -146,7 +146,7 @@ impl<'de> de::Deserializer<'de> for Value {
                     return Err(de::Error::custom("empty enum object"));
                 };
                 visitor.visit_enum(Enum {
-                    variant: k,
+                    variant: k.into_string(),
                     value: v,
                 })
             }
@@ -195,7 +195,7 @@ impl<'de> SeqAccess<'de> for Seq {
 }
 
 struct Obj {
-    iter: indexmap::map::IntoIter<String, Value>,
+    iter: crate::value::IntoIter,
     value: Option<Value>,
 }
 
@@ -206,7 +206,7 @@ impl<'de> MapAccess<'de> for Obj {
         match self.iter.next() {
             Some((k, v)) => {
                 self.value = Some(v);
-                seed.deserialize(Value::String(k)).map(Some)
+                seed.deserialize(Value::String(k.into_string())).map(Some)
             }
             None => Ok(None),
         }

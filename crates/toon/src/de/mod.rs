@@ -5,4 +5,5 @@
 mod from_value;
 mod visit;
 
+pub(crate) use from_value::describe;
 pub use from_value::from_value;

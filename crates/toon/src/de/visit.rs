@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::value::{BIG_INTEGER_KEY, Map, Number, Value};
+use crate::value::{BIG_INTEGER_KEY, Key, KeyVisitor, Map, Number, Value};
 
 struct ValueVisitor;
 
@@ -81,13 +81,13 @@ impl<'de> Visitor<'de> for ValueVisitor {
 fn build_map<'de, A: MapAccess<'de>>(
     out: Option<Map>,
     mut map: A,
-    pending: Option<String>,
+    pending: Option<Key>,
 ) -> Result<Value, A::Error> {
     let fresh = out.is_none();
     let mut out = out.unwrap_or_else(|| Map::with_capacity(map.size_hint().unwrap_or(0).min(4096)));
     let first = match pending {
         Some(key) => key,
-        None => match map.next_key::<String>()? {
+        None => match map.next_key::<Key>()? {
             Some(key) => key,
             None => return Ok(Value::Object(out)),
         },
@@ -100,7 +100,7 @@ fn build_map<'de, A: MapAccess<'de>>(
     }
     let v = map.next_value()?;
     out.insert(first, v);
-    while let Some((k, v)) = map.next_entry::<String, Value>()? {
+    while let Some((k, v)) = map.next_entry::<Key, Value>()? {
         // Like JavaScript's JSON.parse: a repeated key keeps its first position and
         // takes the last value.
         out.insert(k, v);
@@ -264,40 +264,40 @@ fn shape_of(value: &Value) -> Option<Map> {
 struct KeyMatch<'k>(&'k str);
 
 impl<'de> de::DeserializeSeed<'de> for KeyMatch<'_> {
-    type Value = Option<String>;
+    type Value = Option<Key>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Key>, D::Error> {
         d.deserialize_str(self)
     }
 }
 
 impl<'de> Visitor<'de> for KeyMatch<'_> {
-    type Value = Option<String>;
+    type Value = Option<Key>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object key")
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Option<String>, E> {
-        Ok((v != self.0).then(|| v.to_owned()))
+    fn visit_str<E>(self, v: &str) -> Result<Option<Key>, E> {
+        Ok((v != self.0).then(|| Key::new(v)))
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Option<String>, E> {
-        Ok((v != self.0).then_some(v))
+    fn visit_string<E>(self, v: String) -> Result<Option<Key>, E> {
+        Ok((v != self.0).then(|| Key::from(v)))
     }
 
     // UTF-8 bytes, as `String` itself accepts them.
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<String>, E> {
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<Key>, E> {
         match std::str::from_utf8(v) {
             Ok(s) => self.visit_str(s),
-            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
+            Err(_) => KeyVisitor.visit_bytes(v).map(Some),
         }
     }
 
-    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Option<String>, E> {
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Option<Key>, E> {
         match String::from_utf8(v) {
             Ok(s) => self.visit_string(s),
-            Err(e) => Err(E::invalid_value(de::Unexpected::Bytes(e.as_bytes()), &self)),
+            Err(e) => KeyVisitor.visit_byte_buf(e.into_bytes()).map(Some),
         }
     }
 }

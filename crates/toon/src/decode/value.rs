@@ -9,6 +9,7 @@ use super::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
 use super::grammar::slot::primitive;
 use super::input::LineInput;
 use super::{Event, EventReader};
+use crate::value::Key;
 use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 
 /// Builds [`Value`]s from [`Event`]s: feed it events with [`ValueBuilder::push`] and it
@@ -29,12 +30,15 @@ use crate::{DecodeOptions, Error, ErrorKind, Map, Result, Value};
 #[derive(Default)]
 pub struct ValueBuilder {
     stack: Vec<Partial>,
+    /// The keys of each object are known to differ (the strict state machine rejected
+    /// repeats): append without looking for the key first.
+    unique_keys: bool,
 }
 
 /// An open container.
 enum Partial {
     Array(Vec<Value>),
-    Object(Map, Option<String>),
+    Object(Map, Option<Key>),
 }
 
 fn misplaced(what: &str) -> Error {
@@ -71,7 +75,7 @@ impl ValueBuilder {
             }
             Event::Key(k) => match self.stack.last_mut() {
                 Some(Partial::Object(_, pending @ None)) => {
-                    *pending = Some(k);
+                    *pending = Some(Key::from(k));
                     return Ok(None);
                 }
                 _ => return Err(misplaced("key")),
@@ -98,6 +102,10 @@ impl ValueBuilder {
                 Ok(None)
             }
             Some(Partial::Object(map, pending)) => match pending.take() {
+                Some(k) if self.unique_keys => {
+                    map.push_unique(k, done);
+                    Ok(None)
+                }
                 Some(k) => {
                     map.insert(k, done);
                     Ok(None)
@@ -123,6 +131,20 @@ pub(super) struct ValueSink {
 const SIZE_HINT_CAP: usize = 64;
 
 impl ValueSink {
+    /// A sink for the state machine under `options`: in strict mode it has rejected
+    /// repeated keys, so objects are appended to without a search.
+    fn new(options: &DecodeOptions) -> Self {
+        let mut sink = ValueSink::default();
+        sink.builder.unique_keys = options.strict;
+        sink
+    }
+
+    fn pending_key(&mut self, key: Key) {
+        if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
+            *pending = Some(key);
+        }
+    }
+
     fn complete(&mut self, done: Value) {
         // The reader's calls are well formed, so this cannot fail.
         if let Ok(Some(v)) = self.builder.complete(done)
@@ -170,12 +192,10 @@ impl Sink for ValueSink {
         }
     }
     fn key(&mut self, key: &str) {
-        self.key_owned(key.to_owned());
+        self.pending_key(Key::from(key));
     }
     fn key_owned(&mut self, key: String) {
-        if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
-            *pending = Some(key);
-        }
+        self.pending_key(Key::from(key));
     }
     fn value(&mut self, v: Value) {
         self.complete(v);
@@ -211,7 +231,7 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
     let mut ok = true;
     walk(fields, |step| match step {
         Walk::Leaf(name) => {
-            map.insert(name.to_owned(), Value::Null);
+            map.insert(name, Value::Null);
             count += 1;
         }
         Walk::Open(name) => {
@@ -222,7 +242,7 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
             if let Some((outer, name, outer_count)) = open.pop() {
                 ok &= map.len() == count;
                 let inner = std::mem::replace(&mut map, outer);
-                map.insert(name.to_owned(), Value::Object(inner));
+                map.insert(name, Value::Object(inner));
                 count = outer_count;
             }
         }
@@ -274,13 +294,13 @@ impl<R: BufRead> EventReader<R> {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn reader_to_value<R: BufRead>(reader: R, options: &DecodeOptions) -> Result<Value> {
-    build(Driver::over_reader(reader, options, ValueSink::default()))
+    build(Driver::over_reader(reader, options, ValueSink::new(options)))
 }
 
 /// Decodes the TOON document `text` into a [`Value`]: the state machine over the
 /// text's borrowed lines, building the value from its steps.
 pub(crate) fn text_to_value(text: &str, options: &DecodeOptions) -> Result<Value> {
-    build(Driver::over_text(text, options, ValueSink::default()))
+    build(Driver::over_text(text, options, ValueSink::new(options)))
 }
 
 /// Runs `driver` to the end (for the end-of-document checks too) and takes its value.

@@ -104,7 +104,7 @@ where
                 let mut changed = false;
                 let mut out = Vec::with_capacity(map.len());
                 for (key, child) in map {
-                    self.path.push(Segment::Key(key.clone()));
+                    self.path.push(Segment::Key(key.to_string()));
                     let entry = self.entry(key, child);
                     self.path.pop();
                     changed |= !matches!(entry, Some(Cow::Borrowed(_)));
@@ -158,7 +158,7 @@ where
             Value::Object(map) => {
                 let mut out = Map::with_capacity(map.len());
                 for (key, child) in map {
-                    self.path.push(Segment::Key(key.clone()));
+                    self.path.push(Segment::Key(key.to_string()));
                     let replaced = match self.call(&key, &child) {
                         Replace::Drop => None,
                         Replace::Keep => Some(self.owned(child)),

@@ -52,9 +52,11 @@ impl From<Value> for serde_json::Value {
             },
             Value::String(s) => serde_json::Value::String(s),
             Value::Array(a) => serde_json::Value::Array(a.into_iter().map(Into::into).collect()),
-            Value::Object(o) => {
-                serde_json::Value::Object(o.into_iter().map(|(k, v)| (k, v.into())).collect())
-            }
+            Value::Object(o) => serde_json::Value::Object(
+                o.into_iter()
+                    .map(|(k, v)| (k.into_string(), v.into()))
+                    .collect(),
+            ),
         }
     }
 }

@@ -12,7 +12,7 @@ use std::fmt;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use super::{Map, Number, Value};
+use super::{Key, Map, Number, Value};
 use crate::stack::guarded;
 use crate::{Error, ErrorKind, Result};
 
@@ -230,7 +230,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Value, A::Error> {
         let inner = self.deeper()?;
         let mut out = Map::new();
-        while let Some(k) = map.next_key::<String>()? {
+        while let Some(k) = map.next_key::<Key>()? {
             let v = map.next_value_seed(inner)?;
             out.insert(k, v);
         }
