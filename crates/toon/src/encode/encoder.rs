@@ -12,7 +12,7 @@ use super::quote::write_key;
 use super::syntax::{
     Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
 };
-use super::table::{cell, first_row_fields, row_matches};
+use super::table::{first_row_fields, row_matches, same_sizes};
 use super::writer::{LineWriter, Mark};
 use crate::fields::Field;
 use crate::stack::guarded;
@@ -69,6 +69,13 @@ fn shape(items: &[Value]) -> Shape {
     }
 }
 
+/// Whether an object may be a keyed table (§9.5): two or more entries, all objects
+/// of the same non-zero size.
+#[inline]
+fn keyed_candidate(map: &Map) -> bool {
+    map.len() >= 2 && same_sizes(map.iter().map(|(_, v)| v))
+}
+
 /// A primitive value as the writer takes it; `None` for containers.
 #[inline]
 fn as_primitive(value: &Value) -> Option<Primitive<'_>> {
@@ -112,7 +119,7 @@ impl<'w> Encoder<'w> {
             }
             Value::Object(map) => {
                 self.check(1)?;
-                if map.len() >= 2 {
+                if keyed_candidate(map) {
                     let mark = self.w.mark();
                     self.w.line(0);
                     if self.try_keyed(mark, None, map, 2, 1) {
@@ -186,7 +193,7 @@ impl<'w> Encoder<'w> {
         child_depth: usize,
         level: usize,
     ) -> Result<()> {
-        if map.len() >= 2 {
+        if keyed_candidate(map) {
             let mark = self.w.mark();
             if self.try_keyed(mark, Some(key), map, level + 1, child_depth) {
                 return Ok(());
@@ -222,7 +229,7 @@ impl<'w> Encoder<'w> {
                     }
                 }
             }
-            Shape::Objects => {
+            Shape::Objects if same_sizes(items.iter()) => {
                 let mark = self.w.mark();
                 let spec = TableSpec {
                     key,
@@ -236,7 +243,7 @@ impl<'w> Encoder<'w> {
                     self.list(key, items, child_depth, level)?;
                 }
             }
-            Shape::Mixed => self.list(key, items, child_depth, level)?,
+            Shape::Objects | Shape::Mixed => self.list(key, items, child_depth, level)?,
         }
         Ok(())
     }
@@ -344,21 +351,34 @@ impl<'w> Encoder<'w> {
     /// The leaf values of `row` in depth-first field order, joined by the delimiter.
     /// `ordered` says the row's keys are in field order at every level.
     fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
-        for (i, field) in fields.iter().enumerate() {
-            let value = cell(row, i, field, ordered);
-            match (&field.children, value) {
-                (None, _) => {
-                    if !*first {
-                        self.w.out.push(self.delimiter.as_char());
-                    }
-                    *first = false;
-                    self.primitive(value);
-                }
-                (Some(group), Value::Object(child)) => {
-                    guarded(|| self.cells(child, group, ordered, first));
-                }
-                (Some(_), _) => {}
+        if ordered {
+            for ((_, value), field) in row.iter().zip(fields) {
+                self.cell(field, value, ordered, first);
             }
+        } else {
+            for field in fields {
+                if let Some(value) = row.get(field.name.as_ref()) {
+                    self.cell(field, value, ordered, first);
+                }
+            }
+        }
+    }
+
+    /// The cell of a leaf field, or the cells of a group.
+    #[inline]
+    fn cell(&mut self, field: &Field<'_>, value: &Value, ordered: bool, first: &mut bool) {
+        match (&field.children, value) {
+            (None, _) => {
+                if !*first {
+                    self.w.out.push(self.delimiter.as_char());
+                }
+                *first = false;
+                self.primitive(value);
+            }
+            (Some(group), Value::Object(child)) => {
+                guarded(|| self.cells(child, group, ordered, first));
+            }
+            (Some(_), _) => {}
         }
     }
 

@@ -110,13 +110,26 @@ pub(crate) fn is_numeric_like(b: &[u8]) -> bool {
     i == b.len()
 }
 
+/// Bytes that may follow the first byte of an unquoted key: `[A-Za-z0-9_.]`.
+static KEY_TAIL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+        i += 1;
+    }
+    t
+};
+
 /// True if a key or field name may be written unquoted: `^[A-Za-z_][A-Za-z0-9_.]*$`.
+#[inline]
 pub(crate) fn is_unquoted_key(key: &str) -> bool {
     let b = key.as_bytes();
     match b.first() {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => b[1..]
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.'),
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+            b[1..].iter().all(|&c| KEY_TAIL[usize::from(c)])
+        }
         _ => false,
     }
 }
@@ -161,6 +174,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
 }
 
 /// Appends a key or field name, quoted unless [`is_unquoted_key`] holds (spec §7.3).
+#[inline]
 pub(crate) fn write_key(out: &mut String, key: &str) {
     if is_unquoted_key(key) {
         out.push_str(key);

@@ -12,31 +12,15 @@ use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Map, Value};
 
-/// The value of field `name`, expected at position `index` of `row` (the usual case
-/// when every row has the first row's key order); a hash look-up otherwise, which
-/// clears `ordered`.
-#[inline]
-fn lookup<'a>(row: &'a Map, index: usize, name: &str, ordered: &mut bool) -> Option<&'a Value> {
-    match row.get_index(index) {
-        Some((k, v)) if k == name => Some(v),
-        _ => {
-            *ordered = false;
-            row.get(name)
-        }
-    }
-}
-
-/// The value of `field` in a row that [`row_matches`] accepted: by position when the
-/// row is `ordered`, else by key.
-#[inline]
-pub(crate) fn cell<'a>(row: &'a Map, index: usize, field: &Field<'_>, ordered: bool) -> &'a Value {
-    static NULL: Value = Value::Null;
-    let found = if ordered {
-        row.get_index(index).map(|(_, v)| v)
-    } else {
-        row.get(field.name.as_ref())
+/// Whether every row is an object with as many entries as the first, which is
+/// non-empty: the cheap condition every table (§9.3) and keyed table (§9.5) meets,
+/// checked before anything is built or written.
+pub(crate) fn same_sizes<'a>(mut rows: impl Iterator<Item = &'a Value>) -> bool {
+    let Some(Value::Object(first)) = rows.next() else {
+        return false;
     };
-    found.unwrap_or(&NULL)
+    let n = first.len();
+    n > 0 && rows.all(|row| matches!(row, Value::Object(m) if m.len() == n))
 }
 
 /// The field list that `first`, the first row of a would-be table at nesting level
@@ -81,20 +65,36 @@ pub(crate) fn row_matches(fields: &[Field<'_>], row: &Value) -> Option<bool> {
     matches(fields, row, &mut ordered).then_some(ordered)
 }
 
+/// Whether `value` fits `field`: a primitive for a leaf, a matching object for a group.
+fn fits(field: &Field<'_>, value: &Value, ordered: &mut bool) -> bool {
+    match (value, &field.children) {
+        (Value::Array(_) | Value::Object(_), None) => false,
+        (_, None) => true,
+        (Value::Object(child), Some(group)) => guarded(|| matches(group, child, ordered)),
+        (_, Some(_)) => false,
+    }
+}
+
 fn matches(fields: &[Field<'_>], row: &Map, ordered: &mut bool) -> bool {
     if row.len() != fields.len() {
         return false;
     }
-    for (i, f) in fields.iter().enumerate() {
-        let ok = match (lookup(row, i, &f.name, ordered), &f.children) {
-            (Some(Value::Array(_) | Value::Object(_)), None) | (None, _) => false,
-            (Some(_), None) => true,
-            (Some(Value::Object(child)), Some(group)) => guarded(|| matches(group, child, ordered)),
-            (Some(_), Some(_)) => false,
-        };
-        if !ok {
+    // The usual case: the row's keys come in field order.
+    let mut in_order = true;
+    for ((key, value), field) in row.iter().zip(fields) {
+        if key.as_str() != field.name {
+            in_order = false;
+            break;
+        }
+        if !fits(field, value, ordered) {
             return false;
         }
     }
-    true
+    if in_order {
+        return true;
+    }
+    *ordered = false;
+    fields
+        .iter()
+        .all(|field| row.get(field.name.as_ref()).is_some_and(|v| fits(field, v, ordered)))
 }
