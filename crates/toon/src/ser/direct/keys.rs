@@ -196,31 +196,56 @@ impl Hasher for Identity {
     }
 }
 
-/// The fingerprints of an object's keys seen so far.
+/// Fingerprints held inline before a [`KeySet`] moves to a hash set.
+const INLINE_KEYS: usize = 16;
+
+/// The fingerprints of an object's keys seen so far: inline for small objects (no
+/// allocation), in a hash set beyond [`INLINE_KEYS`].
 #[derive(Default)]
 pub(crate) struct KeySet {
-    small: Vec<u64>,
+    len: usize,
+    inline: [u64; INLINE_KEYS],
     large: Option<HashSet<u64, BuildHasherDefault<Identity>>>,
 }
 
 impl KeySet {
     /// Adds the key; `false` if its fingerprint was there already.
+    #[inline]
     pub(crate) fn insert(&mut self, key: &str) -> bool {
         let h = fingerprint(key);
         if let Some(large) = self.large.as_mut() {
             return large.insert(h);
         }
-        if self.small.contains(&h) {
+        let seen = &self.inline[..self.len];
+        if seen.contains(&h) {
             return false;
         }
-        if self.small.len() < 32 {
-            self.small.push(h);
+        if self.len < INLINE_KEYS {
+            self.inline[self.len] = h;
+            self.len += 1;
         } else {
             let mut large: HashSet<u64, BuildHasherDefault<Identity>> =
-                self.small.drain(..).collect();
+                seen.iter().copied().collect();
             large.insert(h);
             self.large = Some(large);
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    #[test]
+    fn repeated_keys_are_found_inline_and_in_the_hash_set() {
+        let mut keys = KeySet::default();
+        let names: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        for name in &names {
+            assert!(keys.insert(name), "{name}");
+        }
+        for name in &names {
+            assert!(!keys.insert(name), "{name}");
+        }
     }
 }
