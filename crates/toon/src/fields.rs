@@ -1,6 +1,6 @@
 //! A header's field list (spec §6, §9.3): `{id,name,user{a,b}}`. One type for the
 //! decoder, which parses it, and both encoders, which decide it and write it with
-//! [`write_header`](crate::encode::syntax::write_header).
+//! [`write_header`](crate::encode::line::syntax::write_header).
 
 use std::borrow::Cow;
 

@@ -18,18 +18,16 @@
 //! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");
 //! ```
 
-pub(crate) mod encoder;
-pub(crate) mod quote;
+pub(crate) mod line;
 mod replacer;
-pub(crate) mod syntax;
-mod table;
-pub(crate) mod writer;
+pub(crate) mod serde;
+mod value;
 
 use crate::{EncodeOptions, Result, Value};
-use encoder::Encoder;
+use ::serde::Serialize;
+use line::LineWriter;
 pub use replacer::{PathSegment, Replace};
-use serde::Serialize;
-use writer::LineWriter;
+use value::Encoder;
 
 /// Encodes a value with default options (2-space indentation, comma delimiter).
 ///
@@ -138,7 +136,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
 /// The text is written as the value is serialized, without building a [`Value`]
 /// first; it is byte-identical to `encode_value_with(&to_value(value)?, options)`.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, options: &EncodeOptions) -> Result<String> {
-    crate::ser::direct::to_string(value, options)
+    serde::to_string(value, options)
 }
 
 /// Serializes to a writer with default options.
@@ -155,5 +153,5 @@ pub fn to_writer_with<W: std::io::Write, T: Serialize + ?Sized>(
     value: &T,
     options: &EncodeOptions,
 ) -> Result<()> {
-    crate::ser::direct::to_writer(writer, value, options)
+    serde::to_writer(writer, value, options)
 }

@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::ser::{Impossible, Serialize, Serializer};
 
 use super::adapter::{Halt, Res};
+use super::map_key::MapKeySerializer;
 use crate::Error;
-use crate::ser::map_key::MapKeySerializer;
 
 /// Calls `f` with the text that the map key `key` becomes.
 pub(crate) fn with_key<K: Serialize + ?Sized, R>(key: &K, f: impl FnOnce(&str) -> R) -> Res<R> {

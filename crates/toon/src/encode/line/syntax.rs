@@ -3,7 +3,7 @@
 //! and strings (§7, through [`quote`](super::quote)), primitives (§2, §7) and empty
 //! arrays (§9.1). The encoders decide the form; every character of it is written here.
 
-use crate::encode::quote::{write_key, write_quoted, write_string};
+use super::quote::{write_key, write_quoted, write_string};
 use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Delimiter, Number};

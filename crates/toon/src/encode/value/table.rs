@@ -94,7 +94,8 @@ fn matches(fields: &[Field<'_>], row: &Map, ordered: &mut bool) -> bool {
         return true;
     }
     *ordered = false;
-    fields
-        .iter()
-        .all(|field| row.get(field.name.as_ref()).is_some_and(|v| fits(field, v, ordered)))
+    fields.iter().all(|field| {
+        row.get(field.name.as_ref())
+            .is_some_and(|v| fits(field, v, ordered))
+    })
 }

@@ -1,4 +1,5 @@
-//! The structural encoder: objects (§8), inline primitive arrays (§9.1), arrays of
+//! The `Value` walker: a [`Value`] tree into TOON lines through the line writer
+//! ([`line`](super::line)) — objects (§8), inline primitive arrays (§9.1), arrays of
 //! arrays (§9.2), tables with nested field groups (§9.3), expanded lists (§9.4),
 //! keyed tables (§9.5) and objects as list items (§10), in the reference's order of
 //! decisions.
@@ -8,15 +9,17 @@
 //! `level` counts enclosing containers for the `max_depth` limit: the root container
 //! is level 1.
 
-use super::quote::write_key;
-use super::syntax::{
+mod table;
+
+use super::line::quote::write_key;
+use super::line::syntax::{
     Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
 };
-use super::table::{first_row_fields, row_matches, same_sizes};
-use super::writer::{LineWriter, Mark};
+use super::line::{LineWriter, Mark};
 use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
+use table::{first_row_fields, row_matches, same_sizes};
 
 /// The state of one encoding run.
 pub(crate) struct Encoder<'w> {

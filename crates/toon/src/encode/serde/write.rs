@@ -14,13 +14,13 @@ use serde::Serialize;
 
 use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
-use crate::encode::encoder::Encoder;
-use crate::encode::quote::write_key;
-use crate::encode::syntax::{
+use super::to_value::ValueSerializer;
+use crate::encode::line::quote::write_key;
+use crate::encode::line::syntax::{
     write_empty_array, write_header, write_primitive, write_root_primitive,
 };
-use crate::encode::writer::{LineWriter, Mark};
-use crate::ser::serializer::ValueSerializer;
+use crate::encode::line::{LineWriter, Mark};
+use crate::encode::value::Encoder;
 use crate::stack::guarded;
 use crate::{Delimiter, EncodeOptions, Map, Value};
 

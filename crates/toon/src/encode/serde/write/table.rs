@@ -8,7 +8,7 @@ use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open
 use super::super::analyze::{Field, same_name};
 use super::super::keys::{key_into, with_key};
 use super::{Cell, Out};
-use crate::encode::quote::write_key;
+use crate::encode::line::quote::write_key;
 use crate::stack::guarded;
 
 /// The rows of a table.

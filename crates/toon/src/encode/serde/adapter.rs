@@ -89,8 +89,8 @@ impl P<'_> {
 
     /// The primitive as the writer takes it.
     #[inline]
-    pub(crate) fn as_primitive(&self) -> crate::encode::syntax::Primitive<'_> {
-        use crate::encode::syntax::Primitive;
+    pub(crate) fn as_primitive(&self) -> crate::encode::line::syntax::Primitive<'_> {
+        use crate::encode::line::syntax::Primitive;
         match self {
             P::Null => Primitive::Null,
             P::Bool(b) => Primitive::Bool(*b),
@@ -273,7 +273,7 @@ impl<V: Visit> ser::Serializer for Ser<V> {
         name: &'static str,
         value: &T,
     ) -> Res<V::Ok> {
-        if let Some(n) = crate::ser::big_integer(name, value) {
+        if let Some(n) = super::big_integer(name, value) {
             return self.0.prim(P::Num(n?));
         }
         value.serialize(self)
