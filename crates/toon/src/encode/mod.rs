@@ -18,6 +18,7 @@
 //! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");
 //! ```
 
+pub(crate) mod form;
 pub(crate) mod line;
 mod replacer;
 pub(crate) mod serde;

@@ -11,6 +11,7 @@
 
 mod table;
 
+use super::form::{ArrayForm, Place, array_form, may_be_keyed};
 use super::line::quote::write_key;
 use super::line::syntax::{
     Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
@@ -28,55 +29,11 @@ pub(crate) struct Encoder<'w> {
     max_depth: usize,
 }
 
-/// What an array holds, deciding its form.
-enum Shape {
-    /// Only primitives: one inline line.
-    Primitives,
-    /// Only arrays, each holding only primitives: a list of inline arrays.
-    ArraysOfPrimitives,
-    /// Only objects: a table if uniform, else a list.
-    Objects,
-    /// Anything else: a list.
-    Mixed,
-}
-
-fn shape(items: &[Value]) -> Shape {
-    let Some(first) = items.first() else {
-        return Shape::Primitives;
-    };
-    match first {
-        Value::Array(_) => {
-            if items.iter().all(|v| match v {
-                Value::Array(inner) => inner.iter().all(Value::is_primitive),
-                _ => false,
-            }) {
-                Shape::ArraysOfPrimitives
-            } else {
-                Shape::Mixed
-            }
-        }
-        Value::Object(_) => {
-            if items.iter().all(|v| matches!(v, Value::Object(_))) {
-                Shape::Objects
-            } else {
-                Shape::Mixed
-            }
-        }
-        _ => {
-            if items.iter().all(Value::is_primitive) {
-                Shape::Primitives
-            } else {
-                Shape::Mixed
-            }
-        }
-    }
-}
-
-/// Whether an object may be a keyed table (§9.5): two or more entries, all objects
-/// of the same non-zero size.
+/// Whether an object at `place` is tried as a keyed table: the form rule
+/// ([`may_be_keyed`]), and every entry an object of the same non-zero size.
 #[inline]
-fn keyed_candidate(map: &Map) -> bool {
-    map.len() >= 2 && same_sizes(map.iter().map(|(_, v)| v))
+fn keyed_candidate(place: Place, map: &Map) -> bool {
+    may_be_keyed(place, Some(map.len())) && same_sizes(map.iter().map(|(_, v)| v))
 }
 
 /// A primitive value as the writer takes it; `None` for containers.
@@ -118,11 +75,11 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(1)?;
                 self.w.line(0);
-                self.array_body(None, items, 1, 1)
+                self.array_body(Place::Root, None, items, 1, 1)
             }
             Value::Object(map) => {
                 self.check(1)?;
-                if keyed_candidate(map) {
+                if keyed_candidate(Place::Root, map) {
                     let mark = self.w.mark();
                     self.w.line(0);
                     if self.try_keyed(mark, None, map, 2, 1) {
@@ -170,7 +127,7 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.line(depth);
-                guarded(|| self.array_body(Some(key), items, depth + 1, level + 1))
+                guarded(|| self.array_body(Place::Field, Some(key), items, depth + 1, level + 1))
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
@@ -196,7 +153,7 @@ impl<'w> Encoder<'w> {
         child_depth: usize,
         level: usize,
     ) -> Result<()> {
-        if keyed_candidate(map) {
+        if keyed_candidate(Place::Field, map) {
             let mark = self.w.mark();
             if self.try_keyed(mark, Some(key), map, level + 1, child_depth) {
                 return Ok(());
@@ -207,46 +164,38 @@ impl<'w> Encoder<'w> {
         guarded(|| self.fields(map, child_depth, level))
     }
 
-    /// An array at `level` on a started line (after its key or `- `), its items or
-    /// rows at `child_depth`.
+    /// An array at `level` on a started line (after its key or `- `), in the form
+    /// [`array_form`] gives it at `place`, its items or rows at `child_depth`.
     fn array_body(
         &mut self,
+        place: Place,
         key: Option<&str>,
         items: &[Value],
         child_depth: usize,
         level: usize,
     ) -> Result<()> {
-        if items.is_empty() {
-            write_empty_array(&mut self.w.out, key);
-            return Ok(());
-        }
-        match shape(items) {
-            Shape::Primitives => self.inline(key, items),
-            Shape::ArraysOfPrimitives => {
-                self.check(level + 1)?;
-                self.header(key, items.len(), false, None);
-                for item in items {
-                    if let Value::Array(inner) = item {
-                        self.w.item(child_depth);
-                        self.inline(None, inner);
+        let all_primitive = items.iter().all(Value::is_primitive);
+        match array_form(place, items.len(), all_primitive) {
+            ArrayForm::Empty => write_empty_array(&mut self.w.out, key),
+            ArrayForm::Inline => self.inline(key, items),
+            ArrayForm::TableOrList => {
+                if same_sizes(items.iter()) {
+                    let mark = self.w.mark();
+                    let spec = TableSpec {
+                        key,
+                        len: items.len(),
+                        keyed: false,
+                        row_level: level + 1,
+                        row_depth: child_depth,
+                    };
+                    let rows = items.iter().map(|row| (None, row));
+                    if self.try_table(mark, &spec, rows) {
+                        return Ok(());
                     }
                 }
+                self.list(key, items, child_depth, level)?;
             }
-            Shape::Objects if same_sizes(items.iter()) => {
-                let mark = self.w.mark();
-                let spec = TableSpec {
-                    key,
-                    len: items.len(),
-                    keyed: false,
-                    row_level: level + 1,
-                    row_depth: child_depth,
-                };
-                let rows = items.iter().map(|row| (None, row));
-                if !self.try_table(mark, &spec, rows) {
-                    self.list(key, items, child_depth, level)?;
-                }
-            }
-            Shape::Objects | Shape::Mixed => self.list(key, items, child_depth, level)?,
+            ArrayForm::List => self.list(key, items, child_depth, level)?,
         }
         Ok(())
     }
@@ -391,15 +340,7 @@ impl<'w> Encoder<'w> {
             Value::Array(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                if inner.iter().all(Value::is_primitive) {
-                    self.inline(None, inner);
-                } else {
-                    self.header(None, inner.len(), false, None);
-                    for x in inner {
-                        guarded(|| self.list_item(x, depth + 1, level + 1))?;
-                    }
-                }
-                Ok(())
+                guarded(|| self.array_body(Place::ListItem, None, inner, depth + 1, level + 1))
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
@@ -442,7 +383,7 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.array_body(Some(key), items, depth + 2, level + 1)
+                self.array_body(Place::Field, Some(key), items, depth + 2, level + 1)
             }
             Value::Object(inner) => {
                 self.check(level + 1)?;

@@ -1,10 +1,9 @@
 //! The look-ahead of the direct encoder: a first, output-free serialization of one
 //! array or object that decides its form before any of it is written.
 //!
-//! It mirrors the `Value` encoder's rules (`encode/table.rs`): the first element (or
-//! entry value) fixes a field list — primitives are leaf fields, non-empty objects
-//! nested field groups, anything else rules a table out — and every later one must
-//! have exactly those keys with the same shapes. Objects are read with the semantics
+//! It gathers the facts the form rules of [`form`](crate::encode::form) ask for: the
+//! first element (or entry value) fixes a field list by [`form::template`] and every
+//! later one must fit it ([`form::kind_fits`]). Objects are read with the semantics
 //! of [`Map`](crate::Map): a repeated key would keep its first position and take its
 //! last value, which cannot be decided while streaming, so any repeated key (or a
 //! fingerprint collision) answers [`Halt::Fallback`] and that container is encoded
@@ -18,6 +17,7 @@ use serde::Serialize;
 
 use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, visit};
 use super::keys::{KeySet, with_key};
+use crate::encode::form::{Kind, Place, may_be_keyed};
 
 /// One entry of a table header's field list: names are the struct's own
 /// `&'static str` keys or owned map keys.
@@ -36,13 +36,6 @@ fn undecided(h: Halt) -> Halt {
         Halt::Fail(_) | Halt::Inconsistent | Halt::Fallback => Halt::Fallback,
         other => other,
     }
-}
-
-/// What a value is, as far as a probe that does not open containers can tell.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Primitive,
-    Container,
 }
 
 struct Probe;
@@ -74,11 +67,12 @@ impl Visit for Probe {
     }
 }
 
-/// Whether `v` is a primitive or a container (without looking inside).
+/// What `v` is, as far as a probe that does not open containers can tell: a
+/// primitive, or [`Kind::Other`] for any container.
 pub(crate) fn kind_of<T: Serialize + ?Sized>(v: &T) -> Res<Kind> {
     match visit(v, Probe) {
         Ok(()) => Ok(Kind::Primitive),
-        Err(Halt::Container) => Ok(Kind::Container),
+        Err(Halt::Container) => Ok(Kind::Other),
         Err(e) => Err(undecided(e)),
     }
 }
@@ -199,21 +193,21 @@ pub(crate) struct ObjectPlan {
     pub(crate) keyed: Option<Vec<Field>>,
 }
 
-/// Checks an object with `level` containers around its entry values (the object's
-/// own level) for repeated keys and, if `keyed` may be tried, decides whether it is a
-/// keyed table.
+/// Checks an object at `place` with `level` containers around its entry values (the
+/// object's own level) for repeated keys and, if [`may_be_keyed`] allows, decides
+/// whether it is a keyed table.
 pub(crate) fn plan_object<T: Serialize + ?Sized>(
     v: &T,
     level: usize,
     max_depth: usize,
-    keyed: bool,
+    place: Place,
 ) -> Res<ObjectPlan> {
     visit(
         v,
         ObjectLook {
             level,
             max_depth,
-            keyed,
+            place,
         },
     )
     .map_err(undecided)
@@ -222,15 +216,14 @@ pub(crate) fn plan_object<T: Serialize + ?Sized>(
 struct ObjectLook {
     level: usize,
     max_depth: usize,
-    keyed: bool,
+    place: Place,
 }
 
 struct ObjectEntries {
     len: usize,
     /// The serializer's length hint.
     hint: Option<usize>,
-    /// Whether a keyed table may be tried here.
-    keyed: bool,
+    place: Place,
     keys: KeySet,
     rows: Rows,
     level: usize,
@@ -254,13 +247,13 @@ impl Visit for ObjectLook {
         if self.level > self.max_depth {
             return Err(Halt::Fallback);
         }
-        // A keyed table needs two entries: with a hint of fewer, the first entry's
-        // field list is not built (a wrong hint sends the object to the Value route).
-        let keyed = self.keyed && len.is_none_or(|n| n >= 2);
+        // With a hint that rules a keyed table out, the first entry's field list is
+        // not built (a wrong hint sends the object to the Value route).
+        let keyed = may_be_keyed(self.place, len);
         Ok(ObjectEntries {
             len: 0,
             hint: len,
-            keyed: self.keyed,
+            place: self.place,
             keys: KeySet::default(),
             rows: if keyed { Rows::First } else { Rows::List },
             level: self.level,
@@ -310,13 +303,14 @@ impl MapVisit for ObjectEntries {
         self.entry(v)
     }
     fn end(self) -> Res<ObjectPlan> {
-        if self.keyed && self.len >= 2 && self.hint.is_some_and(|n| n < 2) {
+        let keyed = may_be_keyed(self.place, Some(self.len));
+        if keyed && !may_be_keyed(self.place, self.hint) {
             return Err(Halt::Fallback);
         }
         Ok(ObjectPlan {
             len: self.len,
             keyed: match self.rows {
-                Rows::Table(fields) if self.len >= 2 => Some(fields),
+                Rows::Table(fields) if keyed => Some(fields),
                 _ => None,
             },
         })

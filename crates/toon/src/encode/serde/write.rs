@@ -1,5 +1,6 @@
-//! The writing half of the direct encoder: each value is written where the `Value`
-//! encoder (`encode/encoder.rs`) would write it, in the same order of decisions.
+//! The writing half of the direct encoder: each value is written in the form the
+//! rules of [`form`](crate::encode::form) give it, with the line writer
+//! ([`line`](crate::encode::line)) both encoders share.
 //!
 //! A value at a [`Pos`] is first serialized optimistically ([`Attempt`]): primitives
 //! are written at once, and an array is tried as one inline line (`key[N]: a,b`),
@@ -15,6 +16,7 @@ use serde::Serialize;
 use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
 use super::to_value::ValueSerializer;
+use crate::encode::form::{ArrayForm, Place, array_form};
 use crate::encode::line::quote::write_key;
 use crate::encode::line::syntax::{
     write_empty_array, write_header, write_primitive, write_root_primitive,
@@ -60,6 +62,15 @@ impl<'k> Pos<'k> {
         match self {
             Pos::Field { key, .. } | Pos::FirstField { key, .. } => Some(key),
             Pos::Root | Pos::ListItem { .. } => None,
+        }
+    }
+
+    /// The place, as the form rules ([`form`](crate::encode::form)) see it.
+    fn place(self) -> Place {
+        match self {
+            Pos::Root => Place::Root,
+            Pos::Field { .. } | Pos::FirstField { .. } => Place::Field,
+            Pos::ListItem { .. } => Place::ListItem,
         }
     }
 
@@ -160,8 +171,8 @@ impl<'w> Out<'w> {
     fn write_array<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
         let array_level = pos.level() + 1;
         let child_depth = pos.child_depth();
-        if let Pos::ListItem { .. } = pos {
-            // An array in a list is inline or a nested list, never a table.
+        // An array that is not inline holds a non-primitive, so it is not empty.
+        if array_form(pos.place(), 1, false) == ArrayForm::List {
             let len = match count(v) {
                 Ok(n) => n,
                 Err(Halt::Fallback) => return self.fallback(pos, v),
@@ -216,8 +227,7 @@ impl<'w> Out<'w> {
     /// An object at `pos`.
     fn write_object<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
         let object_level = pos.level() + 1;
-        let keyed = !matches!(pos, Pos::ListItem { .. });
-        let plan = match plan_object(v, object_level, self.max_depth, keyed) {
+        let plan = match plan_object(v, object_level, self.max_depth, pos.place()) {
             Ok(plan) => plan,
             Err(Halt::Fallback) => return self.fallback(pos, v),
             Err(e) => return Err(e),
@@ -344,7 +354,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let out = self.out;
         open(self.pos.level(), out.max_depth)?;
         out.start_line(self.pos);
-        if b.is_empty() && !matches!(self.pos, Pos::ListItem { .. }) {
+        if array_form(self.pos.place(), b.len(), true) == ArrayForm::Empty {
             write_empty_array(out.out(), self.pos.key());
             return Ok(());
         }
@@ -433,7 +443,7 @@ impl SeqVisit for Inline<'_, '_, '_> {
         if let Some(mark) = out.attempt.take() {
             out.enc.w.release(mark);
         }
-        if self.n == 0 && !matches!(self.pos, Pos::ListItem { .. }) {
+        if array_form(self.pos.place(), self.n, true) == ArrayForm::Empty {
             out.out().truncate(self.header_start);
             write_empty_array(out.out(), self.pos.key());
         } else if self.n != self.guess {

@@ -1,13 +1,12 @@
 //! Tabular detection (spec §9.3) and keyed tabular detection (§9.5).
 //!
-//! The field list is determined by the first row: a primitive value makes a leaf
-//! field, a non-empty object makes a nested field group of that object's keys, and
-//! anything else (an array, an empty object) rules the table out. Every other row must
-//! then have exactly the same key set and the same shape at every level. This is the
-//! reference's column classification, evaluated row by row instead of column by
-//! column, which lets the encoder check each row just before writing it (one pass
-//! over the data) and take the table back if a later row does not fit.
+//! The rules are [`form`]'s (the first row's template, later rows fitting it); this
+//! module applies them to `Value` rows. It is the reference's column classification,
+//! evaluated row by row instead of column by column, which lets the encoder check
+//! each row just before writing it (one pass over the data) and take the table back
+//! if a later row does not fit.
 
+use crate::encode::form::{self, Kind, Template};
 use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Map, Value};
@@ -23,18 +22,26 @@ pub(crate) fn same_sizes<'a>(mut rows: impl Iterator<Item = &'a Value>) -> bool 
     n > 0 && rows.all(|row| matches!(row, Value::Object(m) if m.len() == n))
 }
 
+/// What `value` is, as the table rules ([`form`]) see it.
+#[inline]
+pub(crate) fn kind(value: &Value) -> Kind {
+    match value {
+        Value::Object(map) if !map.is_empty() => Kind::Object,
+        Value::Object(_) | Value::Array(_) => Kind::Other,
+        _ => Kind::Primitive,
+    }
+}
+
 /// The field list that `first`, the first row of a would-be table at nesting level
-/// `row_level`, prescribes; `None` if it is not a non-empty object, holds an array or
-/// an empty object at any level, or a nested group would pass `max_depth`.
+/// `row_level`, prescribes ([`form::template`]); `None` if the rules rule the table
+/// out.
 pub(crate) fn first_row_fields<'a>(
     first: &'a Value,
     row_level: usize,
     max_depth: usize,
 ) -> Option<Vec<Field<'a>>> {
-    match first {
-        Value::Object(row) if !row.is_empty() && row_level <= max_depth => {
-            template(row, row_level, max_depth)
-        }
+    match (first, form::template(kind(first), row_level, max_depth)) {
+        (Value::Object(row), Template::Group) => template(row, row_level, max_depth),
         _ => None,
     }
 }
@@ -42,14 +49,16 @@ pub(crate) fn first_row_fields<'a>(
 fn template<'a>(obj: &'a Map, level: usize, max_depth: usize) -> Option<Vec<Field<'a>>> {
     let mut fields = Vec::with_capacity(obj.len());
     for (name, value) in obj {
-        fields.push(match value {
-            Value::Object(child) if !child.is_empty() && level < max_depth => Field::group(
-                name.as_str(),
-                guarded(|| template(child, level + 1, max_depth))?,
-            ),
-            Value::Object(_) | Value::Array(_) => return None,
-            _ => Field::leaf(name.as_str()),
-        });
+        fields.push(
+            match (value, form::template(kind(value), level + 1, max_depth)) {
+                (_, Template::Leaf) => Field::leaf(name.as_str()),
+                (Value::Object(child), Template::Group) => Field::group(
+                    name.as_str(),
+                    guarded(|| template(child, level + 1, max_depth))?,
+                ),
+                _ => return None,
+            },
+        );
     }
     Some(fields)
 }
@@ -65,13 +74,15 @@ pub(crate) fn row_matches(fields: &[Field<'_>], row: &Value) -> Option<bool> {
     matches(fields, row, &mut ordered).then_some(ordered)
 }
 
-/// Whether `value` fits `field`: a primitive for a leaf, a matching object for a group.
+/// Whether `value` fits `field`: of the field's kind ([`form::kind_fits`]), and for
+/// a group an object whose entries fit the group.
 fn fits(field: &Field<'_>, value: &Value, ordered: &mut bool) -> bool {
+    if !form::kind_fits(field, kind(value)) {
+        return false;
+    }
     match (value, &field.children) {
-        (Value::Array(_) | Value::Object(_), None) => false,
-        (_, None) => true,
         (Value::Object(child), Some(group)) => guarded(|| matches(group, child, ordered)),
-        (_, Some(_)) => false,
+        _ => true,
     }
 }
 
