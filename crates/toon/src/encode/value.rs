@@ -12,15 +12,16 @@
 mod table;
 
 use super::form::{ArrayForm, Place, array_form, may_be_keyed};
-use super::line::quote::write_key;
 use super::line::syntax::{
-    Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
+    Primitive, inline_separator, row_separator, write_cell, write_empty_array, write_entry_key,
+    write_header, write_object_key, write_primitive, write_root_primitive,
 };
 use super::line::{LineWriter, Mark};
 use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
-use table::{first_row_fields, row_matches, same_sizes};
+pub(crate) use table::row_matches;
+use table::{first_row_fields, same_sizes};
 
 /// The state of one encoding run.
 pub(crate) struct Encoder<'w> {
@@ -136,8 +137,7 @@ impl<'w> Encoder<'w> {
             }
             primitive => {
                 self.w.line(depth);
-                write_key(&mut self.w.out, key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, key);
                 self.primitive(primitive);
                 Ok(())
             }
@@ -159,8 +159,7 @@ impl<'w> Encoder<'w> {
                 return Ok(());
             }
         }
-        write_key(&mut self.w.out, key);
-        self.w.out.push(':');
+        write_object_key(&mut self.w.out, key);
         guarded(|| self.fields(map, child_depth, level))
     }
 
@@ -218,10 +217,11 @@ impl<'w> Encoder<'w> {
     /// An inline primitive array on a started line: `key[N]: v1,v2` (`[0]:` if empty).
     fn inline(&mut self, key: Option<&str>, items: &[Value]) {
         self.header(key, items.len(), false, None);
-        let delimiter = self.delimiter.as_char();
         for (i, item) in items.iter().enumerate() {
-            self.w.out.push(if i == 0 { ' ' } else { delimiter });
-            self.primitive(item);
+            if let Some(p) = as_primitive(item) {
+                let sep = inline_separator(i, self.delimiter);
+                write_cell(&mut self.w.out, Some(sep), p, self.delimiter);
+            }
         }
     }
 
@@ -293,8 +293,7 @@ impl<'w> Encoder<'w> {
         if let Value::Object(row) = row {
             self.w.line(depth);
             if let Some(entry_key) = entry_key {
-                write_key(&mut self.w.out, entry_key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, entry_key);
             }
             self.cells(row, fields, ordered, &mut true);
         }
@@ -302,7 +301,13 @@ impl<'w> Encoder<'w> {
 
     /// The leaf values of `row` in depth-first field order, joined by the delimiter.
     /// `ordered` says the row's keys are in field order at every level.
-    fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
+    pub(crate) fn cells(
+        &mut self,
+        row: &Map,
+        fields: &[Field<'_>],
+        ordered: bool,
+        first: &mut bool,
+    ) {
         if ordered {
             for ((_, value), field) in row.iter().zip(fields) {
                 self.cell(field, value, ordered, first);
@@ -321,11 +326,10 @@ impl<'w> Encoder<'w> {
     fn cell(&mut self, field: &Field<'_>, value: &Value, ordered: bool, first: &mut bool) {
         match (&field.children, value) {
             (None, _) => {
-                if !*first {
-                    self.w.out.push(self.delimiter.as_char());
+                if let Some(p) = as_primitive(value) {
+                    let sep = row_separator(first, self.delimiter);
+                    write_cell(&mut self.w.out, sep, p, self.delimiter);
                 }
-                *first = false;
-                self.primitive(value);
             }
             (Some(group), Value::Object(child)) => {
                 guarded(|| self.cells(child, group, ordered, first));
@@ -359,8 +363,7 @@ impl<'w> Encoder<'w> {
     fn object_item(&mut self, map: &Map, depth: usize, level: usize) -> Result<()> {
         let mut entries = map.iter();
         let Some((key, value)) = entries.next() else {
-            self.w.line(depth);
-            self.w.out.push('-');
+            self.w.empty_item(depth);
             return Ok(());
         };
         self.first_item_field(key, value, depth, level)?;
@@ -392,8 +395,7 @@ impl<'w> Encoder<'w> {
             }
             primitive => {
                 self.w.item(depth);
-                write_key(&mut self.w.out, key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, key);
                 self.primitive(primitive);
                 Ok(())
             }

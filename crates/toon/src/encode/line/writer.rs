@@ -94,6 +94,12 @@ impl<'w> LineWriter<'w> {
         self.out.push_str("- ");
     }
 
+    /// Writes the line of an empty object that is a list item at `depth`: a bare `-`.
+    pub(crate) fn empty_item(&mut self, depth: usize) {
+        self.line(depth);
+        self.out.push('-');
+    }
+
     /// Remembers the current end of the output so it can be taken back with
     /// [`rewind`](Self::rewind); until the mark is rewound or released, the buffer is
     /// not drained.

@@ -17,14 +17,14 @@ use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
 use super::to_value::ValueSerializer;
 use crate::encode::form::{ArrayForm, Place, array_form};
-use crate::encode::line::quote::write_key;
 use crate::encode::line::syntax::{
-    write_empty_array, write_header, write_primitive, write_root_primitive,
+    inline_separator, write_cell, write_empty_array, write_entry_key, write_header,
+    write_object_key, write_primitive, write_root_primitive,
 };
 use crate::encode::line::{LineWriter, Mark};
 use crate::encode::value::Encoder;
-use crate::stack::guarded;
-use crate::{Delimiter, EncodeOptions, Map, Value};
+use crate::encode::value::row_matches;
+use crate::{Delimiter, EncodeOptions, Value};
 
 /// Where a value goes, as the `Value` encoder's functions receive it. `level` is
 /// the number of containers around the value.
@@ -250,8 +250,7 @@ impl<'w> Out<'w> {
             Pos::ListItem { depth, .. } => (depth, true),
             Pos::Field { key, .. } | Pos::FirstField { key, .. } => {
                 self.start_line(pos);
-                write_key(self.out(), key);
-                self.out().push(':');
+                write_object_key(self.out(), key);
                 (pos.child_depth(), false)
             }
         };
@@ -264,8 +263,8 @@ impl<'w> Out<'w> {
         visit(v, fields)
     }
 
-    /// One table row from a `Value`: the fallback for a row whose keys are not in
-    /// the header's order.
+    /// One table row from a `Value`, written by the `Value` walker: the fallback for
+    /// a row whose keys are not in the header's order.
     fn value_row<T: Serialize + ?Sized>(
         &mut self,
         v: &T,
@@ -273,45 +272,12 @@ impl<'w> Out<'w> {
         level: usize,
     ) -> Res<()> {
         let value = v.serialize(ValueSerializer::at_level(level, self.max_depth))?;
-        let Value::Object(row) = value else {
+        let (Some(ordered), Value::Object(row)) = (row_matches(fields, &value), &value) else {
             return Err(Halt::Inconsistent);
         };
-        let delimiter = self.delimiter;
-        value_cells(self.out(), &row, fields, delimiter, &mut true)
+        self.enc.cells(row, fields, ordered, &mut true);
+        Ok(())
     }
-}
-
-/// The cells of a row held as a `Value`, in field order.
-fn value_cells(
-    out: &mut String,
-    row: &Map,
-    fields: &[Field],
-    delimiter: Delimiter,
-    first: &mut bool,
-) -> Res<()> {
-    for field in fields {
-        match (row.get(field.name.as_ref()), field.is_leaf()) {
-            (Some(Value::Object(child)), false) => {
-                guarded(|| value_cells(out, child, field.group_fields(), delimiter, first))?;
-            }
-            (Some(value), true) => {
-                let p = match value {
-                    Value::Null => P::Null,
-                    Value::Bool(b) => P::Bool(*b),
-                    Value::Number(n) => P::Num(n.clone()),
-                    Value::String(s) => P::Str(s),
-                    Value::Array(_) | Value::Object(_) => return Err(Halt::Inconsistent),
-                };
-                if !*first {
-                    out.push(delimiter.as_char());
-                }
-                *first = false;
-                write_prim(out, &p, delimiter);
-            }
-            _ => return Err(Halt::Inconsistent),
-        }
-    }
-    Ok(())
 }
 
 /// `Inconsistent` unless a container had the length its header announced.
@@ -339,8 +305,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let out = self.out;
         out.start_line(self.pos);
         if let Some(key) = self.pos.key() {
-            write_key(out.out(), key);
-            out.out().push_str(": ");
+            write_entry_key(out.out(), key);
         }
         let delimiter = out.delimiter;
         match self.pos {
@@ -359,10 +324,10 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
             return Ok(());
         }
         out.header(self.pos.key(), b.len(), false, None);
-        let delimiter = out.delimiter.as_char();
+        let delimiter = out.delimiter;
         let text = out.out();
         for (i, byte) in b.iter().enumerate() {
-            text.push(if i == 0 { ' ' } else { delimiter });
+            text.push(inline_separator(i, delimiter));
             crate::js_number::push_int(text, *byte);
         }
         Ok(())
@@ -420,12 +385,8 @@ impl SeqVisit for Inline<'_, '_, '_> {
     type Ok = ();
 
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let sep = if self.n == 0 {
-            ' '
-        } else {
-            self.out.delimiter.as_char()
-        };
         let delimiter = self.out.delimiter;
+        let sep = inline_separator(self.n, delimiter);
         visit(
             v,
             Cell {
@@ -476,10 +437,7 @@ impl Visit for Cell<'_> {
     type Seq = Never<()>;
     type Map = Never<()>;
     fn prim(self, p: P<'_>) -> Res<()> {
-        if let Some(sep) = self.sep {
-            self.out.push(sep);
-        }
-        write_prim(self.out, &p, self.delimiter);
+        write_cell(self.out, self.sep, p.as_primitive(), self.delimiter);
         Ok(())
     }
     fn bytes(self, _b: &[u8]) -> Res<()> {

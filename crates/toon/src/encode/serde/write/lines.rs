@@ -122,9 +122,7 @@ impl MapVisit for FieldEntries<'_, '_> {
     }
     fn end(self) -> Res<()> {
         if self.fields.item && self.n == 0 {
-            let out = self.fields.out;
-            out.enc.w.line(self.fields.depth);
-            out.out().push('-');
+            self.fields.out.enc.w.empty_item(self.fields.depth);
         }
         Ok(())
     }
