@@ -191,32 +191,76 @@ pub(crate) struct ObjectPlan {
     pub(crate) len: usize,
     /// The field list of a keyed table (two or more uniform object entries).
     pub(crate) keyed: Option<Vec<Field>>,
+    /// After the first pass: every entry value is an object of one size, so the
+    /// keyed-table template is worth building.
+    maybe_keyed: bool,
 }
 
 /// Checks an object at `place` with `level` containers around its entry values (the
 /// object's own level) for repeated keys and, if [`may_be_keyed`] allows, decides
 /// whether it is a keyed table.
+///
+/// The first pass checks the keys and looks at each entry value without opening
+/// it (an object, and its size hint); only when every entry value is an object of
+/// the same size does a second pass build the first entry's template and fit the
+/// others to it, so objects that are plainly not keyed tables cost no field lists.
 pub(crate) fn plan_object<T: Serialize + ?Sized>(
     v: &T,
     level: usize,
     max_depth: usize,
     place: Place,
 ) -> Res<ObjectPlan> {
-    visit(
-        v,
-        ObjectLook {
-            level,
-            max_depth,
-            place,
-        },
-    )
-    .map_err(undecided)
+    let look = |pass| ObjectLook {
+        level,
+        max_depth,
+        place,
+        pass,
+    };
+    let plan = visit(v, look(Pass::Sizes)).map_err(undecided)?;
+    if !plan.maybe_keyed {
+        return Ok(plan);
+    }
+    let rows = visit(v, look(Pass::Rows)).map_err(undecided)?;
+    if rows.len != plan.len {
+        return Err(Halt::Fallback);
+    }
+    Ok(rows)
+}
+
+/// The two passes of [`plan_object`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Keys, and each entry value's kind and size.
+    Sizes,
+    /// The keyed-table template and fit.
+    Rows,
 }
 
 struct ObjectLook {
     level: usize,
     max_depth: usize,
     place: Place,
+    pass: Pass,
+}
+
+/// Whether the entry values seen so far are objects of one size.
+#[derive(Clone, Copy)]
+enum Sizes {
+    First,
+    /// All objects, of this size where their serializers said it.
+    Same(Option<usize>),
+    Differ,
+}
+
+impl Sizes {
+    fn observe(self, size: Size) -> Sizes {
+        match (self, size) {
+            (_, Size::NotObject | Size::Object(Some(0))) | (Sizes::Differ, _) => Sizes::Differ,
+            (Sizes::First, Size::Object(n)) => Sizes::Same(n),
+            (Sizes::Same(Some(a)), Size::Object(Some(b))) if a != b => Sizes::Differ,
+            (Sizes::Same(a), Size::Object(b)) => Sizes::Same(a.or(b)),
+        }
+    }
 }
 
 struct ObjectEntries {
@@ -224,7 +268,9 @@ struct ObjectEntries {
     /// The serializer's length hint.
     hint: Option<usize>,
     place: Place,
+    pass: Pass,
     keys: KeySet,
+    sizes: Sizes,
     rows: Rows,
     level: usize,
     max_depth: usize,
@@ -247,14 +293,16 @@ impl Visit for ObjectLook {
         if self.level > self.max_depth {
             return Err(Halt::Fallback);
         }
-        // With a hint that rules a keyed table out, the first entry's field list is
-        // not built (a wrong hint sends the object to the Value route).
+        // With a hint that rules a keyed table out, the entries are not examined
+        // (a wrong hint sends the object to the Value route).
         let keyed = may_be_keyed(self.place, len);
         Ok(ObjectEntries {
             len: 0,
             hint: len,
             place: self.place,
+            pass: self.pass,
             keys: KeySet::default(),
+            sizes: if keyed { Sizes::First } else { Sizes::Differ },
             rows: if keyed { Rows::First } else { Rows::List },
             level: self.level,
             max_depth: self.max_depth,
@@ -267,6 +315,7 @@ impl Visit for ObjectLook {
         Ok(ObjectPlan {
             len: 1,
             keyed: None,
+            maybe_keyed: false,
         })
     }
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<ObjectPlan>> {
@@ -280,14 +329,23 @@ impl Visit for ObjectLook {
 impl ObjectEntries {
     fn entry<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         self.len += 1;
-        self.rows.observe(v, self.level, self.max_depth)
+        match self.pass {
+            Pass::Sizes => {
+                if !matches!(self.sizes, Sizes::Differ) {
+                    self.sizes = self.sizes.observe(size_of(v)?);
+                }
+                Ok(())
+            }
+            Pass::Rows => self.rows.observe(v, self.level, self.max_depth),
+        }
     }
 }
 
 impl MapVisit for ObjectEntries {
     type Ok = ObjectPlan;
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        if with_key(k, |s| self.keys.insert(s))? {
+        // The first pass found the keys distinct.
+        if self.pass == Pass::Rows || with_key(k, |s| self.keys.insert(s))? {
             Ok(())
         } else {
             Err(Halt::Fallback)
@@ -297,7 +355,7 @@ impl MapVisit for ObjectEntries {
         self.entry(v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        if !self.keys.insert(key) {
+        if self.pass == Pass::Sizes && !self.keys.insert(key) {
             return Err(Halt::Fallback);
         }
         self.entry(v)
@@ -310,10 +368,65 @@ impl MapVisit for ObjectEntries {
         Ok(ObjectPlan {
             len: self.len,
             keyed: match self.rows {
-                Rows::Table(fields) if keyed => Some(fields),
+                Rows::Table(fields) if keyed && self.pass == Pass::Rows => Some(fields),
                 _ => None,
             },
+            maybe_keyed: keyed && self.pass == Pass::Sizes && matches!(self.sizes, Sizes::Same(_)),
         })
+    }
+}
+
+/// What the first pass of [`plan_object`] sees of an entry value.
+#[derive(Clone, Copy)]
+enum Size {
+    /// An object (a map, or a variant's one-entry object) with this size hint.
+    Object(Option<usize>),
+    /// Anything else, which no keyed table holds.
+    NotObject,
+}
+
+/// The [`Size`] of `v`, without opening it.
+fn size_of<T: Serialize + ?Sized>(v: &T) -> Res<Size> {
+    let mut len = None;
+    match visit(v, SizeProbe(&mut len)) {
+        Err(Halt::Container) => Ok(Size::Object(len)),
+        Ok(()) | Err(Halt::NoFit) => Ok(Size::NotObject),
+        Err(e) => Err(undecided(e)),
+    }
+}
+
+/// Records an object's size hint and stops ([`Halt::Container`]); anything that
+/// is not an object answers [`Halt::NoFit`].
+struct SizeProbe<'a>(&'a mut Option<usize>);
+
+impl Visit for SizeProbe<'_> {
+    type Ok = ();
+    type Seq = Never<()>;
+    type Map = Never<()>;
+    fn prim(self, _p: P<'_>) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn bytes(self, _b: &[u8]) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+    fn map(self, len: Option<usize>) -> Res<Never<()>> {
+        *self.0 = len;
+        Err(Halt::Container)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<()> {
+        *self.0 = Some(1);
+        Err(Halt::Container)
+    }
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        // `{Variant: [...]}`: an array field, which no template takes.
+        Err(Halt::NoFit)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        *self.0 = Some(1);
+        Err(Halt::Container)
     }
 }
 

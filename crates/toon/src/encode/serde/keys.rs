@@ -167,15 +167,31 @@ impl<R, F: FnOnce(&str) -> R> Serializer for KeyText<F> {
     }
 }
 
-/// A 64-bit FNV-1a fingerprint of a key. Equal keys have equal fingerprints; a
-/// collision of different keys only sends the object down the slower `Value` route.
+/// A 64-bit fingerprint of a key, eight bytes at a time (the length is mixed in,
+/// so a key and its zero-padded extension differ). Equal keys have equal
+/// fingerprints; a collision of different keys only sends the object down the
+/// slower `Value` route.
 pub(crate) fn fingerprint(key: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in key.as_bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let bytes = key.as_bytes();
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word))
+            .wrapping_mul(K)
+            .rotate_left(29);
     }
-    h
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(word))
+            .wrapping_mul(K)
+            .rotate_left(29);
+    }
+    h ^ (h >> 32)
 }
 
 /// Hashes a fingerprint to itself: fingerprints are hashes already.

@@ -59,11 +59,11 @@ impl Visit for TemplateOf {
     }
     /// An object is a group within the nesting limit (an empty one ends as
     /// [`Shape::Bad`]); past the limit the `Value` route decides.
-    fn map(self, _len: Option<usize>) -> Res<TemplateObj> {
+    fn map(self, len: Option<usize>) -> Res<TemplateObj> {
         if self.rule(Kind::Object) != Template::Group {
             return Err(Halt::Fallback);
         }
-        Ok(TemplateObj::new(self.level + 1, self.max_depth, None))
+        Ok(TemplateObj::new(self.level + 1, self.max_depth, None, len))
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<Shape> {
         if self.rule(Kind::Object) != Template::Group {
@@ -79,7 +79,7 @@ impl Visit for TemplateOf {
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<Shape>> {
         Err(Halt::Container)
     }
-    fn struct_variant(self, variant: &'static str, _len: usize) -> Res<TemplateObj> {
+    fn struct_variant(self, variant: &'static str, len: usize) -> Res<TemplateObj> {
         if self.level + 1 >= self.max_depth {
             return Err(Halt::Fallback);
         }
@@ -87,6 +87,7 @@ impl Visit for TemplateOf {
             self.level + 2,
             self.max_depth,
             Some(variant),
+            Some(len),
         ))
     }
 }
@@ -105,9 +106,15 @@ struct TemplateObj {
 }
 
 impl TemplateObj {
-    fn new(level: usize, max_depth: usize, variant: Option<&'static str>) -> TemplateObj {
+    fn new(
+        level: usize,
+        max_depth: usize,
+        variant: Option<&'static str>,
+        len: Option<usize>,
+    ) -> TemplateObj {
         TemplateObj {
-            fields: Vec::new(),
+            // The hint sizes the field list; a false one only costs a reallocation.
+            fields: Vec::with_capacity(len.unwrap_or(0).min(64)),
             keys: KeySet::default(),
             bad: false,
             level,
