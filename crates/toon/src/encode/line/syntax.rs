@@ -71,7 +71,7 @@ pub(crate) fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<ch
 
 /// Appends one cell of a line (an inline item or a table cell): the separator, if
 /// any, then the primitive.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_cell(
     out: &mut String,
     sep: Option<char>,

@@ -212,16 +212,16 @@ impl Hasher for Identity {
     }
 }
 
-/// Fingerprints held inline before a [`KeySet`] moves to a hash set.
-const INLINE_KEYS: usize = 16;
+/// Fingerprints kept in a list before a [`KeySet`] moves to a hash set.
+const LISTED_KEYS: usize = 32;
 
-/// The fingerprints of an object's keys seen so far: inline for small objects (no
-/// allocation), in a hash set beyond [`INLINE_KEYS`].
+/// The fingerprints of an object's keys seen so far: a short list for small objects
+/// (allocated on the first key, so a set that stays empty costs nothing), a hash set
+/// beyond [`LISTED_KEYS`]. Kept small, as it moves with the visitors that hold it.
 #[derive(Default)]
 pub(crate) struct KeySet {
-    len: usize,
-    inline: [u64; INLINE_KEYS],
-    large: Option<HashSet<u64, BuildHasherDefault<Identity>>>,
+    small: Vec<u64>,
+    large: Option<Box<HashSet<u64, BuildHasherDefault<Identity>>>>,
 }
 
 impl KeySet {
@@ -232,18 +232,19 @@ impl KeySet {
         if let Some(large) = self.large.as_mut() {
             return large.insert(h);
         }
-        let seen = &self.inline[..self.len];
-        if seen.contains(&h) {
+        if self.small.contains(&h) {
             return false;
         }
-        if self.len < INLINE_KEYS {
-            self.inline[self.len] = h;
-            self.len += 1;
+        if self.small.len() < LISTED_KEYS {
+            if self.small.capacity() == 0 {
+                self.small.reserve_exact(8);
+            }
+            self.small.push(h);
         } else {
             let mut large: HashSet<u64, BuildHasherDefault<Identity>> =
-                seen.iter().copied().collect();
+                self.small.drain(..).collect();
             large.insert(h);
-            self.large = Some(large);
+            self.large = Some(Box::new(large));
         }
         true
     }

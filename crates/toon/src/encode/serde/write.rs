@@ -436,6 +436,7 @@ impl Visit for Cell<'_> {
     type Ok = ();
     type Seq = Never<()>;
     type Map = Never<()>;
+    #[inline]
     fn prim(self, p: P<'_>) -> Res<()> {
         write_cell(self.out, self.sep, p.as_primitive(), self.delimiter);
         Ok(())
