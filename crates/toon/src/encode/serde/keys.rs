@@ -221,6 +221,10 @@ const LISTED_KEYS: usize = 32;
 #[derive(Default)]
 pub(crate) struct KeySet {
     small: Vec<u64>,
+    #[expect(
+        clippy::box_collection,
+        reason = "one pointer instead of a whole set keeps the visitors that move it small"
+    )]
     large: Option<Box<HashSet<u64, BuildHasherDefault<Identity>>>>,
 }
 
