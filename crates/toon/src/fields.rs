@@ -47,7 +47,57 @@ impl<'a> Field<'a> {
     }
 }
 
+/// Whether a field is named `key`. A key that is the field name's own text (a
+/// struct's `&'static str` key, a key shared between rows) is recognised by its
+/// address; short names are compared eight bytes at a time without a library call.
+#[inline]
+pub(crate) fn same_name(name: &str, key: &str) -> bool {
+    let (a, b) = (name.as_bytes(), key.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.as_ptr() == b.as_ptr() {
+        return true;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    let word = |s: &[u8], from: usize| {
+        let mut w = [0u8; 8];
+        let part = s.get(from..).unwrap_or_default();
+        let n = part.len().min(8);
+        w[..n].copy_from_slice(&part[..n]);
+        u64::from_le_bytes(w)
+    };
+    word(a, 0) == word(b, 0) && word(a, 8) == word(b, 8)
+}
+
 /// The number of cells a row over `fields` carries: their leaves, depth first.
 pub(crate) fn leaf_count(fields: &[Field<'_>]) -> usize {
     fields.iter().map(|f| f.leaves).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_name;
+
+    #[test]
+    fn names_compare_by_their_bytes() {
+        let long = "a_rather_long_field_name";
+        for (a, b, same) in [
+            ("id", "id", true),
+            ("id", "ib", false),
+            ("", "", true),
+            ("abcdefgh", "abcdefgh", true),
+            ("abcdefgh", "abcdefgi", false),
+            ("abcdefghijklmnop", "abcdefghijklmnoq", false),
+            ("abcdefghijklmnop", "abcdefghijklmnop", true),
+            (long, "a_rather_long_field_namf", false),
+            ("a", "ab", false),
+        ] {
+            assert_eq!(same_name(a, b), same, "{a:?} {b:?}");
+            assert_eq!(same_name(a, &b.to_owned()), same, "{a:?} {b:?} copied");
+        }
+        assert!(same_name(long, &long.to_owned()));
+    }
 }

@@ -23,12 +23,7 @@ use crate::encode::form::{Kind, Place, may_be_keyed};
 /// `&'static str` keys or owned map keys.
 pub(crate) type Field = crate::fields::Field<'static>;
 
-/// Whether a field is named `key`; a `&'static str` key of the struct that gave the
-/// first row is recognised by its address before the bytes are compared.
-#[inline]
-pub(crate) fn same_name(name: &str, key: &str) -> bool {
-    (name.as_ptr() == key.as_ptr() && name.len() == key.len()) || name == key
-}
+pub(crate) use crate::fields::same_name;
 
 /// Turns any error of the look-ahead into [`Halt::Fallback`].
 fn undecided(h: Halt) -> Halt {

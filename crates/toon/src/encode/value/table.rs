@@ -7,7 +7,7 @@
 //! if a later row does not fit.
 
 use crate::encode::form::{self, Kind, Template};
-use crate::fields::Field;
+use crate::fields::{Field, same_name};
 use crate::stack::guarded;
 use crate::{Map, Value};
 
@@ -93,7 +93,7 @@ fn matches(fields: &[Field<'_>], row: &Map, ordered: &mut bool) -> bool {
     // The usual case: the row's keys come in field order.
     let mut in_order = true;
     for ((key, value), field) in row.iter().zip(fields) {
-        if key.as_str() != field.name {
+        if !same_name(&field.name, key) {
             in_order = false;
             break;
         }
