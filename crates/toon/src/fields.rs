@@ -96,8 +96,10 @@ mod tests {
             ("a", "ab", false),
         ] {
             assert_eq!(same_name(a, b), same, "{a:?} {b:?}");
-            assert_eq!(same_name(a, &b.to_owned()), same, "{a:?} {b:?} copied");
+            let copy = String::from(b);
+            assert_eq!(same_name(a, copy.as_str()), same, "{a:?} {b:?} copied");
         }
-        assert!(same_name(long, &long.to_owned()));
+        let copy = String::from(long);
+        assert!(same_name(long, copy.as_str()));
     }
 }
