@@ -22,6 +22,21 @@ pub(crate) enum Place {
     ListItem,
 }
 
+/// The depth of the lines below a container whose line is at `depth` (array items,
+/// table rows, an object's fields): one deeper, or two deeper when the container is
+/// the first field of a list-item object, on the hyphen line (§10).
+#[inline]
+pub(crate) fn child_depth(depth: usize, on_hyphen_line: bool) -> usize {
+    if on_hyphen_line { depth + 2 } else { depth + 1 }
+}
+
+/// The depth of the second and later fields of an object that is a list item at
+/// `depth` (the first is on the hyphen line) (§10).
+#[inline]
+pub(crate) fn item_field_depth(depth: usize) -> usize {
+    depth + 1
+}
+
 /// The form of an array.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum ArrayForm {
@@ -116,6 +131,13 @@ mod tests {
         assert_eq!(array_form(Place::Field, 3, false), ArrayForm::TableOrList);
         assert_eq!(array_form(Place::Root, 3, false), ArrayForm::TableOrList);
         assert_eq!(array_form(Place::ListItem, 3, false), ArrayForm::List);
+    }
+
+    #[test]
+    fn list_item_objects_indent_their_fields() {
+        assert_eq!(child_depth(3, false), 4);
+        assert_eq!(child_depth(3, true), 5);
+        assert_eq!(item_field_depth(3), 4);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 mod table;
 
-use super::form::{ArrayForm, Place, array_form, may_be_keyed};
+use super::form::{ArrayForm, Place, array_form, child_depth, item_field_depth, may_be_keyed};
 use super::line::syntax::{
     Primitive, inline_separator, row_separator, write_cell, write_empty_array, write_entry_key,
     write_header, write_object_key, write_primitive, write_root_primitive,
@@ -76,7 +76,7 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(1)?;
                 self.w.line(0);
-                self.array_body(Place::Root, None, items, 1, 1)
+                self.array_body(Place::Root, None, items, child_depth(0, false), 1)
             }
             Value::Object(map) => {
                 self.check(1)?;
@@ -128,12 +128,15 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.line(depth);
-                guarded(|| self.array_body(Place::Field, Some(key), items, depth + 1, level + 1))
+                guarded(|| {
+                    let rows = child_depth(depth, false);
+                    self.array_body(Place::Field, Some(key), items, rows, level + 1)
+                })
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
                 self.w.line(depth);
-                self.object_value(key, map, depth + 1, level + 1)
+                self.object_value(key, map, child_depth(depth, false), level + 1)
             }
             primitive => {
                 self.w.line(depth);
@@ -344,7 +347,10 @@ impl<'w> Encoder<'w> {
             Value::Array(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                guarded(|| self.array_body(Place::ListItem, None, inner, depth + 1, level + 1))
+                guarded(|| {
+                    let items = child_depth(depth, false);
+                    self.array_body(Place::ListItem, None, inner, items, level + 1)
+                })
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
@@ -368,7 +374,7 @@ impl<'w> Encoder<'w> {
         };
         self.first_item_field(key, value, depth, level)?;
         for (key, value) in entries {
-            self.field(key, value, depth + 1, level)?;
+            self.field(key, value, item_field_depth(depth), level)?;
         }
         Ok(())
     }
@@ -386,12 +392,18 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.array_body(Place::Field, Some(key), items, depth + 2, level + 1)
+                self.array_body(
+                    Place::Field,
+                    Some(key),
+                    items,
+                    child_depth(depth, true),
+                    level + 1,
+                )
             }
             Value::Object(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.object_value(key, inner, depth + 2, level + 1)
+                self.object_value(key, inner, child_depth(depth, true), level + 1)
             }
             primitive => {
                 self.w.item(depth);

@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
 use super::to_value::ValueSerializer;
-use crate::encode::form::{ArrayForm, Place, array_form};
+use crate::encode::form::{ArrayForm, Place, array_form, child_depth};
 use crate::encode::line::syntax::{
     inline_separator, write_cell, write_empty_array, write_entry_key, write_header,
     write_object_key, write_primitive, write_root_primitive,
@@ -77,9 +77,9 @@ impl<'k> Pos<'k> {
     /// Depth of the lines below a container written here (array items, table rows).
     fn child_depth(self) -> usize {
         match self {
-            Pos::Root => 1,
-            Pos::Field { depth, .. } | Pos::ListItem { depth, .. } => depth + 1,
-            Pos::FirstField { depth, .. } => depth + 2,
+            Pos::Root => child_depth(0, false),
+            Pos::Field { depth, .. } | Pos::ListItem { depth, .. } => child_depth(depth, false),
+            Pos::FirstField { depth, .. } => child_depth(depth, true),
         }
     }
 }
