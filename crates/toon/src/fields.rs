@@ -49,27 +49,10 @@ impl<'a> Field<'a> {
 
 /// Whether a field is named `key`. A key that is the field name's own text (a
 /// struct's `&'static str` key, a key shared between rows) is recognised by its
-/// address; short names are compared eight bytes at a time without a library call.
+/// address before the bytes are compared.
 #[inline]
 pub(crate) fn same_name(name: &str, key: &str) -> bool {
-    let (a, b) = (name.as_bytes(), key.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    if a.as_ptr() == b.as_ptr() {
-        return true;
-    }
-    if a.len() > 16 {
-        return a == b;
-    }
-    let word = |s: &[u8], from: usize| {
-        let mut w = [0u8; 8];
-        let part = s.get(from..).unwrap_or_default();
-        let n = part.len().min(8);
-        w[..n].copy_from_slice(&part[..n]);
-        u64::from_le_bytes(w)
-    };
-    word(a, 0) == word(b, 0) && word(a, 8) == word(b, 8)
+    name.len() == key.len() && (name.as_ptr() == key.as_ptr() || name == key)
 }
 
 /// The number of cells a row over `fields` carries: their leaves, depth first.
