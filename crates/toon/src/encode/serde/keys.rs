@@ -212,20 +212,16 @@ impl Hasher for Identity {
     }
 }
 
-/// Fingerprints kept in a list before a [`KeySet`] moves to a hash set.
-const LISTED_KEYS: usize = 32;
+/// Fingerprints held inline before a [`KeySet`] moves to a hash set.
+const INLINE_KEYS: usize = 8;
 
-/// The fingerprints of an object's keys seen so far: a short list for small objects
-/// (allocated on the first key, so a set that stays empty costs nothing), a hash set
-/// beyond [`LISTED_KEYS`]. Kept small, as it moves with the visitors that hold it.
+/// The fingerprints of an object's keys seen so far: inline for small objects (no
+/// allocation), in a hash set beyond [`INLINE_KEYS`].
 #[derive(Default)]
 pub(crate) struct KeySet {
-    small: Vec<u64>,
-    #[expect(
-        clippy::box_collection,
-        reason = "one pointer instead of a whole set keeps the visitors that move it small"
-    )]
-    large: Option<Box<HashSet<u64, BuildHasherDefault<Identity>>>>,
+    len: usize,
+    inline: [u64; INLINE_KEYS],
+    large: Option<HashSet<u64, BuildHasherDefault<Identity>>>,
 }
 
 impl KeySet {
@@ -236,19 +232,18 @@ impl KeySet {
         if let Some(large) = self.large.as_mut() {
             return large.insert(h);
         }
-        if self.small.contains(&h) {
+        let seen = &self.inline[..self.len];
+        if seen.contains(&h) {
             return false;
         }
-        if self.small.len() < LISTED_KEYS {
-            if self.small.capacity() == 0 {
-                self.small.reserve_exact(8);
-            }
-            self.small.push(h);
+        if self.len < INLINE_KEYS {
+            self.inline[self.len] = h;
+            self.len += 1;
         } else {
             let mut large: HashSet<u64, BuildHasherDefault<Identity>> =
-                self.small.drain(..).collect();
+                seen.iter().copied().collect();
             large.insert(h);
-            self.large = Some(Box::new(large));
+            self.large = Some(large);
         }
         true
     }

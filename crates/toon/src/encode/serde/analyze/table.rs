@@ -277,7 +277,7 @@ struct MatchObj<'f> {
     /// Which fields have been seen, once a key came out of order.
     seen: Option<Vec<bool>>,
     /// Keys that are not fields (each one already means no fit).
-    extra: KeySet,
+    extra: Option<Box<KeySet>>,
     failed: bool,
     level: usize,
     max_depth: usize,
@@ -291,7 +291,7 @@ impl<'f> MatchObj<'f> {
             fields,
             i: 0,
             seen: None,
-            extra: KeySet::default(),
+            extra: None,
             failed: false,
             level,
             max_depth,
@@ -326,7 +326,7 @@ impl<'f> MatchObj<'f> {
             }
             (Some(j), None) => Ok(Some(j)),
             (None, _) => {
-                if !self.extra.insert(key) {
+                if !self.extra.get_or_insert_default().insert(key) {
                     return Err(Halt::Fallback);
                 }
                 Ok(None)
