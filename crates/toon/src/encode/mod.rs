@@ -13,6 +13,10 @@
 //! objects of two or more uniform objects as keyed tables (`users[2:]{age}:`);
 //! everything else as `- ` list items.
 //!
+//! The layers: `form` holds those rules, `line` writes every character of the text,
+//! and two walkers drive them — `value` over a [`Value`] tree and `serde` over any
+//! `T: Serialize` (written directly, without building a tree).
+//!
 //! ```
 //! let v = toon::toon!({"users": {"ada": {"age": 36}, "bob": {"age": 41}}, "tags": []});
 //! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");

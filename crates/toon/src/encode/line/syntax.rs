@@ -1,4 +1,4 @@
-//! The low-level TOON writer under both encoders (the `Value` encoder and the direct
+//! The low-level TOON writer under both encoders (the `Value` walker and the direct
 //! `Serialize` encoder): the text of headers with their field lists (spec §6), keys
 //! and strings (§7, through [`quote`](super::quote)), primitives (§2, §7) and empty
 //! arrays (§9.1). The encoders decide the form; every character of it is written here.

@@ -2,8 +2,8 @@
 //! array or object that decides its form before any of it is written.
 //!
 //! It gathers the facts the form rules of [`form`](crate::encode::form) ask for: the
-//! first element (or entry value) fixes a field list by [`form::template`] and every
-//! later one must fit it ([`form::kind_fits`]). Objects are read with the semantics
+//! first element (or entry value) fixes a field list by [`form::template`](crate::encode::form::template) and every
+//! later one must fit it ([`form::kind_fits`](crate::encode::form::kind_fits)). Objects are read with the semantics
 //! of [`Map`](crate::Map): a repeated key would keep its first position and take its
 //! last value, which cannot be decided while streaming, so any repeated key (or a
 //! fingerprint collision) answers [`Halt::Fallback`] and that container is encoded

@@ -14,7 +14,7 @@
 //! 128 bits is passed as `serialize_newtype_struct(BIG_INTEGER_KEY, digits)` (the
 //! decimal digits as a `&str`, the same private name through which the decoder hands
 //! such integers to visitors), which both serializers of this crate turn into that
-//! exact [`Number`](crate::Number); other serializers see a newtype struct around the
+//! exact [`Number`]; other serializers see a newtype struct around the
 //! digits.
 //!
 //! # The direct serializer
@@ -28,7 +28,7 @@
 //! takes `&self`, so a value can be serialized more than once: the encoder looks at
 //! each container once without writing ([`analyze`]: its length, whether it is a
 //! table and the header's field list, whether its keys repeat) and then serializes it
-//! again into that form ([`write`]). Nothing but the look-ahead's small plan (a
+//! again into that form ([`write`](mod@write)). Nothing but the look-ahead's small plan (a
 //! length and a field list) is held, so memory stays flat however long the arrays
 //! are, and [`to_writer`] hands the text to the writer in chunks as it is written.
 //!
@@ -49,8 +49,8 @@ mod adapter;
 mod analyze;
 mod keys;
 mod map_key;
-pub(crate) mod to_value;
 mod value_impl;
+pub(crate) mod value_serializer;
 mod write;
 
 use std::io;
@@ -66,7 +66,7 @@ use write::{Out, Pos};
 /// Converts any `T: Serialize` into a [`Value`].
 ///
 /// Nesting deeper than [`DEFAULT_MAX_DEPTH`] levels is an
-/// [`ErrorKind::Depth`](crate::ErrorKind::Depth) error.
+/// [`ErrorKind::Depth`] error.
 ///
 /// ```
 /// #[derive(serde::Serialize)]
@@ -84,7 +84,7 @@ pub(crate) fn to_value_limited<T: Serialize + ?Sized>(
     value: &T,
     max_depth: usize,
 ) -> Result<Value> {
-    value.serialize(to_value::ValueSerializer::new(max_depth))
+    value.serialize(value_serializer::ValueSerializer::new(max_depth))
 }
 
 /// The exact integer a `serialize_newtype_struct(name, value)` call stands for, when

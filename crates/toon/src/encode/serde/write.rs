@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
-use super::to_value::ValueSerializer;
+use super::value_serializer::ValueSerializer;
 use crate::encode::form::{ArrayForm, Place, array_form, child_depth};
 use crate::encode::line::syntax::{
     inline_separator, write_cell, write_empty_array, write_entry_key, write_header,
