@@ -34,6 +34,14 @@ use line::LineWriter;
 pub use replacer::{PathSegment, Replace};
 use value::Encoder;
 
+/// The error of every encoder for a value nesting deeper than `max_depth` levels.
+pub(crate) fn depth_error(max_depth: usize) -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::Depth,
+        format!("Nesting deeper than the limit of {max_depth} levels"),
+    )
+}
+
 /// Encodes a value with default options (2-space indentation, comma delimiter).
 ///
 /// This never fails: unlike [`encode_value_with`] it applies no nesting limit (deep

@@ -19,7 +19,7 @@ use super::line::syntax::{
 use super::line::{LineWriter, Mark};
 use crate::fields::Field;
 use crate::stack::guarded;
-use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
+use crate::{Delimiter, Map, Result, Value};
 pub(crate) use table::row_matches;
 use table::{first_row_fields, same_sizes};
 
@@ -61,10 +61,7 @@ impl<'w> Encoder<'w> {
 
     fn check(&self, level: usize) -> Result<()> {
         if level > self.max_depth {
-            return Err(Error::new(
-                ErrorKind::Depth,
-                format!("Nesting deeper than the limit of {} levels", self.max_depth),
-            ));
+            return Err(super::depth_error(self.max_depth));
         }
         Ok(())
     }
