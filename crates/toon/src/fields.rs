@@ -1,6 +1,6 @@
 //! A header's field list (spec §6, §9.3): `{id,name,user{a,b}}`. One type for the
 //! decoder, which parses it, and both encoders, which decide it and write it with
-//! [`write_header`](crate::encode::syntax::write_header).
+//! [`write_header`](crate::encode::line::syntax::write_header).
 
 use std::borrow::Cow;
 
@@ -47,7 +47,42 @@ impl<'a> Field<'a> {
     }
 }
 
+/// Whether a field is named `key`. A key that is the field name's own text (a
+/// struct's `&'static str` key, a key shared between rows) is recognised by its
+/// address before the bytes are compared.
+#[inline]
+pub(crate) fn same_name(name: &str, key: &str) -> bool {
+    name.len() == key.len() && (name.as_ptr() == key.as_ptr() || name == key)
+}
+
 /// The number of cells a row over `fields` carries: their leaves, depth first.
 pub(crate) fn leaf_count(fields: &[Field<'_>]) -> usize {
     fields.iter().map(|f| f.leaves).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_name;
+
+    #[test]
+    fn names_compare_by_their_bytes() {
+        let long = "a_rather_long_field_name";
+        for (a, b, same) in [
+            ("id", "id", true),
+            ("id", "ib", false),
+            ("", "", true),
+            ("abcdefgh", "abcdefgh", true),
+            ("abcdefgh", "abcdefgi", false),
+            ("abcdefghijklmnop", "abcdefghijklmnoq", false),
+            ("abcdefghijklmnop", "abcdefghijklmnop", true),
+            (long, "a_rather_long_field_namf", false),
+            ("a", "ab", false),
+        ] {
+            assert_eq!(same_name(a, b), same, "{a:?} {b:?}");
+            let copy = String::from(b);
+            assert_eq!(same_name(a, copy.as_str()), same, "{a:?} {b:?} copied");
+        }
+        let copy = String::from(long);
+        assert!(same_name(long, copy.as_str()));
+    }
 }

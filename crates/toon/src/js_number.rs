@@ -13,8 +13,61 @@ pub(crate) fn f64_str(buf: &mut ryu_js::Buffer, f: f64) -> &str {
 }
 
 /// Appends a finite `f64` as JavaScript prints it.
+#[inline]
 pub(crate) fn push_f64(out: &mut String, f: f64) {
-    out.push_str(f64_str(&mut ryu_js::Buffer::new(), f));
+    if !push_short_decimal(out, f) {
+        out.push_str(f64_str(&mut ryu_js::Buffer::new(), f));
+    }
+}
+
+/// Powers of ten for [`push_short_decimal`]: at most this many fraction digits.
+const FRACTION_SCALES: [f64; 5] = [1.0, 10.0, 100.0, 1_000.0, 10_000.0];
+const FRACTION_DIVISORS: [u64; 5] = [1, 10, 100, 1_000, 10_000];
+
+/// The fast path of [`push_f64`] for the common floats with at most four fraction
+/// digits and magnitude below 2^51 (prices, ratios, measurements): appends the
+/// value as `int.frac` and returns true, or returns false having written nothing.
+///
+/// For the smallest `k` with `m = round(|f|·10^k)` and `m / 10^k == |f|` (both
+/// operands exact, so the division is the correctly rounded value of the decimal
+/// `m·10^-k`), that decimal reads back as `f`; no decimal with fewer fraction
+/// digits does (smaller `k` were tried first), and it is the only one with `k`
+/// digits (two would differ by `10^-k`, more than an ulp of `f` while
+/// `m < 2^51`). So it is the shortest round-trip text, which JavaScript prints in
+/// plain notation for magnitudes between 1e-6 and 1e21.
+#[inline]
+fn push_short_decimal(out: &mut String, f: f64) -> bool {
+    const LIMIT: f64 = (1u64 << 51) as f64;
+    let a = f.abs();
+    if !(a > 0.0 && a < LIMIT) {
+        return false;
+    }
+    for k in 0..FRACTION_SCALES.len() {
+        let scale = FRACTION_SCALES[k];
+        let scaled = a * scale;
+        if scaled >= LIMIT {
+            return false;
+        }
+        let m = scaled.round();
+        if m / scale == a {
+            // `m` is a whole number below 2^51, so the conversion is exact.
+            let m = m as u64;
+            if f < 0.0 {
+                out.push('-');
+            }
+            let divisor = FRACTION_DIVISORS[k];
+            push_int(out, m / divisor);
+            if k > 0 {
+                let mut digits = itoa::Buffer::new();
+                let frac = digits.format(m % divisor + divisor);
+                // `frac` is `1` followed by exactly `k` digits, leading zeros kept.
+                out.push('.');
+                out.push_str(&frac[1..]);
+            }
+            return true;
+        }
+    }
+    false
 }
 
 /// Appends an integer in plain decimal.
@@ -81,6 +134,62 @@ mod tests {
         assert_eq!(f(5e-324), "5e-324");
         assert_eq!(f(f32_to_f64(0.1f32)), "0.1");
         assert!(f32_to_f64(f32::NAN).is_nan());
+    }
+
+    /// The short-decimal fast path writes exactly what the shortest round-trip
+    /// formatter writes, on decimals it takes and on arbitrary bit patterns.
+    #[test]
+    fn short_decimals_agree_with_the_formatter() {
+        let slow = |x: f64| f64_str(&mut ryu_js::Buffer::new(), x).to_owned();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut taken = 0;
+        let mut check = |x: f64| {
+            let mut fast = String::new();
+            if push_short_decimal(&mut fast, x) {
+                taken += 1;
+                assert_eq!(fast, slow(x), "{x:e}");
+            } else {
+                assert!(fast.is_empty(), "{x:e}");
+            }
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let k = (r % 7) as i32;
+            let m = (next() >> (r % 64)) as f64;
+            let x = m / 10f64.powi(k);
+            check(x);
+            check(-x);
+            check(f64::from_bits(next()));
+        }
+        for x in [
+            0.1,
+            0.2,
+            0.3,
+            1.005,
+            2.675,
+            1e-4,
+            1.5e-4,
+            9.9995,
+            0.0001,
+            123456.7891,
+            2251799813685247.0,
+            2251799813685248.0,
+            225179981368524.7,
+            4503599627370495.5,
+            1e15,
+            999999999999999.9,
+            0.30000000000000004,
+        ] {
+            check(x);
+            check(-x);
+        }
+        assert!(taken > 100_000, "the fast path took only {taken} values");
     }
 
     /// Each fast path writes exactly what the formatter writes for the value the

@@ -75,7 +75,6 @@ mod error;
 mod fields;
 mod js_number;
 mod options;
-mod ser;
 mod stack;
 pub mod value;
 
@@ -84,13 +83,13 @@ pub use decode::{
     Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader,
     from_reader_with, from_slice, from_slice_with, from_str, from_str_with,
 };
+pub use encode::serde::to_value;
 pub use encode::{
     encode_value, encode_value_with, encode_value_with_replacer, to_string, to_string_with,
     to_writer, to_writer_with,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Delimiter, EncodeOptions};
-pub use ser::to_value;
 pub use value::{Map, Number, Value};
 
 #[doc(hidden)]
@@ -108,7 +107,7 @@ pub mod __private {
         value: &T,
         max_depth: usize,
     ) -> crate::Result<crate::Value> {
-        crate::ser::to_value_limited(value, max_depth)
+        crate::encode::serde::to_value_limited(value, max_depth)
     }
 
     /// The direct serializer's text without its whole-document retry through a
@@ -117,6 +116,6 @@ pub mod __private {
         value: &T,
         options: &crate::EncodeOptions,
     ) -> crate::Result<Option<String>> {
-        crate::ser::direct::without_retry(value, options)
+        crate::encode::serde::without_retry(value, options)
     }
 }

@@ -13,23 +13,34 @@
 //! objects of two or more uniform objects as keyed tables (`users[2:]{age}:`);
 //! everything else as `- ` list items.
 //!
+//! The layers: `form` holds those rules, `line` writes every character of the text,
+//! and two walkers drive them — `value` over a [`Value`] tree and `serde` over any
+//! `T: Serialize` (written directly, without building a tree).
+//!
 //! ```
 //! let v = toon::toon!({"users": {"ada": {"age": 36}, "bob": {"age": 41}}, "tags": []});
 //! assert_eq!(toon::encode_value(&v), "users[2:]{age}:\n  ada: 36\n  bob: 41\ntags: []");
 //! ```
 
-pub(crate) mod encoder;
-pub(crate) mod quote;
+pub(crate) mod form;
+pub(crate) mod line;
 mod replacer;
-pub(crate) mod syntax;
-mod table;
-pub(crate) mod writer;
+pub(crate) mod serde;
+mod value;
 
 use crate::{EncodeOptions, Result, Value};
-use encoder::Encoder;
+use ::serde::Serialize;
+use line::LineWriter;
 pub use replacer::{PathSegment, Replace};
-use serde::Serialize;
-use writer::LineWriter;
+use value::Encoder;
+
+/// The error of every encoder for a value nesting deeper than `max_depth` levels.
+pub(crate) fn depth_error(max_depth: usize) -> crate::Error {
+    crate::Error::new(
+        crate::ErrorKind::Depth,
+        format!("Nesting deeper than the limit of {max_depth} levels"),
+    )
+}
 
 /// Encodes a value with default options (2-space indentation, comma delimiter).
 ///
@@ -138,7 +149,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
 /// The text is written as the value is serialized, without building a [`Value`]
 /// first; it is byte-identical to `encode_value_with(&to_value(value)?, options)`.
 pub fn to_string_with<T: Serialize + ?Sized>(value: &T, options: &EncodeOptions) -> Result<String> {
-    crate::ser::direct::to_string(value, options)
+    serde::to_string(value, options)
 }
 
 /// Serializes to a writer with default options.
@@ -155,5 +166,5 @@ pub fn to_writer_with<W: std::io::Write, T: Serialize + ?Sized>(
     value: &T,
     options: &EncodeOptions,
 ) -> Result<()> {
-    crate::ser::direct::to_writer(writer, value, options)
+    serde::to_writer(writer, value, options)
 }

@@ -52,6 +52,23 @@ fn table(delimiter: Delimiter) -> &'static [bool; 256] {
     }
 }
 
+/// Whether any byte of `b` is marked in `t`: eight lookups OR-ed per step, so the
+/// common long run of safe bytes costs one branch per eight.
+#[inline]
+fn any_in(b: &[u8], t: &[bool; 256]) -> bool {
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let hit = (t[usize::from(c[0])] | t[usize::from(c[1])])
+            | (t[usize::from(c[2])] | t[usize::from(c[3])])
+            | (t[usize::from(c[4])] | t[usize::from(c[5])])
+            | (t[usize::from(c[6])] | t[usize::from(c[7])]);
+        if hit {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&c| t[usize::from(c)])
+}
+
 /// True if the string value `s` must be quoted when written where `delimiter` is the
 /// relevant delimiter (spec §7.2, §11.1).
 ///
@@ -65,8 +82,7 @@ pub(crate) fn needs_quotes(s: &str, delimiter: Delimiter) -> bool {
     if matches!(first, b' ' | b'\t' | b'-' | b'#') || matches!(last, b' ' | b'\t') {
         return true;
     }
-    let t = table(delimiter);
-    if b.iter().any(|&c| t[c as usize]) {
+    if any_in(b, table(delimiter)) {
         return true;
     }
     match first {
@@ -110,13 +126,25 @@ pub(crate) fn is_numeric_like(b: &[u8]) -> bool {
     i == b.len()
 }
 
+/// Bytes that may not follow the first byte of an unquoted key: all but
+/// `[A-Za-z0-9_.]`.
+static NOT_KEY_TAIL: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
+        i += 1;
+    }
+    t
+};
+
 /// True if a key or field name may be written unquoted: `^[A-Za-z_][A-Za-z0-9_.]*$`.
+#[inline]
 pub(crate) fn is_unquoted_key(key: &str) -> bool {
     let b = key.as_bytes();
     match b.first() {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => b[1..]
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.'),
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => !any_in(&b[1..], &NOT_KEY_TAIL),
         _ => false,
     }
 }
@@ -161,6 +189,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
 }
 
 /// Appends a key or field name, quoted unless [`is_unquoted_key`] holds (spec §7.3).
+#[inline]
 pub(crate) fn write_key(out: &mut String, key: &str) {
     if is_unquoted_key(key) {
         out.push_str(key);
@@ -183,6 +212,25 @@ mod tests {
         ] {
             assert!(!is_numeric_like(no.as_bytes()), "{no}");
         }
+    }
+
+    #[test]
+    fn unsafe_bytes_are_found_at_every_position() {
+        let t = table(Delimiter::Comma);
+        for len in 0..20 {
+            let clean = "a".repeat(len);
+            assert!(!any_in(clean.as_bytes(), t), "{len}");
+            for at in 0..len {
+                for bad in [b',', b':', b'"', b'\\', b'[', b'}', b'\n'] {
+                    let mut b = clean.clone().into_bytes();
+                    b[at] = bad;
+                    assert!(any_in(&b, t), "{len} {at} {bad}");
+                }
+            }
+        }
+        assert!(any_in(b"a|b\tc", table(Delimiter::Comma)));
+        assert!(any_in(b"a|b", table(Delimiter::Pipe)));
+        assert!(!any_in(b"a|b", table(Delimiter::Comma)));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The writing half of the direct encoder: each value is written where the `Value`
-//! encoder (`encode/encoder.rs`) would write it, in the same order of decisions.
+//! The writing half of the direct encoder: each value is written in the form the
+//! rules of [`form`](crate::encode::form) give it, with the line writer
+//! ([`line`](crate::encode::line)) both encoders share.
 //!
 //! A value at a [`Pos`] is first serialized optimistically ([`Attempt`]): primitives
 //! are written at once, and an array is tried as one inline line (`key[N]: a,b`),
@@ -14,15 +15,16 @@ use serde::Serialize;
 
 use super::adapter::{Halt, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::analyze::{Field, count, plan_array, plan_object};
-use crate::encode::encoder::Encoder;
-use crate::encode::quote::write_key;
-use crate::encode::syntax::{
-    write_empty_array, write_header, write_primitive, write_root_primitive,
+use super::value_serializer::ValueSerializer;
+use crate::encode::form::{ArrayForm, Place, array_form, child_depth};
+use crate::encode::line::syntax::{
+    inline_separator, write_cell, write_empty_array, write_entry_key, write_header,
+    write_object_key, write_primitive, write_root_primitive,
 };
-use crate::encode::writer::{LineWriter, Mark};
-use crate::ser::serializer::ValueSerializer;
-use crate::stack::guarded;
-use crate::{Delimiter, EncodeOptions, Map, Value};
+use crate::encode::line::{LineWriter, Mark};
+use crate::encode::value::Encoder;
+use crate::encode::value::row_matches;
+use crate::{Delimiter, EncodeOptions, Value};
 
 /// Where a value goes, as the `Value` encoder's functions receive it. `level` is
 /// the number of containers around the value.
@@ -63,12 +65,21 @@ impl<'k> Pos<'k> {
         }
     }
 
+    /// The place, as the form rules ([`form`](crate::encode::form)) see it.
+    fn place(self) -> Place {
+        match self {
+            Pos::Root => Place::Root,
+            Pos::Field { .. } | Pos::FirstField { .. } => Place::Field,
+            Pos::ListItem { .. } => Place::ListItem,
+        }
+    }
+
     /// Depth of the lines below a container written here (array items, table rows).
     fn child_depth(self) -> usize {
         match self {
-            Pos::Root => 1,
-            Pos::Field { depth, .. } | Pos::ListItem { depth, .. } => depth + 1,
-            Pos::FirstField { depth, .. } => depth + 2,
+            Pos::Root => child_depth(0, false),
+            Pos::Field { depth, .. } | Pos::ListItem { depth, .. } => child_depth(depth, false),
+            Pos::FirstField { depth, .. } => child_depth(depth, true),
         }
     }
 }
@@ -160,8 +171,8 @@ impl<'w> Out<'w> {
     fn write_array<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
         let array_level = pos.level() + 1;
         let child_depth = pos.child_depth();
-        if let Pos::ListItem { .. } = pos {
-            // An array in a list is inline or a nested list, never a table.
+        // An array that is not inline holds a non-primitive, so it is not empty.
+        if array_form(pos.place(), 1, false) == ArrayForm::List {
             let len = match count(v) {
                 Ok(n) => n,
                 Err(Halt::Fallback) => return self.fallback(pos, v),
@@ -216,8 +227,7 @@ impl<'w> Out<'w> {
     /// An object at `pos`.
     fn write_object<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
         let object_level = pos.level() + 1;
-        let keyed = !matches!(pos, Pos::ListItem { .. });
-        let plan = match plan_object(v, object_level, self.max_depth, keyed) {
+        let plan = match plan_object(v, object_level, self.max_depth, pos.place()) {
             Ok(plan) => plan,
             Err(Halt::Fallback) => return self.fallback(pos, v),
             Err(e) => return Err(e),
@@ -240,8 +250,7 @@ impl<'w> Out<'w> {
             Pos::ListItem { depth, .. } => (depth, true),
             Pos::Field { key, .. } | Pos::FirstField { key, .. } => {
                 self.start_line(pos);
-                write_key(self.out(), key);
-                self.out().push(':');
+                write_object_key(self.out(), key);
                 (pos.child_depth(), false)
             }
         };
@@ -254,8 +263,8 @@ impl<'w> Out<'w> {
         visit(v, fields)
     }
 
-    /// One table row from a `Value`: the fallback for a row whose keys are not in
-    /// the header's order.
+    /// One table row from a `Value`, written by the `Value` walker: the fallback for
+    /// a row whose keys are not in the header's order.
     fn value_row<T: Serialize + ?Sized>(
         &mut self,
         v: &T,
@@ -263,45 +272,12 @@ impl<'w> Out<'w> {
         level: usize,
     ) -> Res<()> {
         let value = v.serialize(ValueSerializer::at_level(level, self.max_depth))?;
-        let Value::Object(row) = value else {
+        let (Some(ordered), Value::Object(row)) = (row_matches(fields, &value), &value) else {
             return Err(Halt::Inconsistent);
         };
-        let delimiter = self.delimiter;
-        value_cells(self.out(), &row, fields, delimiter, &mut true)
+        self.enc.cells(row, fields, ordered, &mut true);
+        Ok(())
     }
-}
-
-/// The cells of a row held as a `Value`, in field order.
-fn value_cells(
-    out: &mut String,
-    row: &Map,
-    fields: &[Field],
-    delimiter: Delimiter,
-    first: &mut bool,
-) -> Res<()> {
-    for field in fields {
-        match (row.get(field.name.as_ref()), field.is_leaf()) {
-            (Some(Value::Object(child)), false) => {
-                guarded(|| value_cells(out, child, field.group_fields(), delimiter, first))?;
-            }
-            (Some(value), true) => {
-                let p = match value {
-                    Value::Null => P::Null,
-                    Value::Bool(b) => P::Bool(*b),
-                    Value::Number(n) => P::Num(n.clone()),
-                    Value::String(s) => P::Str(s),
-                    Value::Array(_) | Value::Object(_) => return Err(Halt::Inconsistent),
-                };
-                if !*first {
-                    out.push(delimiter.as_char());
-                }
-                *first = false;
-                write_prim(out, &p, delimiter);
-            }
-            _ => return Err(Halt::Inconsistent),
-        }
-    }
-    Ok(())
 }
 
 /// `Inconsistent` unless a container had the length its header announced.
@@ -329,8 +305,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let out = self.out;
         out.start_line(self.pos);
         if let Some(key) = self.pos.key() {
-            write_key(out.out(), key);
-            out.out().push_str(": ");
+            write_entry_key(out.out(), key);
         }
         let delimiter = out.delimiter;
         match self.pos {
@@ -344,15 +319,15 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         let out = self.out;
         open(self.pos.level(), out.max_depth)?;
         out.start_line(self.pos);
-        if b.is_empty() && !matches!(self.pos, Pos::ListItem { .. }) {
+        if array_form(self.pos.place(), b.len(), true) == ArrayForm::Empty {
             write_empty_array(out.out(), self.pos.key());
             return Ok(());
         }
         out.header(self.pos.key(), b.len(), false, None);
-        let delimiter = out.delimiter.as_char();
+        let delimiter = out.delimiter;
         let text = out.out();
         for (i, byte) in b.iter().enumerate() {
-            text.push(if i == 0 { ' ' } else { delimiter });
+            text.push(inline_separator(i, delimiter));
             crate::js_number::push_int(text, *byte);
         }
         Ok(())
@@ -410,12 +385,8 @@ impl SeqVisit for Inline<'_, '_, '_> {
     type Ok = ();
 
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        let sep = if self.n == 0 {
-            ' '
-        } else {
-            self.out.delimiter.as_char()
-        };
         let delimiter = self.out.delimiter;
+        let sep = inline_separator(self.n, delimiter);
         visit(
             v,
             Cell {
@@ -433,7 +404,7 @@ impl SeqVisit for Inline<'_, '_, '_> {
         if let Some(mark) = out.attempt.take() {
             out.enc.w.release(mark);
         }
-        if self.n == 0 && !matches!(self.pos, Pos::ListItem { .. }) {
+        if array_form(self.pos.place(), self.n, true) == ArrayForm::Empty {
             out.out().truncate(self.header_start);
             write_empty_array(out.out(), self.pos.key());
         } else if self.n != self.guess {
@@ -465,11 +436,9 @@ impl Visit for Cell<'_> {
     type Ok = ();
     type Seq = Never<()>;
     type Map = Never<()>;
+    #[inline]
     fn prim(self, p: P<'_>) -> Res<()> {
-        if let Some(sep) = self.sep {
-            self.out.push(sep);
-        }
-        write_prim(self.out, &p, self.delimiter);
+        write_cell(self.out, self.sep, p.as_primitive(), self.delimiter);
         Ok(())
     }
     fn bytes(self, _b: &[u8]) -> Res<()> {

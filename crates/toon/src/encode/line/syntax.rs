@@ -1,9 +1,9 @@
-//! The low-level TOON writer under both encoders (the `Value` encoder and the direct
+//! The low-level TOON writer under both encoders (the `Value` walker and the direct
 //! `Serialize` encoder): the text of headers with their field lists (spec §6), keys
 //! and strings (§7, through [`quote`](super::quote)), primitives (§2, §7) and empty
 //! arrays (§9.1). The encoders decide the form; every character of it is written here.
 
-use crate::encode::quote::{write_key, write_quoted, write_string};
+use super::quote::{write_key, write_quoted, write_string};
 use crate::fields::Field;
 use crate::stack::guarded;
 use crate::{Delimiter, Number};
@@ -37,6 +37,51 @@ pub(crate) fn write_root_primitive(out: &mut String, p: Primitive<'_>, delimiter
         Primitive::Str(s) if s.starts_with('\u{feff}') => write_quoted(out, s),
         _ => write_primitive(out, p, delimiter),
     }
+}
+
+/// Appends `key: ` (a field holding a primitive, or a keyed-table row).
+#[inline]
+pub(crate) fn write_entry_key(out: &mut String, key: &str) {
+    write_key(out, key);
+    out.push_str(": ");
+}
+
+/// Appends `key:` (a field whose object follows on the lines below).
+#[inline]
+pub(crate) fn write_object_key(out: &mut String, key: &str) {
+    write_key(out, key);
+    out.push(':');
+}
+
+/// The separator before item `index` of an inline array: a space after the header's
+/// colon, then the delimiter.
+#[inline]
+pub(crate) fn inline_separator(index: usize, delimiter: Delimiter) -> char {
+    if index == 0 { ' ' } else { delimiter.as_char() }
+}
+
+/// The separator before a table cell: none before the row's first cell, then the
+/// delimiter. Clears `first`.
+#[inline]
+pub(crate) fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<char> {
+    let sep = (!*first).then(|| delimiter.as_char());
+    *first = false;
+    sep
+}
+
+/// Appends one cell of a line (an inline item or a table cell): the separator, if
+/// any, then the primitive.
+#[inline(always)]
+pub(crate) fn write_cell(
+    out: &mut String,
+    sep: Option<char>,
+    p: Primitive<'_>,
+    delimiter: Delimiter,
+) {
+    if let Some(sep) = sep {
+        out.push(sep);
+    }
+    write_primitive(out, p, delimiter);
 }
 
 /// Appends an empty array: `key: []`, or `[]` without a key.

@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::ser::{Impossible, Serialize, Serializer};
 
 use super::adapter::{Halt, Res};
+use super::map_key::MapKeySerializer;
 use crate::Error;
-use crate::ser::map_key::MapKeySerializer;
 
 /// Calls `f` with the text that the map key `key` becomes.
 pub(crate) fn with_key<K: Serialize + ?Sized, R>(key: &K, f: impl FnOnce(&str) -> R) -> Res<R> {
@@ -167,15 +167,31 @@ impl<R, F: FnOnce(&str) -> R> Serializer for KeyText<F> {
     }
 }
 
-/// A 64-bit FNV-1a fingerprint of a key. Equal keys have equal fingerprints; a
-/// collision of different keys only sends the object down the slower `Value` route.
+/// A 64-bit fingerprint of a key, eight bytes at a time (the length is mixed in,
+/// so a key and its zero-padded extension differ). Equal keys have equal
+/// fingerprints; a collision of different keys only sends the object down the
+/// slower `Value` route.
 pub(crate) fn fingerprint(key: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in key.as_bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let bytes = key.as_bytes();
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word))
+            .wrapping_mul(K)
+            .rotate_left(29);
     }
-    h
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(word))
+            .wrapping_mul(K)
+            .rotate_left(29);
+    }
+    h ^ (h >> 32)
 }
 
 /// Hashes a fingerprint to itself: fingerprints are hashes already.
@@ -196,31 +212,56 @@ impl Hasher for Identity {
     }
 }
 
-/// The fingerprints of an object's keys seen so far.
+/// Fingerprints held inline before a [`KeySet`] moves to a hash set.
+const INLINE_KEYS: usize = 8;
+
+/// The fingerprints of an object's keys seen so far: inline for small objects (no
+/// allocation), in a hash set beyond [`INLINE_KEYS`].
 #[derive(Default)]
 pub(crate) struct KeySet {
-    small: Vec<u64>,
+    len: usize,
+    inline: [u64; INLINE_KEYS],
     large: Option<HashSet<u64, BuildHasherDefault<Identity>>>,
 }
 
 impl KeySet {
     /// Adds the key; `false` if its fingerprint was there already.
+    #[inline]
     pub(crate) fn insert(&mut self, key: &str) -> bool {
         let h = fingerprint(key);
         if let Some(large) = self.large.as_mut() {
             return large.insert(h);
         }
-        if self.small.contains(&h) {
+        let seen = &self.inline[..self.len];
+        if seen.contains(&h) {
             return false;
         }
-        if self.small.len() < 32 {
-            self.small.push(h);
+        if self.len < INLINE_KEYS {
+            self.inline[self.len] = h;
+            self.len += 1;
         } else {
             let mut large: HashSet<u64, BuildHasherDefault<Identity>> =
-                self.small.drain(..).collect();
+                seen.iter().copied().collect();
             large.insert(h);
             self.large = Some(large);
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    #[test]
+    fn repeated_keys_are_found_inline_and_in_the_hash_set() {
+        let mut keys = KeySet::default();
+        let names: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        for name in &names {
+            assert!(keys.insert(name), "{name}");
+        }
+        for name in &names {
+            assert!(!keys.insert(name), "{name}");
+        }
     }
 }

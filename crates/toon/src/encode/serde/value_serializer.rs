@@ -31,10 +31,7 @@ impl ValueSerializer {
     /// The serializer for the contents of a container opened here, or a depth error.
     fn inner(self) -> Result<ValueSerializer> {
         if self.level >= self.max_depth {
-            return Err(Error::new(
-                ErrorKind::Depth,
-                format!("Nesting deeper than the limit of {} levels", self.max_depth),
-            ));
+            return Err(crate::encode::depth_error(self.max_depth));
         }
         Ok(ValueSerializer {
             level: self.level + 1,

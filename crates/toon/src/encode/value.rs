@@ -1,4 +1,5 @@
-//! The structural encoder: objects (§8), inline primitive arrays (§9.1), arrays of
+//! The `Value` walker: a [`Value`] tree into TOON lines through the line writer
+//! ([`line`](super::line)) — objects (§8), inline primitive arrays (§9.1), arrays of
 //! arrays (§9.2), tables with nested field groups (§9.3), expanded lists (§9.4),
 //! keyed tables (§9.5) and objects as list items (§10), in the reference's order of
 //! decisions.
@@ -8,15 +9,19 @@
 //! `level` counts enclosing containers for the `max_depth` limit: the root container
 //! is level 1.
 
-use super::quote::write_key;
-use super::syntax::{
-    Primitive, write_empty_array, write_header, write_primitive, write_root_primitive,
+mod table;
+
+use super::form::{ArrayForm, Place, array_form, child_depth, item_field_depth, may_be_keyed};
+use super::line::syntax::{
+    Primitive, inline_separator, row_separator, write_cell, write_empty_array, write_entry_key,
+    write_header, write_object_key, write_primitive, write_root_primitive,
 };
-use super::table::{cell, first_row_fields, row_matches};
-use super::writer::{LineWriter, Mark};
+use super::line::{LineWriter, Mark};
 use crate::fields::Field;
 use crate::stack::guarded;
-use crate::{Delimiter, Error, ErrorKind, Map, Result, Value};
+use crate::{Delimiter, Map, Result, Value};
+pub(crate) use table::row_matches;
+use table::{first_row_fields, same_sizes};
 
 /// The state of one encoding run.
 pub(crate) struct Encoder<'w> {
@@ -25,48 +30,11 @@ pub(crate) struct Encoder<'w> {
     max_depth: usize,
 }
 
-/// What an array holds, deciding its form.
-enum Shape {
-    /// Only primitives: one inline line.
-    Primitives,
-    /// Only arrays, each holding only primitives: a list of inline arrays.
-    ArraysOfPrimitives,
-    /// Only objects: a table if uniform, else a list.
-    Objects,
-    /// Anything else: a list.
-    Mixed,
-}
-
-fn shape(items: &[Value]) -> Shape {
-    let Some(first) = items.first() else {
-        return Shape::Primitives;
-    };
-    match first {
-        Value::Array(_) => {
-            if items.iter().all(|v| match v {
-                Value::Array(inner) => inner.iter().all(Value::is_primitive),
-                _ => false,
-            }) {
-                Shape::ArraysOfPrimitives
-            } else {
-                Shape::Mixed
-            }
-        }
-        Value::Object(_) => {
-            if items.iter().all(|v| matches!(v, Value::Object(_))) {
-                Shape::Objects
-            } else {
-                Shape::Mixed
-            }
-        }
-        _ => {
-            if items.iter().all(Value::is_primitive) {
-                Shape::Primitives
-            } else {
-                Shape::Mixed
-            }
-        }
-    }
+/// Whether an object at `place` is tried as a keyed table: the form rule
+/// ([`may_be_keyed`]), and every entry an object of the same non-zero size.
+#[inline]
+fn keyed_candidate(place: Place, map: &Map) -> bool {
+    may_be_keyed(place, Some(map.len())) && same_sizes(map.iter().map(|(_, v)| v))
 }
 
 /// A primitive value as the writer takes it; `None` for containers.
@@ -93,10 +61,7 @@ impl<'w> Encoder<'w> {
 
     fn check(&self, level: usize) -> Result<()> {
         if level > self.max_depth {
-            return Err(Error::new(
-                ErrorKind::Depth,
-                format!("Nesting deeper than the limit of {} levels", self.max_depth),
-            ));
+            return Err(super::depth_error(self.max_depth));
         }
         Ok(())
     }
@@ -108,11 +73,11 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(1)?;
                 self.w.line(0);
-                self.array_body(None, items, 1, 1)
+                self.array_body(Place::Root, None, items, child_depth(0, false), 1)
             }
             Value::Object(map) => {
                 self.check(1)?;
-                if map.len() >= 2 {
+                if keyed_candidate(Place::Root, map) {
                     let mark = self.w.mark();
                     self.w.line(0);
                     if self.try_keyed(mark, None, map, 2, 1) {
@@ -160,17 +125,19 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.line(depth);
-                guarded(|| self.array_body(Some(key), items, depth + 1, level + 1))
+                guarded(|| {
+                    let rows = child_depth(depth, false);
+                    self.array_body(Place::Field, Some(key), items, rows, level + 1)
+                })
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
                 self.w.line(depth);
-                self.object_value(key, map, depth + 1, level + 1)
+                self.object_value(key, map, child_depth(depth, false), level + 1)
             }
             primitive => {
                 self.w.line(depth);
-                write_key(&mut self.w.out, key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, key);
                 self.primitive(primitive);
                 Ok(())
             }
@@ -186,57 +153,48 @@ impl<'w> Encoder<'w> {
         child_depth: usize,
         level: usize,
     ) -> Result<()> {
-        if map.len() >= 2 {
+        if keyed_candidate(Place::Field, map) {
             let mark = self.w.mark();
             if self.try_keyed(mark, Some(key), map, level + 1, child_depth) {
                 return Ok(());
             }
         }
-        write_key(&mut self.w.out, key);
-        self.w.out.push(':');
+        write_object_key(&mut self.w.out, key);
         guarded(|| self.fields(map, child_depth, level))
     }
 
-    /// An array at `level` on a started line (after its key or `- `), its items or
-    /// rows at `child_depth`.
+    /// An array at `level` on a started line (after its key or `- `), in the form
+    /// [`array_form`] gives it at `place`, its items or rows at `child_depth`.
     fn array_body(
         &mut self,
+        place: Place,
         key: Option<&str>,
         items: &[Value],
         child_depth: usize,
         level: usize,
     ) -> Result<()> {
-        if items.is_empty() {
-            write_empty_array(&mut self.w.out, key);
-            return Ok(());
-        }
-        match shape(items) {
-            Shape::Primitives => self.inline(key, items),
-            Shape::ArraysOfPrimitives => {
-                self.check(level + 1)?;
-                self.header(key, items.len(), false, None);
-                for item in items {
-                    if let Value::Array(inner) = item {
-                        self.w.item(child_depth);
-                        self.inline(None, inner);
+        let all_primitive = items.iter().all(Value::is_primitive);
+        match array_form(place, items.len(), all_primitive) {
+            ArrayForm::Empty => write_empty_array(&mut self.w.out, key),
+            ArrayForm::Inline => self.inline(key, items),
+            ArrayForm::TableOrList => {
+                if same_sizes(items.iter()) {
+                    let mark = self.w.mark();
+                    let spec = TableSpec {
+                        key,
+                        len: items.len(),
+                        keyed: false,
+                        row_level: level + 1,
+                        row_depth: child_depth,
+                    };
+                    let rows = items.iter().map(|row| (None, row));
+                    if self.try_table(mark, &spec, rows) {
+                        return Ok(());
                     }
                 }
+                self.list(key, items, child_depth, level)?;
             }
-            Shape::Objects => {
-                let mark = self.w.mark();
-                let spec = TableSpec {
-                    key,
-                    len: items.len(),
-                    keyed: false,
-                    row_level: level + 1,
-                    row_depth: child_depth,
-                };
-                let rows = items.iter().map(|row| (None, row));
-                if !self.try_table(mark, &spec, rows) {
-                    self.list(key, items, child_depth, level)?;
-                }
-            }
-            Shape::Mixed => self.list(key, items, child_depth, level)?,
+            ArrayForm::List => self.list(key, items, child_depth, level)?,
         }
         Ok(())
     }
@@ -259,10 +217,11 @@ impl<'w> Encoder<'w> {
     /// An inline primitive array on a started line: `key[N]: v1,v2` (`[0]:` if empty).
     fn inline(&mut self, key: Option<&str>, items: &[Value]) {
         self.header(key, items.len(), false, None);
-        let delimiter = self.delimiter.as_char();
         for (i, item) in items.iter().enumerate() {
-            self.w.out.push(if i == 0 { ' ' } else { delimiter });
-            self.primitive(item);
+            if let Some(p) = as_primitive(item) {
+                let sep = inline_separator(i, self.delimiter);
+                write_cell(&mut self.w.out, Some(sep), p, self.delimiter);
+            }
         }
     }
 
@@ -334,8 +293,7 @@ impl<'w> Encoder<'w> {
         if let Value::Object(row) = row {
             self.w.line(depth);
             if let Some(entry_key) = entry_key {
-                write_key(&mut self.w.out, entry_key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, entry_key);
             }
             self.cells(row, fields, ordered, &mut true);
         }
@@ -343,22 +301,40 @@ impl<'w> Encoder<'w> {
 
     /// The leaf values of `row` in depth-first field order, joined by the delimiter.
     /// `ordered` says the row's keys are in field order at every level.
-    fn cells(&mut self, row: &Map, fields: &[Field<'_>], ordered: bool, first: &mut bool) {
-        for (i, field) in fields.iter().enumerate() {
-            let value = cell(row, i, field, ordered);
-            match (&field.children, value) {
-                (None, _) => {
-                    if !*first {
-                        self.w.out.push(self.delimiter.as_char());
-                    }
-                    *first = false;
-                    self.primitive(value);
-                }
-                (Some(group), Value::Object(child)) => {
-                    guarded(|| self.cells(child, group, ordered, first));
-                }
-                (Some(_), _) => {}
+    pub(crate) fn cells(
+        &mut self,
+        row: &Map,
+        fields: &[Field<'_>],
+        ordered: bool,
+        first: &mut bool,
+    ) {
+        if ordered {
+            for ((_, value), field) in row.iter().zip(fields) {
+                self.cell(field, value, ordered, first);
             }
+        } else {
+            for field in fields {
+                if let Some(value) = row.get(field.name.as_ref()) {
+                    self.cell(field, value, ordered, first);
+                }
+            }
+        }
+    }
+
+    /// The cell of a leaf field, or the cells of a group.
+    #[inline]
+    fn cell(&mut self, field: &Field<'_>, value: &Value, ordered: bool, first: &mut bool) {
+        match (&field.children, value) {
+            (None, _) => {
+                if let Some(p) = as_primitive(value) {
+                    let sep = row_separator(first, self.delimiter);
+                    write_cell(&mut self.w.out, sep, p, self.delimiter);
+                }
+            }
+            (Some(group), Value::Object(child)) => {
+                guarded(|| self.cells(child, group, ordered, first));
+            }
+            (Some(_), _) => {}
         }
     }
 
@@ -368,15 +344,10 @@ impl<'w> Encoder<'w> {
             Value::Array(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                if inner.iter().all(Value::is_primitive) {
-                    self.inline(None, inner);
-                } else {
-                    self.header(None, inner.len(), false, None);
-                    for x in inner {
-                        guarded(|| self.list_item(x, depth + 1, level + 1))?;
-                    }
-                }
-                Ok(())
+                guarded(|| {
+                    let items = child_depth(depth, false);
+                    self.array_body(Place::ListItem, None, inner, items, level + 1)
+                })
             }
             Value::Object(map) => {
                 self.check(level + 1)?;
@@ -395,13 +366,12 @@ impl<'w> Encoder<'w> {
     fn object_item(&mut self, map: &Map, depth: usize, level: usize) -> Result<()> {
         let mut entries = map.iter();
         let Some((key, value)) = entries.next() else {
-            self.w.line(depth);
-            self.w.out.push('-');
+            self.w.empty_item(depth);
             return Ok(());
         };
         self.first_item_field(key, value, depth, level)?;
         for (key, value) in entries {
-            self.field(key, value, depth + 1, level)?;
+            self.field(key, value, item_field_depth(depth), level)?;
         }
         Ok(())
     }
@@ -419,17 +389,22 @@ impl<'w> Encoder<'w> {
             Value::Array(items) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.array_body(Some(key), items, depth + 2, level + 1)
+                self.array_body(
+                    Place::Field,
+                    Some(key),
+                    items,
+                    child_depth(depth, true),
+                    level + 1,
+                )
             }
             Value::Object(inner) => {
                 self.check(level + 1)?;
                 self.w.item(depth);
-                self.object_value(key, inner, depth + 2, level + 1)
+                self.object_value(key, inner, child_depth(depth, true), level + 1)
             }
             primitive => {
                 self.w.item(depth);
-                write_key(&mut self.w.out, key);
-                self.w.out.push_str(": ");
+                write_entry_key(&mut self.w.out, key);
                 self.primitive(primitive);
                 Ok(())
             }

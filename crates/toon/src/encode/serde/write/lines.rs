@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
 use super::super::keys::key_into;
 use super::{Out, Pos};
+use crate::encode::form::item_field_depth;
 use crate::stack::guarded;
 
 /// The items of an expanded list.
@@ -63,7 +64,7 @@ fn field_pos(key: &str, n: usize, depth: usize, level: usize, item: bool) -> Pos
         (true, 0) => Pos::FirstField { key, depth, level },
         (true, _) => Pos::Field {
             key,
-            depth: depth + 1,
+            depth: item_field_depth(depth),
             level,
         },
         (false, _) => Pos::Field { key, depth, level },
@@ -122,9 +123,7 @@ impl MapVisit for FieldEntries<'_, '_> {
     }
     fn end(self) -> Res<()> {
         if self.fields.item && self.n == 0 {
-            let out = self.fields.out;
-            out.enc.w.line(self.fields.depth);
-            out.out().push('-');
+            self.fields.out.enc.w.empty_item(self.fields.depth);
         }
         Ok(())
     }

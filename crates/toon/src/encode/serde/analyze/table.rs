@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, Visit, visit};
 use super::super::keys::{KeySet, with_key};
-use super::{Field, Kind, kind_of, same_name, undecided};
+use super::{Field, kind_of, same_name, undecided};
+use crate::encode::form::{self, Kind, Template};
 use crate::stack::guarded;
 
 /// The template shape of a value: a leaf, a nested field group, or neither.
@@ -19,26 +20,36 @@ pub(crate) enum Shape {
 
 /// Builds the field list a first row prescribes; `level` counts the containers
 /// around the value.
-struct Template {
+struct TemplateOf {
     level: usize,
     max_depth: usize,
 }
 
+impl TemplateOf {
+    /// The template rule ([`form::template`]) for a value of `kind` here.
+    fn rule(&self, kind: Kind) -> Template {
+        form::template(kind, self.level + 1, self.max_depth)
+    }
+}
+
 /// The shape of `v`, a value with `level` containers around it.
 pub(crate) fn shape_of<T: Serialize + ?Sized>(v: &T, level: usize, max_depth: usize) -> Res<Shape> {
-    match guarded(|| visit(v, Template { level, max_depth })) {
+    match guarded(|| visit(v, TemplateOf { level, max_depth })) {
         Ok(s) => Ok(s),
         Err(Halt::Container | Halt::NoFit) => Ok(Shape::Bad),
         Err(e) => Err(undecided(e)),
     }
 }
 
-impl Visit for Template {
+impl Visit for TemplateOf {
     type Ok = Shape;
     type Seq = Never<Shape>;
     type Map = TemplateObj;
     fn prim(self, _p: P<'_>) -> Res<Shape> {
-        Ok(Shape::Leaf)
+        Ok(match self.rule(Kind::Primitive) {
+            Template::Leaf => Shape::Leaf,
+            Template::Group | Template::NotATable => Shape::Bad,
+        })
     }
     fn bytes(self, _b: &[u8]) -> Res<Shape> {
         Ok(Shape::Bad)
@@ -46,14 +57,16 @@ impl Visit for Template {
     fn seq(self, _len: Option<usize>) -> Res<Never<Shape>> {
         Err(Halt::Container)
     }
-    fn map(self, _len: Option<usize>) -> Res<TemplateObj> {
-        if self.level >= self.max_depth {
+    /// An object is a group within the nesting limit (an empty one ends as
+    /// [`Shape::Bad`]); past the limit the `Value` route decides.
+    fn map(self, len: Option<usize>) -> Res<TemplateObj> {
+        if self.rule(Kind::Object) != Template::Group {
             return Err(Halt::Fallback);
         }
-        Ok(TemplateObj::new(self.level + 1, self.max_depth, None))
+        Ok(TemplateObj::new(self.level + 1, self.max_depth, None, len))
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<Shape> {
-        if self.level >= self.max_depth {
+        if self.rule(Kind::Object) != Template::Group {
             return Err(Halt::Fallback);
         }
         let field = match shape_of(v, self.level + 1, self.max_depth)? {
@@ -66,7 +79,7 @@ impl Visit for Template {
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<Shape>> {
         Err(Halt::Container)
     }
-    fn struct_variant(self, variant: &'static str, _len: usize) -> Res<TemplateObj> {
+    fn struct_variant(self, variant: &'static str, len: usize) -> Res<TemplateObj> {
         if self.level + 1 >= self.max_depth {
             return Err(Halt::Fallback);
         }
@@ -74,6 +87,7 @@ impl Visit for Template {
             self.level + 2,
             self.max_depth,
             Some(variant),
+            Some(len),
         ))
     }
 }
@@ -92,9 +106,15 @@ struct TemplateObj {
 }
 
 impl TemplateObj {
-    fn new(level: usize, max_depth: usize, variant: Option<&'static str>) -> TemplateObj {
+    fn new(
+        level: usize,
+        max_depth: usize,
+        variant: Option<&'static str>,
+        len: Option<usize>,
+    ) -> TemplateObj {
         TemplateObj {
-            fields: Vec::new(),
+            // The hint sizes the field list; a false one only costs a reallocation.
+            fields: Vec::with_capacity(len.unwrap_or(0).min(64)),
             keys: KeySet::default(),
             bad: false,
             level,
@@ -192,7 +212,7 @@ fn fits_field<T: Serialize + ?Sized>(
     max_depth: usize,
 ) -> Res<bool> {
     match &field.children {
-        None => Ok(kind_of(v)? == Kind::Primitive),
+        None => Ok(form::kind_fits(field, kind_of(v)?)),
         Some(group) => fits(v, group, level, max_depth),
     }
 }
@@ -257,7 +277,7 @@ struct MatchObj<'f> {
     /// Which fields have been seen, once a key came out of order.
     seen: Option<Vec<bool>>,
     /// Keys that are not fields (each one already means no fit).
-    extra: KeySet,
+    extra: Option<Box<KeySet>>,
     failed: bool,
     level: usize,
     max_depth: usize,
@@ -271,7 +291,7 @@ impl<'f> MatchObj<'f> {
             fields,
             i: 0,
             seen: None,
-            extra: KeySet::default(),
+            extra: None,
             failed: false,
             level,
             max_depth,
@@ -306,7 +326,7 @@ impl<'f> MatchObj<'f> {
             }
             (Some(j), None) => Ok(Some(j)),
             (None, _) => {
-                if !self.extra.insert(key) {
+                if !self.extra.get_or_insert_default().insert(key) {
                     return Err(Halt::Fallback);
                 }
                 Ok(None)

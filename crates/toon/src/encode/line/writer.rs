@@ -28,7 +28,9 @@ pub(crate) struct LineWriter<'w> {
     /// True once any text has been handed to the sink.
     pub(crate) flushed: bool,
     indent_size: usize,
-    spaces: String,
+    /// An LF followed by spaces, enough for the deepest line so far: a line's start
+    /// is one slice of it.
+    newline_indent: String,
 }
 
 impl<'w> LineWriter<'w> {
@@ -42,7 +44,7 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
-            spaces: String::new(),
+            newline_indent: String::from("\n"),
         }
     }
 
@@ -56,28 +58,33 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
-            spaces: String::new(),
+            newline_indent: String::from("\n"),
         }
     }
 
     /// Starts a new line at `depth` (LF unless it is the first line, then indentation).
     #[inline]
     pub(crate) fn line(&mut self, depth: usize) {
+        let n = depth * self.indent_size;
+        if self.newline_indent.len() <= n {
+            self.grow_indent(n);
+        }
         if self.started {
-            if self.held == 0 && self.sink.is_some() && self.out.len() >= FLUSH_AT {
+            if self.out.len() >= FLUSH_AT && self.held == 0 && self.sink.is_some() {
                 self.flush_to_sink();
             }
-            self.out.push('\n');
+            self.out.push_str(&self.newline_indent[..=n]);
+        } else {
+            self.started = true;
+            self.out.push_str(&self.newline_indent[1..=n]);
         }
-        self.started = true;
-        let n = depth * self.indent_size;
-        if n > 0 {
-            if self.spaces.len() < n {
-                let want = n.max(64).max(self.spaces.len() * 2);
-                self.spaces = " ".repeat(want);
-            }
-            self.out.push_str(&self.spaces[..n]);
-        }
+    }
+
+    /// Makes [`newline_indent`](Self::newline_indent) hold at least `n` spaces.
+    #[cold]
+    fn grow_indent(&mut self, n: usize) {
+        let spaces = n.max(64).max(self.newline_indent.len() * 2);
+        self.newline_indent = format!("\n{}", " ".repeat(spaces));
     }
 
     /// Starts a list-item line at `depth`: indentation then `- `.
@@ -85,6 +92,12 @@ impl<'w> LineWriter<'w> {
     pub(crate) fn item(&mut self, depth: usize) {
         self.line(depth);
         self.out.push_str("- ");
+    }
+
+    /// Writes the line of an empty object that is a list item at `depth`: a bare `-`.
+    pub(crate) fn empty_item(&mut self, depth: usize) {
+        self.line(depth);
+        self.out.push('-');
     }
 
     /// Remembers the current end of the output so it can be taken back with

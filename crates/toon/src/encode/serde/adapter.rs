@@ -8,7 +8,7 @@ use std::fmt;
 use serde::ser::{self, Serialize};
 
 use crate::js_number::f32_to_f64;
-use crate::{Error, ErrorKind, Number};
+use crate::{Error, Number};
 
 /// What stops a serializer early: a real error, or a signal that the caller handles.
 #[derive(Debug)]
@@ -57,10 +57,7 @@ pub(crate) type Res<T> = std::result::Result<T, Halt>;
 
 /// The depth error, worded as the `Value` serializer words it.
 pub(crate) fn depth_error(max_depth: usize) -> Halt {
-    Halt::Fail(Error::new(
-        ErrorKind::Depth,
-        format!("Nesting deeper than the limit of {max_depth} levels"),
-    ))
+    Halt::Fail(crate::encode::depth_error(max_depth))
 }
 
 /// Fails unless a container may open around a value that has `level` containers
@@ -89,8 +86,8 @@ impl P<'_> {
 
     /// The primitive as the writer takes it.
     #[inline]
-    pub(crate) fn as_primitive(&self) -> crate::encode::syntax::Primitive<'_> {
-        use crate::encode::syntax::Primitive;
+    pub(crate) fn as_primitive(&self) -> crate::encode::line::syntax::Primitive<'_> {
+        use crate::encode::line::syntax::Primitive;
         match self {
             P::Null => Primitive::Null,
             P::Bool(b) => Primitive::Bool(*b),
@@ -273,7 +270,7 @@ impl<V: Visit> ser::Serializer for Ser<V> {
         name: &'static str,
         value: &T,
     ) -> Res<V::Ok> {
-        if let Some(n) = crate::ser::big_integer(name, value) {
+        if let Some(n) = super::big_integer(name, value) {
             return self.0.prim(P::Num(n?));
         }
         value.serialize(self)

@@ -1,10 +1,9 @@
 //! The look-ahead of the direct encoder: a first, output-free serialization of one
 //! array or object that decides its form before any of it is written.
 //!
-//! It mirrors the `Value` encoder's rules (`encode/table.rs`): the first element (or
-//! entry value) fixes a field list — primitives are leaf fields, non-empty objects
-//! nested field groups, anything else rules a table out — and every later one must
-//! have exactly those keys with the same shapes. Objects are read with the semantics
+//! It gathers the facts the form rules of [`form`](crate::encode::form) ask for: the
+//! first element (or entry value) fixes a field list by [`form::template`](crate::encode::form::template) and every
+//! later one must fit it ([`form::kind_fits`](crate::encode::form::kind_fits)). Objects are read with the semantics
 //! of [`Map`](crate::Map): a repeated key would keep its first position and take its
 //! last value, which cannot be decided while streaming, so any repeated key (or a
 //! fingerprint collision) answers [`Halt::Fallback`] and that container is encoded
@@ -18,17 +17,13 @@ use serde::Serialize;
 
 use super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, visit};
 use super::keys::{KeySet, with_key};
+use crate::encode::form::{Kind, Place, may_be_keyed};
 
 /// One entry of a table header's field list: names are the struct's own
 /// `&'static str` keys or owned map keys.
 pub(crate) type Field = crate::fields::Field<'static>;
 
-/// Whether a field is named `key`; a `&'static str` key of the struct that gave the
-/// first row is recognised by its address before the bytes are compared.
-#[inline]
-pub(crate) fn same_name(name: &str, key: &str) -> bool {
-    (name.as_ptr() == key.as_ptr() && name.len() == key.len()) || name == key
-}
+pub(crate) use crate::fields::same_name;
 
 /// Turns any error of the look-ahead into [`Halt::Fallback`].
 fn undecided(h: Halt) -> Halt {
@@ -36,13 +31,6 @@ fn undecided(h: Halt) -> Halt {
         Halt::Fail(_) | Halt::Inconsistent | Halt::Fallback => Halt::Fallback,
         other => other,
     }
-}
-
-/// What a value is, as far as a probe that does not open containers can tell.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Primitive,
-    Container,
 }
 
 struct Probe;
@@ -74,11 +62,12 @@ impl Visit for Probe {
     }
 }
 
-/// Whether `v` is a primitive or a container (without looking inside).
+/// What `v` is, as far as a probe that does not open containers can tell: a
+/// primitive, or [`Kind::Other`] for any container.
 pub(crate) fn kind_of<T: Serialize + ?Sized>(v: &T) -> Res<Kind> {
     match visit(v, Probe) {
         Ok(()) => Ok(Kind::Primitive),
-        Err(Halt::Container) => Ok(Kind::Container),
+        Err(Halt::Container) => Ok(Kind::Other),
         Err(e) => Err(undecided(e)),
     }
 }
@@ -197,41 +186,86 @@ pub(crate) struct ObjectPlan {
     pub(crate) len: usize,
     /// The field list of a keyed table (two or more uniform object entries).
     pub(crate) keyed: Option<Vec<Field>>,
+    /// After the first pass: every entry value is an object of one size, so the
+    /// keyed-table template is worth building.
+    maybe_keyed: bool,
 }
 
-/// Checks an object with `level` containers around its entry values (the object's
-/// own level) for repeated keys and, if `keyed` may be tried, decides whether it is a
-/// keyed table.
+/// Checks an object at `place` with `level` containers around its entry values (the
+/// object's own level) for repeated keys and, if [`may_be_keyed`] allows, decides
+/// whether it is a keyed table.
+///
+/// The first pass checks the keys and looks at each entry value without opening
+/// it (an object, and its size hint); only when every entry value is an object of
+/// the same size does a second pass build the first entry's template and fit the
+/// others to it, so objects that are plainly not keyed tables cost no field lists.
 pub(crate) fn plan_object<T: Serialize + ?Sized>(
     v: &T,
     level: usize,
     max_depth: usize,
-    keyed: bool,
+    place: Place,
 ) -> Res<ObjectPlan> {
-    visit(
-        v,
-        ObjectLook {
-            level,
-            max_depth,
-            keyed,
-        },
-    )
-    .map_err(undecided)
+    let look = |pass| ObjectLook {
+        level,
+        max_depth,
+        place,
+        pass,
+    };
+    let plan = visit(v, look(Pass::Sizes)).map_err(undecided)?;
+    if !plan.maybe_keyed {
+        return Ok(plan);
+    }
+    let rows = visit(v, look(Pass::Rows)).map_err(undecided)?;
+    if rows.len != plan.len {
+        return Err(Halt::Fallback);
+    }
+    Ok(rows)
+}
+
+/// The two passes of [`plan_object`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Keys, and each entry value's kind and size.
+    Sizes,
+    /// The keyed-table template and fit.
+    Rows,
 }
 
 struct ObjectLook {
     level: usize,
     max_depth: usize,
-    keyed: bool,
+    place: Place,
+    pass: Pass,
+}
+
+/// Whether the entry values seen so far are objects of one size.
+#[derive(Clone, Copy)]
+enum Sizes {
+    First,
+    /// All objects, of this size where their serializers said it.
+    Same(Option<usize>),
+    Differ,
+}
+
+impl Sizes {
+    fn observe(self, size: Size) -> Sizes {
+        match (self, size) {
+            (_, Size::NotObject | Size::Object(Some(0))) | (Sizes::Differ, _) => Sizes::Differ,
+            (Sizes::First, Size::Object(n)) => Sizes::Same(n),
+            (Sizes::Same(Some(a)), Size::Object(Some(b))) if a != b => Sizes::Differ,
+            (Sizes::Same(a), Size::Object(b)) => Sizes::Same(a.or(b)),
+        }
+    }
 }
 
 struct ObjectEntries {
     len: usize,
     /// The serializer's length hint.
     hint: Option<usize>,
-    /// Whether a keyed table may be tried here.
-    keyed: bool,
+    place: Place,
+    pass: Pass,
     keys: KeySet,
+    sizes: Sizes,
     rows: Rows,
     level: usize,
     max_depth: usize,
@@ -254,14 +288,16 @@ impl Visit for ObjectLook {
         if self.level > self.max_depth {
             return Err(Halt::Fallback);
         }
-        // A keyed table needs two entries: with a hint of fewer, the first entry's
-        // field list is not built (a wrong hint sends the object to the Value route).
-        let keyed = self.keyed && len.is_none_or(|n| n >= 2);
+        // With a hint that rules a keyed table out, the entries are not examined
+        // (a wrong hint sends the object to the Value route).
+        let keyed = may_be_keyed(self.place, len);
         Ok(ObjectEntries {
             len: 0,
             hint: len,
-            keyed: self.keyed,
+            place: self.place,
+            pass: self.pass,
             keys: KeySet::default(),
+            sizes: if keyed { Sizes::First } else { Sizes::Differ },
             rows: if keyed { Rows::First } else { Rows::List },
             level: self.level,
             max_depth: self.max_depth,
@@ -274,6 +310,7 @@ impl Visit for ObjectLook {
         Ok(ObjectPlan {
             len: 1,
             keyed: None,
+            maybe_keyed: false,
         })
     }
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<ObjectPlan>> {
@@ -287,14 +324,23 @@ impl Visit for ObjectLook {
 impl ObjectEntries {
     fn entry<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         self.len += 1;
-        self.rows.observe(v, self.level, self.max_depth)
+        match self.pass {
+            Pass::Sizes => {
+                if !matches!(self.sizes, Sizes::Differ) {
+                    self.sizes = self.sizes.observe(size_of(v)?);
+                }
+                Ok(())
+            }
+            Pass::Rows => self.rows.observe(v, self.level, self.max_depth),
+        }
     }
 }
 
 impl MapVisit for ObjectEntries {
     type Ok = ObjectPlan;
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        if with_key(k, |s| self.keys.insert(s))? {
+        // The first pass found the keys distinct.
+        if self.pass == Pass::Rows || with_key(k, |s| self.keys.insert(s))? {
             Ok(())
         } else {
             Err(Halt::Fallback)
@@ -304,22 +350,78 @@ impl MapVisit for ObjectEntries {
         self.entry(v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        if !self.keys.insert(key) {
+        if self.pass == Pass::Sizes && !self.keys.insert(key) {
             return Err(Halt::Fallback);
         }
         self.entry(v)
     }
     fn end(self) -> Res<ObjectPlan> {
-        if self.keyed && self.len >= 2 && self.hint.is_some_and(|n| n < 2) {
+        let keyed = may_be_keyed(self.place, Some(self.len));
+        if keyed && !may_be_keyed(self.place, self.hint) {
             return Err(Halt::Fallback);
         }
         Ok(ObjectPlan {
             len: self.len,
             keyed: match self.rows {
-                Rows::Table(fields) if self.len >= 2 => Some(fields),
+                Rows::Table(fields) if keyed && self.pass == Pass::Rows => Some(fields),
                 _ => None,
             },
+            maybe_keyed: keyed && self.pass == Pass::Sizes && matches!(self.sizes, Sizes::Same(_)),
         })
+    }
+}
+
+/// What the first pass of [`plan_object`] sees of an entry value.
+#[derive(Clone, Copy)]
+enum Size {
+    /// An object (a map, or a variant's one-entry object) with this size hint.
+    Object(Option<usize>),
+    /// Anything else, which no keyed table holds.
+    NotObject,
+}
+
+/// The [`Size`] of `v`, without opening it.
+fn size_of<T: Serialize + ?Sized>(v: &T) -> Res<Size> {
+    let mut len = None;
+    match visit(v, SizeProbe(&mut len)) {
+        Err(Halt::Container) => Ok(Size::Object(len)),
+        Ok(()) | Err(Halt::NoFit) => Ok(Size::NotObject),
+        Err(e) => Err(undecided(e)),
+    }
+}
+
+/// Records an object's size hint and stops ([`Halt::Container`]); anything that
+/// is not an object answers [`Halt::NoFit`].
+struct SizeProbe<'a>(&'a mut Option<usize>);
+
+impl Visit for SizeProbe<'_> {
+    type Ok = ();
+    type Seq = Never<()>;
+    type Map = Never<()>;
+    fn prim(self, _p: P<'_>) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn bytes(self, _b: &[u8]) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
+    fn map(self, len: Option<usize>) -> Res<Never<()>> {
+        *self.0 = len;
+        Err(Halt::Container)
+    }
+    fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<()> {
+        *self.0 = Some(1);
+        Err(Halt::Container)
+    }
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        // `{Variant: [...]}`: an array field, which no template takes.
+        Err(Halt::NoFit)
+    }
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        *self.0 = Some(1);
+        Err(Halt::Container)
     }
 }
 

@@ -8,7 +8,7 @@ use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open
 use super::super::analyze::{Field, same_name};
 use super::super::keys::{key_into, with_key};
 use super::{Cell, Out};
-use crate::encode::quote::write_key;
+use crate::encode::line::syntax::{row_separator, write_entry_key};
 use crate::stack::guarded;
 
 /// The rows of a table.
@@ -97,8 +97,7 @@ impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
 impl KeyedRows<'_, '_, '_> {
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> Res<()> {
         self.out.enc.w.line(self.row_depth);
-        write_key(self.out.out(), key);
-        self.out.out().push_str(": ");
+        write_entry_key(self.out.out(), key);
         row(self.out, v, self.fields, self.level)?;
         self.n += 1;
         Ok(())
@@ -138,9 +137,8 @@ impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
     /// Writes the value of `field` (a cell, or a group's cells).
     fn put<T: Serialize + ?Sized>(&mut self, field: &Field, v: &T, level: usize) -> Res<()> {
         if field.is_leaf() {
-            let sep = (!*self.first).then(|| self.out.delimiter.as_char());
-            *self.first = false;
             let delimiter = self.out.delimiter;
+            let sep = row_separator(self.first, delimiter);
             let cell = Cell {
                 out: self.out.out(),
                 sep,
