@@ -294,7 +294,11 @@ impl<R: BufRead> EventReader<R> {
 /// # Ok::<(), toon::Error>(())
 /// ```
 pub fn reader_to_value<R: BufRead>(reader: R, options: &DecodeOptions) -> Result<Value> {
-    build(Driver::over_reader(reader, options, ValueSink::new(options)))
+    build(Driver::over_reader(
+        reader,
+        options,
+        ValueSink::new(options),
+    ))
 }
 
 /// Decodes the TOON document `text` into a [`Value`]: the state machine over the
