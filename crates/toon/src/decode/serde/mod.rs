@@ -418,6 +418,7 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, 
             (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
             (Step::Row(spans), at) => visitor.visit_map(RowAccess {
                 de: self,
+                start: spans.start,
                 next: spans.start,
                 end: spans.end,
                 at,
@@ -562,27 +563,16 @@ impl<'de, I: LineInput> SeqAccess<'de> for ArrayAccess<'_, 'de, I> {
     }
 }
 
-/// A table row kept whole (see [`Step::Row`]): its fields' names and cells.
+/// A table row kept whole (see [`Step::Row`]): its cells and its table's names.
 struct RowAccess<'d, 'de, I> {
     de: &'d mut MachineDeserializer<'de, I>,
-    /// The next name's place in the queue's spans (its cell follows it).
+    /// The first cell's place in the queue's spans.
+    start: usize,
+    /// The next cell's place in the queue's spans.
     next: usize,
     end: usize,
     /// The row's line, where errors about its cells point.
     at: Pos,
-}
-
-impl<I: LineInput> RowAccess<'_, '_, I> {
-    /// The name or cell at `i` of the queue's spans.
-    fn span(&self, i: usize) -> Tok {
-        self.de
-            .driver
-            .sink_ref()
-            .spans
-            .get(i)
-            .copied()
-            .unwrap_or(Tok::EMPTY)
-    }
 }
 
 impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
@@ -592,19 +582,22 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
         if self.next >= self.end {
             return Ok(None);
         }
-        let at = self.at;
-        let key = self.de.text(self.span(self.next)).key(seed);
-        key.map(Some).map_err(|e| self.de.locate(e, at))
+        let queue = self.de.driver.sink_ref();
+        let name = queue.names.get(self.next - self.start).cloned();
+        let name = name.and_then(|r| queue.names_text.get(r)).unwrap_or("");
+        let key = Text::Copy(name).key(seed);
+        key.map(Some).map_err(|e| self.de.locate(e, self.at))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let (at, cell) = (self.at, self.span(self.next + 1));
-        self.next += 2;
+        let queue = self.de.driver.sink_ref();
+        let cell = queue.spans.get(self.next).copied().unwrap_or(Tok::EMPTY);
+        self.next += 1;
         seed.deserialize(self.de.token(cell))
-            .map_err(|e| self.de.locate(e, at))
+            .map_err(|e| self.de.locate(e, self.at))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.end.saturating_sub(self.next)) / 2)
+        Some(self.end.saturating_sub(self.next))
     }
 }

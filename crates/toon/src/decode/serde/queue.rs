@@ -47,8 +47,8 @@ pub(super) enum Step {
     EndArray,
     /// A key.
     Key(Tok),
-    /// A table row over a flat field list: its fields' names and cells, alternately,
-    /// in [`StepQueue::spans`].
+    /// A table row over a flat field list: its cells in [`StepQueue::spans`], its
+    /// fields' names in [`StepQueue::names`].
     Row(Range<usize>),
     /// A primitive.
     Prim(Tok),
@@ -69,8 +69,15 @@ pub(super) struct StepQueue {
     /// The text of the queued keys and row cells, one after the other (emptied when
     /// the queue is, so a key or cell costs no allocation of its own).
     pub text: String,
-    /// The names and cells of queued rows, alternately.
+    /// The cells of queued rows.
     pub spans: Vec<Tok>,
+    /// The field names of the table whose rows are queued, one after the other in
+    /// `names_text`: kept while its rows come, not copied per row.
+    pub names: Vec<Range<usize>>,
+    pub names_text: String,
+    /// The [`RowCache::id`] of the table `names` belong to, and the last id given.
+    names_of: usize,
+    last_id: usize,
     /// The address and length of the document text the tokens may lie in (0, 0 when
     /// lines are copied from a reader).
     doc: (usize, usize),
@@ -216,7 +223,7 @@ impl Sink for StepQueue {
     /// other rows go event by event.
     fn row(
         &mut self,
-        _cache: &mut RowCache,
+        cache: &mut RowCache,
         fields: &[Field<'_>],
         cells: &[&str],
         line: &Line<'_>,
@@ -232,10 +239,24 @@ impl Sink for StepQueue {
             }
             return Ok(());
         }
+        if cache.id == 0 {
+            self.last_id += 1;
+            cache.id = self.last_id;
+        }
+        if cache.id != self.names_of {
+            // A row is queued only when the queue is empty: no queued row uses the
+            // names of the previous table.
+            self.names_of = cache.id;
+            self.names.clear();
+            self.names_text.clear();
+            for f in fields {
+                let start = self.names_text.len();
+                self.names_text.push_str(&f.name);
+                self.names.push(start..self.names_text.len());
+            }
+        }
         let (start, text_start) = (self.spans.len(), self.text.len());
-        for (i, f) in fields.iter().enumerate() {
-            let name = self.keep(&f.name, true);
-            self.spans.push(name);
+        for i in 0..fields.len() {
             let cell = cells.get(i).copied().unwrap_or("");
             if !cell.starts_with('"') {
                 let cell = self.keep(cell, false);
