@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, V
 use serde::{Deserialize, forward_to_deserialize_any};
 
 mod queue;
+mod row;
 mod token;
 
 use crate::decode::grammar::machine::Driver;
@@ -416,13 +417,7 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.next()? {
             (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
-            (Step::Row(spans), at) => visitor.visit_map(RowAccess {
-                de: self,
-                start: spans.start,
-                next: spans.start,
-                end: spans.end,
-                at,
-            }),
+            (Step::Row(cells), at) => row::visit_row(self, visitor, cells.start, at),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
             (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
@@ -560,44 +555,5 @@ impl<'de, I: LineInput> SeqAccess<'de> for ArrayAccess<'_, 'de, I> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
-    }
-}
-
-/// A table row kept whole (see [`Step::Row`]): its cells and its table's names.
-struct RowAccess<'d, 'de, I> {
-    de: &'d mut MachineDeserializer<'de, I>,
-    /// The first cell's place in the queue's spans.
-    start: usize,
-    /// The next cell's place in the queue's spans.
-    next: usize,
-    end: usize,
-    /// The row's line, where errors about its cells point.
-    at: Pos,
-}
-
-impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.next >= self.end {
-            return Ok(None);
-        }
-        let queue = self.de.driver.sink_ref();
-        let name = queue.names.get(self.next - self.start).cloned();
-        let name = name.and_then(|r| queue.names_text.get(r)).unwrap_or("");
-        let key = Text::Copy(name).key(seed);
-        key.map(Some).map_err(|e| self.de.locate(e, self.at))
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let queue = self.de.driver.sink_ref();
-        let cell = queue.spans.get(self.next).copied().unwrap_or(Tok::EMPTY);
-        self.next += 1;
-        seed.deserialize(self.de.token(cell))
-            .map_err(|e| self.de.locate(e, self.at))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.end.saturating_sub(self.next))
     }
 }

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use crate::decode::grammar::header::Field;
 use crate::decode::grammar::scanner::Line;
-use crate::decode::grammar::sink::{RowCache, Sink, row_events};
+use crate::decode::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
 use crate::decode::grammar::slot::primitive;
 use crate::decode::grammar::tokens::quoted_str;
 use crate::{Result, Value};
@@ -71,10 +71,13 @@ pub(super) struct StepQueue {
     pub text: String,
     /// The cells of queued rows.
     pub spans: Vec<Tok>,
-    /// The field names of the table whose rows are queued, one after the other in
-    /// `names_text`: kept while its rows come, not copied per row.
-    pub names: Vec<Range<usize>>,
+    /// The field list of the table whose rows are queued, depth first, names one after
+    /// the other in `names_text`: kept while its rows come, not copied per row.
+    pub names: Vec<Name>,
     pub names_text: String,
+    /// The fields of `names` with one cell each.
+    leaves: usize,
+
     /// The [`RowCache::id`] of the table `names` belong to, and the last id given.
     names_of: usize,
     last_id: usize,
@@ -83,7 +86,70 @@ pub(super) struct StepQueue {
     doc: (usize, usize),
 }
 
+/// One entry of a queued table's field list, depth first.
+pub(super) enum Name {
+    /// A field with one cell: its name.
+    Leaf(Range<usize>),
+    /// A field group: its name, the entries inside it (at every level), the cells
+    /// inside it.
+    Group {
+        name: Range<usize>,
+        entries: usize,
+        cells: usize,
+    },
+}
+
+impl Name {
+    /// The field's name in [`StepQueue::names_text`].
+    pub fn name(&self) -> Range<usize> {
+        match self {
+            Name::Leaf(r) | Name::Group { name: r, .. } => r.clone(),
+        }
+    }
+}
+
 impl StepQueue {
+    /// Keeps `fields` as the field list of the rows to come.
+    fn keep_names(&mut self, fields: &[Field<'_>]) {
+        self.names.clear();
+        self.names_text.clear();
+        self.leaves = 0;
+        // The open groups: their entry's place and the cells before them.
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        walk(fields, |step| {
+            let name = match step {
+                Walk::Leaf(name) | Walk::Open(name) => name,
+                Walk::Close => {
+                    let (at, cells_before) = open.pop().unwrap_or_default();
+                    let (entries, cells) = (self.names.len() - at - 1, self.leaves - cells_before);
+                    if let Some(Name::Group {
+                        entries: e,
+                        cells: c,
+                        ..
+                    }) = self.names.get_mut(at)
+                    {
+                        (*e, *c) = (entries, cells);
+                    }
+                    return;
+                }
+            };
+            let start = self.names_text.len();
+            self.names_text.push_str(name);
+            let range = start..self.names_text.len();
+            if let Walk::Open(_) = step {
+                open.push((self.names.len(), self.leaves));
+                self.names.push(Name::Group {
+                    name: range,
+                    entries: 0,
+                    cells: 0,
+                });
+            } else {
+                self.leaves += 1;
+                self.names.push(Name::Leaf(range));
+            }
+        });
+    }
+
     /// A queue whose tokens may lie in `doc`, the whole document text.
     pub fn over(doc: &str) -> StepQueue {
         StepQueue {
@@ -218,8 +284,8 @@ impl Sink for StepQueue {
         }
         Ok(())
     }
-    /// A row over a flat field list whose quoted cells are well formed is kept whole
-    /// (names and cells as tokens), read cell by cell when the deserializer gets to it;
+    /// A row whose quoted cells are well formed is kept whole (its cells as tokens, its
+    /// table's names kept once), read cell by cell when the deserializer gets to it;
     /// other rows go event by event.
     fn row(
         &mut self,
@@ -228,11 +294,7 @@ impl Sink for StepQueue {
         cells: &[&str],
         line: &Line<'_>,
     ) -> Result<()> {
-        let flat = fields.iter().all(|f| f.children.is_none());
-        if self.skip > 0 || !flat {
-            if self.skip == 0 {
-                return row_events(self, fields, cells, line);
-            }
+        if self.skip > 0 {
             // Only a quoted cell can be malformed.
             for cell in cells.iter().filter(|c| c.starts_with('"')) {
                 primitive(line, cell)?;
@@ -247,16 +309,10 @@ impl Sink for StepQueue {
             // A row is queued only when the queue is empty: no queued row uses the
             // names of the previous table.
             self.names_of = cache.id;
-            self.names.clear();
-            self.names_text.clear();
-            for f in fields {
-                let start = self.names_text.len();
-                self.names_text.push_str(&f.name);
-                self.names.push(start..self.names_text.len());
-            }
+            self.keep_names(fields);
         }
         let (start, text_start) = (self.spans.len(), self.text.len());
-        for i in 0..fields.len() {
+        for i in 0..self.leaves {
             let cell = cells.get(i).copied().unwrap_or("");
             if !cell.starts_with('"') {
                 let cell = self.keep(cell, false);
