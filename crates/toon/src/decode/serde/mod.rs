@@ -79,8 +79,9 @@ pub struct MachineDeserializer<'de, I> {
     driver: Driver<I, StepQueue>,
     /// The document text the queued tokens may lie in (empty over a reader).
     doc: &'de str,
-    /// The next step, read ahead, and where it came from.
-    peeked: Option<(Step, Pos)>,
+    /// The next step, read ahead (it came from `queued_at`: the machine steps only
+    /// when nothing is read ahead).
+    peeked: Option<Step>,
     /// Where the queued steps came from: the line the reader's last step consumed.
     queued_at: Pos,
 }
@@ -175,36 +176,37 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
         }
     }
 
-    /// Reads ahead one step (if not already done).
-    fn fill(&mut self) -> Result<()> {
-        while self.peeked.is_none() {
+    /// The next step, taken from the queue (the machine runs while it is empty).
+    fn pull(&mut self) -> Result<Step> {
+        loop {
             if let Some(step) = self.driver.sink().steps.pop_front() {
-                if let Step::Error(e) = step {
-                    return Err(e);
-                }
-                self.peeked = Some((step, self.queued_at));
-            } else {
-                // Nothing queued refers to the key text any more.
-                self.driver.sink().clear_text();
-                if !self.step() {
-                    self.peeked = Some((Step::End, self.queued_at));
-                }
+                return match step {
+                    Step::Error(e) => Err(e),
+                    step => Ok(step),
+                };
+            }
+            // Nothing queued refers to the queue's text any more.
+            self.driver.sink().clear_text();
+            if !self.step() {
+                return Ok(Step::End);
             }
         }
-        Ok(())
     }
 
     fn peek(&mut self) -> Result<(&Step, Pos)> {
-        self.fill()?;
-        match &self.peeked {
-            Some((step, at)) => Ok((step, *at)),
-            None => Ok((&Step::End, self.queued_at)),
+        if self.peeked.is_none() {
+            self.peeked = Some(self.pull()?);
         }
+        let at = self.queued_at;
+        Ok((self.peeked.as_ref().unwrap_or(&Step::End), at))
     }
 
     fn next(&mut self) -> Result<(Step, Pos)> {
-        self.fill()?;
-        Ok(self.peeked.take().unwrap_or((Step::End, self.queued_at)))
+        let step = match self.peeked.take() {
+            Some(step) => step,
+            None => self.pull()?,
+        };
+        Ok((step, self.queued_at))
     }
 
     /// Gives an error without a location the position `at`.
