@@ -29,7 +29,9 @@ mod value;
 pub use deserializer::Deserializer;
 pub use events::{Event, EventReader};
 pub use json::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
-pub use serde::{ReaderDeserializer, TextDeserializer, from_reader_with, from_text_with};
+pub use serde::{
+    MachineDeserializer, ReaderDeserializer, TextDeserializer, from_reader_with, from_text_with,
+};
 pub use value::{ValueBuilder, reader_to_value};
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
