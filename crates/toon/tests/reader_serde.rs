@@ -98,6 +98,27 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
             show(&got)
         ));
     }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let got = toon::decode::from_text_with::<serde_json::Value>(text, options);
+        if !agree(bytes, options, &want, &got, |_| unreachable!("valid UTF-8")) {
+            return Err(format!(
+                "serde_json::Value: from_str {} / from_text_with {}",
+                show(&want),
+                show(&got)
+            ));
+        }
+        let (want, got) = (
+            toon::from_str_with::<Value>(text, options),
+            toon::decode::from_text_with::<Value>(text, options),
+        );
+        if !agree(bytes, options, &want, &got, |_| unreachable!("valid UTF-8")) {
+            return Err(format!(
+                "toon::Value: from_str {} / from_text_with {}",
+                show(&want),
+                show(&got)
+            ));
+        }
+    }
     let want = toon::from_slice_with::<Value>(bytes, options);
     let got = from_reader_with::<_, Value>(bytes, options);
     if !agree(bytes, options, &want, &got, |t| {
@@ -316,6 +337,9 @@ fn typed_structs_read_like_from_str() {
     assert_eq!(from_str, want);
     let streamed: Doc = toon::from_reader(ByteByByte(DOC.as_bytes())).expect("from_reader");
     assert_eq!(streamed, want);
+    let options = DecodeOptions::default();
+    let machine: Doc = toon::decode::from_text_with(DOC, &options).expect("from_text_with");
+    assert_eq!(machine, want);
 }
 
 #[test]
@@ -344,6 +368,13 @@ fn a_root_sequence_reads_element_by_element() {
 fn same_typed_error<T: for<'de> Deserialize<'de> + std::fmt::Debug>(text: &str) -> Error {
     let want = toon::from_str::<T>(text).expect_err("from_str fails");
     let got = toon::from_reader::<_, T>(text.as_bytes()).expect_err("from_reader fails");
+    let options = DecodeOptions::default();
+    let machine = toon::decode::from_text_with::<T>(text, &options).expect_err("from_text fails");
+    assert_eq!(
+        (machine.kind(), machine.message(), machine.line()),
+        (got.kind(), got.message(), got.line()),
+        "{text:?}"
+    );
     assert_eq!(
         (want.kind(), want.message()),
         (got.kind(), got.message()),

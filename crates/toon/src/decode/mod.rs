@@ -13,8 +13,10 @@
 //! and drives one of the consumers: the `Value` builder ([`decode_value`],
 //! [`reader_to_value`]), the JSON writer ([`to_json_writer`], [`reader_to_json_writer`],
 //! [`reader_to_json_lines`]), the public [`EventReader`], and the serde deserializer of
-//! [`from_reader`] ([`ReaderDeserializer`]). [`from_str`] runs a second implementation
-//! of the grammar, the whole-text [`Deserializer`].
+//! [`from_reader`] ([`ReaderDeserializer`]) and [`from_text_with`]
+//! ([`TextDeserializer`]). [`from_str`] still runs a second implementation of the
+//! grammar, the whole-text [`Deserializer`], which is faster (see
+//! `benches/results/decode-profile.md`).
 
 mod deserializer;
 mod events;
@@ -27,7 +29,9 @@ mod value;
 pub use deserializer::Deserializer;
 pub use events::{Event, EventReader};
 pub use json::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
-pub use serde::{ReaderDeserializer, from_reader_with};
+pub use serde::{
+    MachineDeserializer, ReaderDeserializer, TextDeserializer, from_reader_with, from_text_with,
+};
 pub use value::{ValueBuilder, reader_to_value};
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};

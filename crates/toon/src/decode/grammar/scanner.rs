@@ -37,7 +37,11 @@ impl<'a> Line<'a> {
         while end > 0 && !self.raw.is_char_boundary(end) {
             end -= 1;
         }
-        self.raw[..end].chars().count() + 1
+        let before = &self.raw[..end];
+        if before.is_ascii() {
+            return end + 1;
+        }
+        before.chars().count() + 1
     }
 
     /// A syntax error at byte `offset` of the sub-slice `part` of this line.

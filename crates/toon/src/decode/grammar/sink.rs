@@ -124,6 +124,9 @@ pub(crate) struct RowCache {
     pub shape: Option<Map>,
     /// The JSON writer's row, flattened: keys escaped with their colon (and space).
     pub ops: Vec<RowOp>,
+    /// A number the serde driver's queue gives this table's field list (0: none yet),
+    /// to know when the names it keeps are this table's.
+    pub id: usize,
 }
 
 /// One step of the JSON writer's row.

@@ -46,7 +46,7 @@ fn offset_in(whole: &str, part: &str) -> usize {
 
 /// The lines of a reader, with one line of lookahead: each physical line is copied into
 /// a buffer recycled from consumed lines.
-pub(crate) struct IoSource<R> {
+pub struct IoSource<R> {
     reader: R,
     strict: bool,
     indent_size: usize,

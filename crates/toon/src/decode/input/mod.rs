@@ -8,8 +8,8 @@
 mod io;
 mod text;
 
-pub(crate) use io::IoSource;
-pub(crate) use text::TextSource;
+pub use io::IoSource;
+pub use text::TextSource;
 
 use crate::Result;
 use crate::decode::grammar::scanner::Line;

@@ -6,7 +6,7 @@ use crate::decode::grammar::scanner::{Line, LineKind, classify};
 
 /// The lines of a `&'de str`, with one line of lookahead; every line and token borrows
 /// from the text.
-pub(crate) struct TextSource<'de> {
+pub struct TextSource<'de> {
     /// The text after the last line fetched (`None` past the end).
     rest: Option<&'de str>,
     strict: bool,

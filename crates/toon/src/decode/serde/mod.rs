@@ -1,26 +1,29 @@
-//! A serde `Deserializer` driven by the reader's events: any `T: DeserializeOwned`
-//! straight from a [`BufRead`], one line at a time, with one step of lookahead.
+//! A serde `Deserializer` driven by the decoding state machine's events, pulled one
+//! step of lookahead at a time: the machine reads one more line whenever the queue of
+//! steps runs empty. Generic over the machine's input: over a whole text, tokens and
+//! keys are handed to visitors borrowed from it; over a [`BufRead`], copied.
 //!
 //! Objects are `MapAccess` from `StartObject`, keys and values to `EndObject`; arrays
 //! are `SeqAccess` from `StartArray` (its declared length the size hint) to `EndArray`;
-//! primitives are handed over as `from_str` hands the same tokens. A skipped value
-//! (`deserialize_ignored_any`, unknown struct fields) is read and checked but not kept.
+//! primitives are their token text, parsed only as the visitor's request needs
+//! ([`token`]). A skipped value (`deserialize_ignored_any`, unknown struct fields) is
+//! read and checked but not kept.
 
 use std::io::{BufRead, BufReader, Read};
 
-use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
-mod prim;
 mod queue;
+mod row;
+mod token;
 
 use crate::decode::grammar::machine::Driver;
-use crate::decode::grammar::primitive::parse_primitive;
+use crate::decode::input::{IoSource, LineInput, TextSource};
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
-use prim::PrimDe;
-use queue::{Span, Step, StepQueue};
+use queue::{Step, StepQueue, Tok};
+use token::{Text, TokenDe};
 
 /// A line and the column of its content, for errors about what it holds.
 #[derive(Clone, Copy, Default)]
@@ -49,21 +52,88 @@ struct Pos {
 /// assert_eq!(users[2].name, "Cy");
 /// # Ok::<(), toon::Error>(())
 /// ```
-pub struct ReaderDeserializer<R> {
-    driver: Driver<crate::decode::input::IoSource<R>, StepQueue>,
-    /// The next step, read ahead, and where it came from.
-    peeked: Option<(Step, Pos)>,
+pub type ReaderDeserializer<R> = MachineDeserializer<'static, IoSource<R>>;
+
+/// The same deserializer over a whole text: keys and tokens are handed to visitors
+/// borrowed from `text` where they need no unescaping (`&'de str` fields work). Values
+/// and errors are [`from_str_with`](crate::from_str_with)'s; see
+/// [`from_text_with`](crate::decode::from_text_with).
+///
+/// ```
+/// use serde::Deserialize;
+/// let text = "[2]{id,name}:\n  1,Ada\n  2,Bob\n";
+/// let mut de = toon::decode::TextDeserializer::from_text(text, &toon::DecodeOptions::default());
+/// #[derive(Deserialize)]
+/// struct User<'a> { id: u32, name: &'a str }
+/// let users = Vec::<User>::deserialize(&mut de)?;
+/// de.end()?;
+/// assert_eq!((users[1].id, users[1].name), (2, "Bob"));
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub type TextDeserializer<'de> = MachineDeserializer<'de, TextSource<'de>>;
+
+/// The serde deserializer over the decoding state machine reading lines from `I`: a
+/// whole text (tokens borrowed for `'de`, [`TextDeserializer`]) or a reader (tokens
+/// copied, [`ReaderDeserializer`]).
+pub struct MachineDeserializer<'de, I> {
+    driver: Driver<I, StepQueue>,
+    /// The document text the queued tokens may lie in (empty over a reader).
+    doc: &'de str,
+    /// The next step, read ahead (it came from `queued_at`: the machine steps only
+    /// when nothing is read ahead).
+    peeked: Option<Step>,
     /// Where the queued steps came from: the line the reader's last step consumed.
     queued_at: Pos,
 }
 
-impl<R: BufRead> ReaderDeserializer<R> {
+impl<R: BufRead> MachineDeserializer<'static, IoSource<R>> {
     /// A deserializer of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
-        ReaderDeserializer {
+        MachineDeserializer {
             driver: Driver::over_reader(reader, options, StepQueue::default()),
+            doc: "",
             peeked: None,
             queued_at: Pos::default(),
+        }
+    }
+}
+
+impl<'de> MachineDeserializer<'de, TextSource<'de>> {
+    /// A deserializer of the TOON document `text`, decoded with `options`: strings
+    /// without escapes are handed to visitors borrowed from `text`.
+    pub fn from_text(text: &'de str, options: &DecodeOptions) -> Self {
+        MachineDeserializer {
+            driver: Driver::over_text(text, options, StepQueue::over(text)),
+            doc: text,
+            peeked: None,
+            queued_at: Pos::default(),
+        }
+    }
+}
+
+#[allow(private_bounds)]
+impl<'de, I: LineInput> MachineDeserializer<'de, I> {
+    /// The text of `tok`: borrowed from the document, or from the queue until it is
+    /// read on.
+    fn text(&self, tok: Tok) -> Text<'de, '_> {
+        if tok.doc {
+            Text::Doc(self.doc.get(tok.start..tok.end).unwrap_or(""))
+        } else {
+            Text::Copy(
+                self.driver
+                    .sink_ref()
+                    .text
+                    .get(tok.start..tok.end)
+                    .unwrap_or(""),
+            )
+        }
+    }
+
+    /// The primitive `tok` as a deserializer.
+    fn token(&self, tok: Tok) -> TokenDe<'de, '_> {
+        TokenDe {
+            text: self.text(tok),
+            quoted: tok.quoted,
         }
     }
 
@@ -106,36 +176,37 @@ impl<R: BufRead> ReaderDeserializer<R> {
         }
     }
 
-    /// Reads ahead one step (if not already done).
-    fn fill(&mut self) -> Result<()> {
-        while self.peeked.is_none() {
+    /// The next step, taken from the queue (the machine runs while it is empty).
+    fn pull(&mut self) -> Result<Step> {
+        loop {
             if let Some(step) = self.driver.sink().steps.pop_front() {
-                if let Step::Error(e) = step {
-                    return Err(e);
-                }
-                self.peeked = Some((step, self.queued_at));
-            } else {
-                // Nothing queued refers to the key text any more.
-                self.driver.sink().clear_text();
-                if !self.step() {
-                    self.peeked = Some((Step::End, self.queued_at));
-                }
+                return match step {
+                    Step::Error(e) => Err(e),
+                    step => Ok(step),
+                };
+            }
+            // Nothing queued refers to the queue's text any more.
+            self.driver.sink().clear_text();
+            if !self.step() {
+                return Ok(Step::End);
             }
         }
-        Ok(())
     }
 
     fn peek(&mut self) -> Result<(&Step, Pos)> {
-        self.fill()?;
-        match &self.peeked {
-            Some((step, at)) => Ok((step, *at)),
-            None => Ok((&Step::End, self.queued_at)),
+        if self.peeked.is_none() {
+            self.peeked = Some(self.pull()?);
         }
+        let at = self.queued_at;
+        Ok((self.peeked.as_ref().unwrap_or(&Step::End), at))
     }
 
     fn next(&mut self) -> Result<(Step, Pos)> {
-        self.fill()?;
-        Ok(self.peeked.take().unwrap_or((Step::End, self.queued_at)))
+        let step = match self.peeked.take() {
+            Some(step) => step,
+            None => self.pull()?,
+        };
+        Ok((step, self.queued_at))
     }
 
     /// Gives an error without a location the position `at`.
@@ -225,7 +296,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
 
     /// An object just opened at `at`, read as a map. Errors are located by the caller
     /// (the enclosing field or element), as `from_str` locates them.
-    fn visit_object<'de, V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
+    fn visit_object<V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
         let mut access = ObjectAccess {
             de: self,
             key_at: at,
@@ -241,7 +312,7 @@ impl<R: BufRead> ReaderDeserializer<R> {
     }
 
     /// An array just opened with `len` declared elements, read as a sequence.
-    fn visit_array<'de, V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+    fn visit_array<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
         let mut access = ArrayAccess {
             de: self,
             left: len,
@@ -265,12 +336,12 @@ impl<R: BufRead> ReaderDeserializer<R> {
     }
 
     /// The primitive that comes next, if one does.
-    fn next_primitive(&mut self) -> Result<Option<(PrimDe, Pos)>> {
+    fn next_primitive(&mut self) -> Result<Option<(Tok, Pos)>> {
         if !matches!(self.peek()?.0, Step::Prim(..)) {
             return Ok(None);
         }
         match self.next()? {
-            (Step::Prim(prim), at) => Ok(Some((prim, at))),
+            (Step::Prim(tok), at) => Ok(Some((tok, at))),
             (step, at) => Err(self.misplaced(&step, at)),
         }
     }
@@ -300,6 +371,25 @@ pub fn from_reader_with<R: Read, T: DeserializeOwned>(
     Ok(value)
 }
 
+/// Deserializes a `T` from TOON text with the given options through the decoding state
+/// machine ([`TextDeserializer`]): the values and errors of
+/// [`from_str_with`](crate::from_str_with), which runs the tree deserializer.
+///
+/// ```
+/// let items: Vec<&str> = toon::decode::from_text_with("[3]: a,b,c", &toon::DecodeOptions::default())?;
+/// assert_eq!(items, ["a", "b", "c"]);
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub fn from_text_with<'de, T: Deserialize<'de>>(
+    text: &'de str,
+    options: &DecodeOptions,
+) -> Result<T> {
+    let mut de = TextDeserializer::from_text(text, options);
+    let value = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
 /// Requests a primitive answers itself; anything else answers as `deserialize_any`.
 /// Integer requests locate a primitive's errors themselves (as `from_str` does), the
 /// others leave that to the enclosing field or element.
@@ -307,7 +397,7 @@ macro_rules! primitive_first {
     (located $($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match self.next_primitive()? {
-                Some((prim, at)) => prim.$m(visitor).map_err(|e| self.locate(e, at)),
+                Some((tok, at)) => self.token(tok).$m(visitor).map_err(|e| self.locate(e, at)),
                 None => self.deserialize_any(visitor),
             }
         }
@@ -315,25 +405,21 @@ macro_rules! primitive_first {
     ($($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             match self.next_primitive()? {
-                Some((prim, _)) => prim.$m(visitor),
+                Some((tok, _)) => self.token(tok).$m(visitor),
                 None => self.deserialize_any(visitor),
             }
         }
     )*};
 }
 
-impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
+#[allow(private_bounds)]
+impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, I> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.next()? {
-            (Step::Prim(prim), _) => prim.deserialize_any(visitor),
-            (Step::Row(spans), at) => visitor.visit_map(RowAccess {
-                de: self,
-                next: spans.start,
-                end: spans.end,
-                at,
-            }),
+            (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
+            (Step::Row(cells), at) => row::visit_row(self, visitor, cells.start, at),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
             (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
@@ -341,10 +427,11 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Step::Prim(PrimDe {
-            value: Value::Null, ..
-        }) = self.peek()?.0
-        {
+        let null = match self.peek()?.0 {
+            Step::Prim(tok) => Some(*tok),
+            _ => None,
+        };
+        if null.is_some_and(|tok| self.token(tok).is_null()) {
             self.next()?;
             visitor.visit_none()
         } else {
@@ -361,8 +448,8 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some((prim, _)) = self.next_primitive()? {
-            return prim.deserialize_enum(name, variants, visitor);
+        if let Some((tok, _)) = self.next_primitive()? {
+            return self.token(tok).deserialize_enum(name, variants, visitor);
         }
         let value = Value::deserialize(&mut *self)?;
         de::Deserializer::deserialize_enum(value, name, variants, visitor)
@@ -394,8 +481,8 @@ impl<'de, R: BufRead> de::Deserializer<'de> for &mut ReaderDeserializer<R> {
 }
 
 /// An object's fields.
-struct ObjectAccess<'d, R> {
-    de: &'d mut ReaderDeserializer<R>,
+struct ObjectAccess<'d, 'de, I> {
+    de: &'d mut MachineDeserializer<'de, I>,
     /// Where the last key was read: errors in its value without a position get it.
     key_at: Pos,
     /// A key was read and its value not yet.
@@ -403,7 +490,7 @@ struct ObjectAccess<'d, R> {
     done: bool,
 }
 
-impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
+impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
@@ -419,8 +506,7 @@ impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
             (Step::Key(key), at) => {
                 self.key_at = at;
                 self.pending = true;
-                let text = self.de.driver.sink().text.get(key).unwrap_or("");
-                let key = seed.deserialize(StrDeserializer::<Error>::new(text));
+                let key = self.de.text(key).key(seed);
                 key.map(Some).map_err(|e| self.de.locate(e, at))
             }
             (Step::EndObject, _) => {
@@ -443,14 +529,14 @@ impl<'de, R: BufRead> MapAccess<'de> for ObjectAccess<'_, R> {
 }
 
 /// An array's elements.
-struct ArrayAccess<'d, R> {
-    de: &'d mut ReaderDeserializer<R>,
+struct ArrayAccess<'d, 'de, I> {
+    de: &'d mut MachineDeserializer<'de, I>,
     /// Elements still to come, as the header declares them.
     left: usize,
     done: bool,
 }
 
-impl<'de, R: BufRead> SeqAccess<'de> for ArrayAccess<'_, R> {
+impl<'de, I: LineInput> SeqAccess<'de> for ArrayAccess<'_, 'de, I> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
@@ -471,62 +557,5 @@ impl<'de, R: BufRead> SeqAccess<'de> for ArrayAccess<'_, R> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
-    }
-}
-
-/// A table row kept whole (see [`Step::Row`]): its fields' names and cells.
-struct RowAccess<'d, R> {
-    de: &'d mut ReaderDeserializer<R>,
-    /// The next name's place in the queue's spans (its cell follows it).
-    next: usize,
-    end: usize,
-    /// The row's line, where errors about its cells point.
-    at: Pos,
-}
-
-impl<R: BufRead> RowAccess<'_, R> {
-    /// The text of the span at `i`, and whether it is an unescaped string.
-    fn text(&mut self, i: usize) -> (&str, bool) {
-        let queue = self.de.driver.sink();
-        let (range, string) = match queue.spans.get(i) {
-            Some(Span::Name(r) | Span::Token(r)) => (r.clone(), false),
-            Some(Span::Str(r)) => (r.clone(), true),
-            None => (0..0, false),
-        };
-        (queue.text.get(range).unwrap_or(""), string)
-    }
-}
-
-impl<'de, R: BufRead> MapAccess<'de> for RowAccess<'_, R> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.next >= self.end {
-            return Ok(None);
-        }
-        let at = self.at;
-        let key = seed.deserialize(StrDeserializer::<Error>::new(self.text(self.next).0));
-        key.map(Some).map_err(|e| self.de.locate(e, at))
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let (at, cell) = (self.at, self.next + 1);
-        self.next += 2;
-        let prim = match self.text(cell) {
-            (s, true) => PrimDe {
-                value: Value::String(s.to_owned()),
-                text: None,
-            },
-            // An unquoted token cannot be malformed.
-            (token, false) => match parse_primitive(token) {
-                Ok(value) => PrimDe::new(value, token),
-                Err(_) => PrimDe::new(Value::String(token.to_owned()), token),
-            },
-        };
-        seed.deserialize(prim).map_err(|e| self.de.locate(e, at))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some((self.end.saturating_sub(self.next)) / 2)
     }
 }

@@ -1,20 +1,42 @@
 //! The events the serde driver ([`ReaderDeserializer`](super::ReaderDeserializer)) pulls
-//! from the reader's state machine: owned, with a primitive's token text kept where its
-//! value does not say it (`1.0`, `1e3`, `-0`), so a `String` field reads the token as
-//! written, as `from_str` does. While a value is being skipped the sink only counts
-//! nesting: skipped keys and values are checked, never kept. Errors take their place
-//! among the steps (see [`Step::Error`]).
+//! from the state machine: keys and primitives as token text ([`Tok`]), parsed only when
+//! the visitor asks. Over a whole text a token is its place in the text (handed to
+//! visitors borrowed); otherwise it is copied into the queue's text buffer. While a
+//! value is being skipped the sink only counts nesting: skipped keys and values are
+//! checked, never kept. Errors take their place among the steps (see [`Step::Error`]).
 
 use std::collections::VecDeque;
 use std::ops::Range;
 
-use super::prim::PrimDe;
+use std::borrow::Cow;
+
 use crate::decode::grammar::header::Field;
 use crate::decode::grammar::scanner::Line;
-use crate::decode::grammar::sink::{RowCache, Sink, row_events};
+use crate::decode::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
 use crate::decode::grammar::slot::primitive;
 use crate::decode::grammar::tokens::quoted_str;
 use crate::{Result, Value};
+
+/// A key or primitive's text: where it is, and whether it is a quoted token's string.
+#[derive(Clone, Copy)]
+pub(super) struct Tok {
+    pub start: usize,
+    pub end: usize,
+    /// In the document text (else in [`StepQueue::text`]).
+    pub doc: bool,
+    /// A quoted token's string, unescaped (a string whatever it spells).
+    pub quoted: bool,
+}
+
+impl Tok {
+    /// The empty string.
+    pub const EMPTY: Tok = Tok {
+        start: 0,
+        end: 0,
+        doc: false,
+        quoted: true,
+    };
+}
 
 /// One step of the document, as the serde driver sees it.
 pub(super) enum Step {
@@ -23,13 +45,13 @@ pub(super) enum Step {
     /// An array and its declared length.
     StartArray(usize),
     EndArray,
-    /// A key: its place in [`StepQueue::text`].
-    Key(Range<usize>),
-    /// A table row over a flat field list: its fields' names and cells, alternately,
-    /// in [`StepQueue::spans`].
+    /// A key.
+    Key(Tok),
+    /// A table row over a flat field list: its cells in [`StepQueue::spans`], its
+    /// fields' names in [`StepQueue::names`].
     Row(Range<usize>),
     /// A primitive.
-    Prim(PrimDe),
+    Prim(Tok),
     /// An error the reader found here: raised when the driver reaches it, so a
     /// visitor's error about an earlier value on the same line comes first, as it does
     /// with `from_str`, which reads a line's values as they are asked for.
@@ -47,37 +69,140 @@ pub(super) struct StepQueue {
     /// The text of the queued keys and row cells, one after the other (emptied when
     /// the queue is, so a key or cell costs no allocation of its own).
     pub text: String,
-    /// The names and cells of queued rows.
-    pub spans: Vec<Span>,
+    /// The cells of queued rows.
+    pub spans: Vec<Tok>,
+    /// The field list of the table whose rows are queued, depth first, names one after
+    /// the other in `names_text`: kept while its rows come, not copied per row.
+    pub names: Vec<Name>,
+    pub names_text: String,
+    /// The fields of `names` with one cell each.
+    leaves: usize,
+
+    /// The [`RowCache::id`] of the table `names` belong to, and the last id given.
+    names_of: usize,
+    last_id: usize,
+    /// The address and length of the document text the tokens may lie in (0, 0 when
+    /// lines are copied from a reader).
+    doc: (usize, usize),
 }
 
-/// A name or cell of a queued row: its place in [`StepQueue::text`].
-pub(super) enum Span {
-    /// A field name.
-    Name(Range<usize>),
-    /// A cell's token, unquoted.
-    Token(Range<usize>),
-    /// A quoted cell's string, unescaped.
-    Str(Range<usize>),
+/// One entry of a queued table's field list, depth first.
+pub(super) enum Name {
+    /// A field with one cell: its name.
+    Leaf(Range<usize>),
+    /// A field group: its name, the entries inside it (at every level), the cells
+    /// inside it.
+    Group {
+        name: Range<usize>,
+        entries: usize,
+        cells: usize,
+    },
+}
+
+impl Name {
+    /// The field's name in [`StepQueue::names_text`].
+    pub fn name(&self) -> Range<usize> {
+        match self {
+            Name::Leaf(r) | Name::Group { name: r, .. } => r.clone(),
+        }
+    }
 }
 
 impl StepQueue {
+    /// Keeps `fields` as the field list of the rows to come.
+    fn keep_names(&mut self, fields: &[Field<'_>]) {
+        self.names.clear();
+        self.names_text.clear();
+        self.leaves = 0;
+        // The open groups: their entry's place and the cells before them.
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        walk(fields, |step| {
+            let name = match step {
+                Walk::Leaf(name) | Walk::Open(name) => name,
+                Walk::Close => {
+                    let (at, cells_before) = open.pop().unwrap_or_default();
+                    let (entries, cells) = (self.names.len() - at - 1, self.leaves - cells_before);
+                    if let Some(Name::Group {
+                        entries: e,
+                        cells: c,
+                        ..
+                    }) = self.names.get_mut(at)
+                    {
+                        (*e, *c) = (entries, cells);
+                    }
+                    return;
+                }
+            };
+            let start = self.names_text.len();
+            self.names_text.push_str(name);
+            let range = start..self.names_text.len();
+            if let Walk::Open(_) = step {
+                open.push((self.names.len(), self.leaves));
+                self.names.push(Name::Group {
+                    name: range,
+                    entries: 0,
+                    cells: 0,
+                });
+            } else {
+                self.leaves += 1;
+                self.names.push(Name::Leaf(range));
+            }
+        });
+    }
+
+    /// A queue whose tokens may lie in `doc`, the whole document text.
+    pub fn over(doc: &str) -> StepQueue {
+        StepQueue {
+            doc: (doc.as_ptr() as usize, doc.len()),
+            ..StepQueue::default()
+        }
+    }
+
     /// Forgets the text of the steps taken (call only when none is queued).
     pub fn clear_text(&mut self) {
         self.text.clear();
         self.spans.clear();
     }
 
-    /// `part` copied into `text`: its place there.
-    fn keep(&mut self, part: &str) -> Range<usize> {
+    /// `part` as a token: its place in the document when it lies there, else copied
+    /// into `text`.
+    fn keep(&mut self, part: &str, quoted: bool) -> Tok {
+        if !part.is_empty()
+            && let Some(start) = (part.as_ptr() as usize).checked_sub(self.doc.0)
+            && start + part.len() <= self.doc.1
+        {
+            return Tok {
+                start,
+                end: start + part.len(),
+                doc: true,
+                quoted,
+            };
+        }
         let start = self.text.len();
         self.text.push_str(part);
-        start..self.text.len()
+        Tok {
+            start,
+            end: self.text.len(),
+            doc: false,
+            quoted,
+        }
     }
 
-    fn push(&mut self, step: Step) {
-        if self.skip == 0 {
-            self.steps.push_back(step);
+    /// A quoted token's string as a token (borrowed from the document when it has no
+    /// escapes), or its error.
+    fn keep_quoted(&mut self, token: &str) -> Option<Tok> {
+        match quoted_str(token).ok()? {
+            Cow::Borrowed(s) => Some(self.keep(s, true)),
+            Cow::Owned(s) => {
+                let start = self.text.len();
+                self.text.push_str(&s);
+                Some(Tok {
+                    start,
+                    end: self.text.len(),
+                    doc: false,
+                    quoted: true,
+                })
+            }
         }
     }
 
@@ -113,71 +238,90 @@ impl Sink for StepQueue {
     }
     fn key(&mut self, key: &str) {
         if self.skip == 0 {
-            let key = self.keep(key);
+            let key = self.keep(key, true);
             self.steps.push_back(Step::Key(key));
         }
     }
+    /// A primitive value, as the token that spells it.
     fn value(&mut self, v: Value) {
-        self.push(Step::Prim(PrimDe {
-            value: v,
-            text: None,
-        }));
+        if self.skip > 0 {
+            return;
+        }
+        let tok = match v {
+            Value::String(s) => self.keep(&s, true),
+            Value::Null => self.keep("null", false),
+            Value::Bool(b) => self.keep(if b { "true" } else { "false" }, false),
+            Value::Number(n) => {
+                let mut text = String::new();
+                n.write_canonical(&mut text);
+                self.keep(&text, false)
+            }
+            // Containers never come as one primitive.
+            Value::Array(_) | Value::Object(_) => self.keep("", true),
+        };
+        self.steps.push_back(Step::Prim(tok));
     }
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
-        if self.skip > 0 {
-            // Only a quoted token can be malformed.
-            if token.starts_with('"') {
-                primitive(line, token)?;
+        if !token.starts_with('"') {
+            if self.skip == 0 {
+                let tok = self.keep(token, false);
+                self.steps.push_back(Step::Prim(tok));
             }
             return Ok(());
         }
-        let v = match primitive(line, token) {
-            Ok(v) => v,
-            Err(e) => {
-                self.steps.push_back(Step::Error(e));
-                return Ok(());
+        if self.skip > 0 {
+            // Only a quoted token can be malformed.
+            primitive(line, token)?;
+            return Ok(());
+        }
+        match self.keep_quoted(token) {
+            Some(tok) => self.steps.push_back(Step::Prim(tok)),
+            None => {
+                if let Err(e) = primitive(line, token) {
+                    self.steps.push_back(Step::Error(e));
+                }
             }
-        };
-        self.steps.push_back(Step::Prim(PrimDe::new(v, token)));
+        }
         Ok(())
     }
-    /// A row over a flat field list whose quoted cells are well formed is kept whole
-    /// (names, tokens and unescaped strings), read cell by cell when the deserializer
-    /// gets to it; other rows go event by event.
+    /// A row whose quoted cells are well formed is kept whole (its cells as tokens, its
+    /// table's names kept once), read cell by cell when the deserializer gets to it;
+    /// other rows go event by event.
     fn row(
         &mut self,
-        _cache: &mut RowCache,
+        cache: &mut RowCache,
         fields: &[Field<'_>],
         cells: &[&str],
         line: &Line<'_>,
     ) -> Result<()> {
-        let flat = fields.iter().all(|f| f.children.is_none());
-        if self.skip > 0 || !flat {
-            if self.skip == 0 {
-                return row_events(self, fields, cells, line);
-            }
+        if self.skip > 0 {
             // Only a quoted cell can be malformed.
             for cell in cells.iter().filter(|c| c.starts_with('"')) {
                 primitive(line, cell)?;
             }
             return Ok(());
         }
+        if cache.id == 0 {
+            self.last_id += 1;
+            cache.id = self.last_id;
+        }
+        if cache.id != self.names_of {
+            // A row is queued only when the queue is empty: no queued row uses the
+            // names of the previous table.
+            self.names_of = cache.id;
+            self.keep_names(fields);
+        }
         let (start, text_start) = (self.spans.len(), self.text.len());
-        for (i, f) in fields.iter().enumerate() {
-            let name = self.keep(&f.name);
-            self.spans.push(Span::Name(name));
+        for i in 0..self.leaves {
             let cell = cells.get(i).copied().unwrap_or("");
             if !cell.starts_with('"') {
-                let cell = self.keep(cell);
-                self.spans.push(Span::Token(cell));
+                let cell = self.keep(cell, false);
+                self.spans.push(cell);
                 continue;
             }
-            match quoted_str(cell) {
-                Ok(s) => {
-                    let s = self.keep(&s);
-                    self.spans.push(Span::Str(s));
-                }
-                Err(_) => {
+            match self.keep_quoted(cell) {
+                Some(tok) => self.spans.push(tok),
+                None => {
                     // Event by event, so the error comes after the cells before it.
                     self.spans.truncate(start);
                     self.text.truncate(text_start);

@@ -98,6 +98,11 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
         &mut self.st.out
     }
 
+    /// The sink, to read.
+    pub fn sink_ref(&self) -> &S {
+        &self.st.out
+    }
+
     /// Whether strict mode is on.
     pub fn is_strict(&self) -> bool {
         self.st.ctx.strict
