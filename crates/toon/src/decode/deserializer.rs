@@ -40,18 +40,12 @@ pub struct Deserializer<'a> {
     max_depth: usize,
     indent_size: usize,
     nesting: usize,
-    /// See [`TokenDe::exact`].
-    pub(crate) exact_big_integers: bool,
     /// The keys of the objects being read, innermost last, for strict duplicate
     /// detection without a hash set per object (see [`Seen`]).
     seen_keys: Vec<Cow<'a, str>>,
     /// The key count of the last object finished at each nesting level: the size hint
     /// of the next one there (siblings in a list usually share a shape).
     object_sizes: Vec<usize>,
-    /// Whether objects report those guesses as size hints. A transcoder hands hints to
-    /// a serializer, which may trust them (serde_json closes a map hinted `Some(0)` at
-    /// once), so the JSON transcoder turns them off.
-    pub(crate) size_guesses: bool,
     /// Field lists of recent headers (see [`FieldCache`]).
     field_cache: FieldCache<'a>,
 }
@@ -66,10 +60,8 @@ impl<'a> Deserializer<'a> {
             max_depth: options.max_depth,
             indent_size: options.indent_size,
             nesting: 0,
-            exact_big_integers: true,
             seen_keys: Vec::new(),
             object_sizes: Vec::new(),
-            size_guesses: true,
             field_cache: FieldCache::default(),
         }
     }
@@ -288,8 +280,7 @@ impl<'a> Deserializer<'a> {
                 access.finish()?;
                 Ok(v)
             } else if let Some(inline) = inline {
-                let mut access =
-                    InlineAccess::new(de.strict, de.exact_big_integers, &header, inline, line);
+                let mut access = InlineAccess::new(de.strict, &header, inline, line);
                 let v = visitor.visit_seq(&mut access)?;
                 access.finish()?;
                 Ok(v)
@@ -435,14 +426,8 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         let SlotDe { de, slot } = self;
-        let de_exact = de.exact_big_integers;
         match slot {
-            Slot::Token { token, line } => TokenDe {
-                token,
-                line,
-                exact: de_exact,
-            }
-            .deserialize_any(visitor),
+            Slot::Token { token, line } => TokenDe { token, line }.deserialize_any(visitor),
             Slot::EmptyArray => visitor.visit_seq(EmptySeq),
             Slot::EmptyObject => visitor.visit_map(EmptyMap),
             Slot::Object { parent_depth, line } => match de.lines.peek()? {
@@ -487,14 +472,10 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let de_exact = self.de.exact_big_integers;
         match self.slot {
-            Slot::Token { token, line } => TokenDe {
-                token,
-                line,
-                exact: de_exact,
+            Slot::Token { token, line } => {
+                TokenDe { token, line }.deserialize_enum(name, variants, visitor)
             }
-            .deserialize_enum(name, variants, visitor),
             _ => {
                 // An externally tagged enum: an object with one key, the variant.
                 let value = <crate::Value as serde::Deserialize>::deserialize(self)?;
@@ -512,14 +493,8 @@ impl<'a> de::Deserializer<'a> for SlotDe<'_, 'a> {
     }
 
     fn deserialize_str<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
-        let de_exact = self.de.exact_big_integers;
         match self.slot {
-            Slot::Token { token, line } => TokenDe {
-                token,
-                line,
-                exact: de_exact,
-            }
-            .deserialize_str(visitor),
+            Slot::Token { token, line } => TokenDe { token, line }.deserialize_str(visitor),
             slot => SlotDe { de: self.de, slot }.deserialize_any(visitor),
         }
     }
@@ -547,9 +522,8 @@ macro_rules! forward_numbers {
     };
     (@slot $($m:ident)*) => {$(
         fn $m<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
-            let de_exact = self.de.exact_big_integers;
             match self.slot {
-                Slot::Token { token, line } => TokenDe { token, line, exact: de_exact }.$m(visitor),
+                Slot::Token { token, line } => TokenDe { token, line }.$m(visitor),
                 slot => SlotDe { de: self.de, slot }.deserialize_any(visitor),
             }
         }
@@ -581,8 +555,6 @@ use forward_numbers;
 struct TokenDe<'a> {
     token: &'a str,
     line: Line<'a>,
-    /// Integers beyond 128 bits as exact digits (for `Value`) or as the nearest `f64`.
-    exact: bool,
 }
 
 impl<'a> TokenDe<'a> {
@@ -648,10 +620,8 @@ impl<'a> de::Deserializer<'a> for TokenDe<'a> {
                     visitor.visit_u128(u)
                 } else if let Ok(i) = t.parse::<i128>() {
                     visitor.visit_i128(i)
-                } else if self.exact {
-                    visitor.visit_map(BigIntegerAccess(Some(t)))
                 } else {
-                    visitor.visit_f64(t.parse::<f64>().unwrap_or(f64::MAX))
+                    visitor.visit_map(BigIntegerAccess(Some(t)))
                 }
             }
             Some(NumericKind::Float) => match t.parse::<f64>() {
@@ -982,11 +952,8 @@ impl<'a> MapAccess<'a> for ObjectAccess<'_, 'a> {
     }
 
     /// A guess: the size of the last object finished at this level, up to
-    /// [`OBJECT_HINT_CAP`] (`None` without one, or when guesses are off).
+    /// [`OBJECT_HINT_CAP`] (`None` without one).
     fn size_hint(&self) -> Option<usize> {
-        if !self.de.size_guesses {
-            return None;
-        }
         let last = self.de.object_sizes.get(self.level).copied().unwrap_or(0);
         (last > 0).then_some(last.min(OBJECT_HINT_CAP))
     }
@@ -997,7 +964,6 @@ const OBJECT_HINT_CAP: usize = 32;
 
 /// Inline primitive values after a header's colon.
 struct InlineAccess<'a> {
-    exact: bool,
     cells: Vec<&'a str>,
     next: usize,
     length: usize,
@@ -1006,17 +972,10 @@ struct InlineAccess<'a> {
 }
 
 impl<'a> InlineAccess<'a> {
-    fn new(
-        strict: bool,
-        exact: bool,
-        header: &Header<'_>,
-        inline: &'a str,
-        line: Line<'a>,
-    ) -> Self {
+    fn new(strict: bool, header: &Header<'_>, inline: &'a str, line: Line<'a>) -> Self {
         let mut cells = Vec::new();
         split_delimited(inline, header.delimiter, &mut cells);
         InlineAccess {
-            exact,
             cells,
             next: 0,
             length: header.length,
@@ -1052,7 +1011,6 @@ impl<'a> SeqAccess<'a> for InlineAccess<'a> {
         seed.deserialize(TokenDe {
             token,
             line: self.line,
-            exact: self.exact,
         })
         .map(Some)
         .map_err(|e| locate(e, &self.line))
@@ -1065,7 +1023,6 @@ impl<'a> SeqAccess<'a> for InlineAccess<'a> {
 
 /// One table row (or keyed entry) as an object over the header's field list.
 struct RowDe<'r, 'a> {
-    exact: bool,
     fields: &'r [Field<'a>],
     cells: &'r [&'a str],
     line: Line<'a>,
@@ -1076,7 +1033,6 @@ impl<'a> de::Deserializer<'a> for RowDe<'_, 'a> {
 
     fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_map(RowAccess {
-            exact: self.exact,
             fields: self.fields,
             cells: self.cells,
             field: 0,
@@ -1108,7 +1064,6 @@ impl<'a> de::Deserializer<'a> for RowDe<'_, 'a> {
 }
 
 struct RowAccess<'r, 'a> {
-    exact: bool,
     fields: &'r [Field<'a>],
     cells: &'r [&'a str],
     field: usize,
@@ -1140,10 +1095,8 @@ impl<'a> MapAccess<'a> for RowAccess<'_, 'a> {
             None => seed.deserialize(TokenDe {
                 token: cells.first().copied().unwrap_or(""),
                 line: self.line,
-                exact: self.exact,
             }),
             Some(children) => seed.deserialize(RowDe {
-                exact: self.exact,
                 fields: children,
                 cells,
                 line: self.line,
@@ -1278,7 +1231,6 @@ impl<'a> SeqAccess<'a> for TabularAccess<'_, 'a> {
         };
         let fields = self.header.fields.as_deref().unwrap_or(&[]);
         seed.deserialize(RowDe {
-            exact: self.de.exact_big_integers,
             fields,
             cells: &self.cells,
             line,
@@ -1400,7 +1352,6 @@ impl<'a> MapAccess<'a> for KeyedAccess<'_, 'a> {
     fn next_value_seed<V: DeserializeSeed<'a>>(&mut self, seed: V) -> Result<V::Value> {
         let fields = self.header.fields.as_deref().unwrap_or(&[]);
         seed.deserialize(RowDe {
-            exact: self.de.exact_big_integers,
             fields,
             cells: &self.cells,
             line: self.last,
