@@ -269,3 +269,70 @@ fn schema_and_validate_agree_on_every_seed_example_and_its_mutations() {
     }
     assert!(checked > 100, "only {checked} documents checked");
 }
+
+/// Every test plan converted to the plan model: the schema and `validate` agree on it,
+/// and on the ways a tasks table's ids can go wrong. A Cursor body's task list is
+/// written without an `id` column (its ids are the ones the titles give).
+#[test]
+fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
+    let mut without_ids = 0;
+    // Invalid plans break rules across tasks (cycles, unknown references), which are
+    // the validator's alone.
+    for (name, d, tree) in test_plans()
+        .into_iter()
+        .filter(|p| !p.0.contains("invalid"))
+    {
+        let loaded = toon_plan::load(&tree.to_string(), None, Some(d), Some(Format::Json));
+        let Ok(loaded) = loaded else { continue };
+        if loaded.plan.tasks.is_empty() {
+            continue;
+        }
+        let Ok(text) = toon_plan::write(&loaded.plan, DialectId::Plan, Some(Format::Json)) else {
+            continue;
+        };
+        let model: Value = serde_json::from_str(&text).unwrap();
+        let valid = assert_agree(DialectId::Plan, &model, &name);
+        let Some(rows) = model["tasks"].as_array().filter(|r| r[0].is_object()) else {
+            continue;
+        };
+        if !valid {
+            continue;
+        }
+        let mut mixed = model.clone();
+        let first = mixed["tasks"][0].as_object_mut().unwrap();
+        if rows[0].get("id").is_some() {
+            first.shift_remove("id");
+            if rows.len() > 1 {
+                assert!(!assert_agree(
+                    DialectId::Plan,
+                    &mixed,
+                    &format!("{name}: one id removed")
+                ));
+            }
+        } else {
+            without_ids += 1;
+            first.insert("id".into(), json!("given"));
+            if rows.len() > 1 {
+                assert!(!assert_agree(
+                    DialectId::Plan,
+                    &mixed,
+                    &format!("{name}: one id added")
+                ));
+            }
+            let mut untitled = model.clone();
+            untitled["tasks"][0]
+                .as_object_mut()
+                .unwrap()
+                .shift_remove("title");
+            assert!(!assert_agree(
+                DialectId::Plan,
+                &untitled,
+                &format!("{name}: a title removed")
+            ));
+        }
+    }
+    assert!(
+        without_ids >= 2,
+        "only {without_ids} plans without an id column"
+    );
+}

@@ -491,6 +491,31 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
         "{}",
         model.text
     );
+    // Nothing derivable is stored: the ids are the ones the titles give, and the rows
+    // already say the tasks are the body's task list.
+    assert!(
+        model.text.contains("tasks[5]{title,description,status}:\n")
+            && !model.text.contains("cursor.body_tasks"),
+        "{}",
+        model.text
+    );
+    assert_eq!(back.plan, l.plan);
+    // Once another table names the tasks, the ids are written out.
+    let mut linked = l.plan.clone();
+    linked.tasks[1].dependencies = Some(vec!["index-titles".into()]);
+    let linked_model = toon_plan::convert(&linked, DialectId::Plan, Some(Format::Toon)).unwrap();
+    assert!(
+        linked_model
+            .text
+            .contains("tasks[5]{id,title,description,status}:\n")
+            && linked_model
+                .text
+                .contains("deps[1]{task,on}:\n  search-endpoint,index-titles\n"),
+        "{}",
+        linked_model.text
+    );
+    let again = toon_plan::load(&linked_model.text, None, None, Some(Format::Toon)).unwrap();
+    assert_eq!(again.plan, linked);
     // A row missing from `cursor.task_lines` (a hand edit): a warning, and the tasks
     // are still all there (a Cursor file then lists them as `todos`).
     let damaged = model

@@ -2,8 +2,9 @@
 //! YAML and TOON alike (so its TOON is plain TOON of its JSON): tasks and groups are
 //! tables of their scalar fields, and every list-valued field becomes its own
 //! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
-//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id.
-//! Plans whose ids are not unique (invalid plans) are written nested, as the model's
+//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id. A
+//! tasks table whose ids are the ones their titles give, and that nothing else names,
+//! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
 //! fields read; the reader takes either form.
 
 use std::collections::{HashMap, HashSet};
@@ -15,7 +16,7 @@ use super::{Dialect, DialectId, Read};
 use crate::checks::{self, Node};
 use crate::fields::{self, Fields};
 use crate::format::{self, Document, Format};
-use crate::model::{Extra, Group, Plan, Task};
+use crate::model::{Extra, Group, Plan, Task, ids_from_titles};
 use crate::problem::{Location, PathBuf, PlanError, Problem};
 
 /// The plan-model dialect.
@@ -171,7 +172,40 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
         }
     }
     leave_out_task_lines(plan, &mut out);
+    leave_out_title_ids(plan, &mut out);
     Value::Object(out)
+}
+
+/// Tables and maps that name tasks by id: while one of them is written, the tasks table
+/// keeps its `id` column, so a reader sees the ids they refer to.
+const TASK_ID_REFERENCES: &[&str] = &[
+    "deps",
+    "tools",
+    "capabilities",
+    "outputs",
+    "params",
+    "task_extra",
+];
+
+/// A tasks table whose ids are exactly the ones their titles give
+/// ([`ids_from_titles`]), and that nothing else refers to, is written without its `id`
+/// column: [`from_tree`] gives them back.
+fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
+    if plan.tasks.is_empty()
+        || TASK_ID_REFERENCES.iter().any(|k| out.contains_key(*k))
+        || plan.tasks.iter().any(|t| t.title.is_none())
+        || ids_from_titles(plan.tasks.iter().map(|t| t.title.as_deref()))
+            .iter()
+            .zip(&plan.tasks)
+            .any(|(id, t)| *id != t.id)
+    {
+        return;
+    }
+    if let Some(Value::Array(rows)) = out.get_mut("tasks") {
+        for row in rows.iter_mut().filter_map(Value::as_object_mut) {
+            row.shift_remove("id");
+        }
+    }
 }
 
 /// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
@@ -184,6 +218,8 @@ fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
     if let Some((kept, rows)) = body_tasks::compact(body, &plan.tasks)
         && let Some(Value::Object(layout)) = out.get_mut("layout")
     {
+        // The rows say the tasks are the body's task list: the marker would repeat it.
+        layout.shift_remove(cursor::BODY_TASKS);
         layout.insert(body_tasks::TASK_LINES.into(), rows);
         out.insert("body".into(), Value::String(kept));
     }
@@ -198,6 +234,9 @@ fn restore_task_lines(plan: &mut Plan) {
     if let Some(full) = body_tasks::expand(body, rows, &plan.tasks) {
         plan.body = Some(full);
         plan.layout.shift_remove(body_tasks::TASK_LINES);
+        // The marker a Cursor read puts first in the layout.
+        plan.layout
+            .shift_insert(0, cursor::BODY_TASKS.into(), Value::Bool(true));
     }
 }
 
@@ -404,6 +443,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 extra: extra_of(t.get("extra")),
             })
             .collect();
+        give_title_ids(tasks, &mut plan.tasks);
     }
     // Flat form: fill lists from the edge tables and objects from the id maps.
     let task_index: HashMap<String, usize> = plan
@@ -474,6 +514,22 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     }
     restore_task_lines(&mut plan);
     plan
+}
+
+/// The inverse of [`leave_out_title_ids`]: when no row of the tasks table has an `id`
+/// and every row has a title, each task gets the id its title gives.
+fn give_title_ids(rows: &[Value], tasks: &mut [Task]) {
+    let rows: Vec<&Map<String, Value>> = rows.iter().filter_map(Value::as_object).collect();
+    if rows.is_empty()
+        || rows.iter().any(|r| r.contains_key("id"))
+        || tasks.iter().any(|t| t.title.is_none())
+    {
+        return;
+    }
+    let ids = ids_from_titles(tasks.iter().map(|t| t.title.as_deref()));
+    for (t, id) in tasks.iter_mut().zip(ids) {
+        t.id = id;
+    }
 }
 
 /// Checks any plan in the model: ids present and unique, dependencies that exist, no

@@ -119,6 +119,9 @@ fn plan_model_marker(o: &mut Map<String, Value>) {
         with_marker.extend(std::mem::take(props));
         *props = with_marker;
     }
+    if let Some(Value::Object(tasks)) = props_get_mut(o, "tasks") {
+        tasks.insert("anyOf".into(), ids_given_or_from_titles());
+    }
     let mut required = vec![Value::String("schema".into())];
     if let Some(Value::Array(r)) = o.get("required") {
         required.extend(r.iter().cloned());
@@ -127,6 +130,22 @@ fn plan_model_marker(o: &mut Map<String, Value>) {
         required.push(Value::String("tasks".into()));
     }
     o.insert("required".into(), Value::Array(required));
+}
+
+fn props_get_mut<'a>(o: &'a mut Map<String, Value>, key: &str) -> Option<&'a mut Value> {
+    o.get_mut("properties")?.as_object_mut()?.get_mut(key)
+}
+
+/// Every task row has an `id`, or none has and every row has a `title` (the ids are
+/// then the ones the titles give).
+fn ids_given_or_from_titles() -> Value {
+    serde_json::json!([
+        { "items": { "required": ["id"] } },
+        {
+            "items": { "required": ["title"], "not": { "required": ["id"] } },
+            "minItems": 1
+        }
+    ])
 }
 
 // ---- The plan model (dialect `plan`) ----
@@ -186,8 +205,10 @@ struct PlanModelDoc {
 /// an empty list (the items are in the edge tables).
 #[derive(JsonSchema)]
 struct TaskRow {
-    /// Identifier, unique within the plan.
-    id: String,
+    /// Identifier, unique within the plan. Absent from every row when each task's id is
+    /// the one its title gives (its first three words that are not `a`, `the`, `to`, …,
+    /// lower case, joined by `-`; `-2`, `-3` on repeats) and no other table names tasks.
+    id: Option<String>,
     /// Short human title.
     title: Option<String>,
     /// What to do, in words.

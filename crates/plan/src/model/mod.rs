@@ -5,8 +5,11 @@
 //! dialect has that the model does not name lands in an `extra` map (plan, task or
 //! group level), in source order.
 
+mod ids;
 mod task;
 mod timeout;
+
+pub use ids::ids_from_titles;
 
 pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};

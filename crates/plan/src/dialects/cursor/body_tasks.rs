@@ -82,18 +82,8 @@ fn located(body: &str) -> Vec<(Task, Start)> {
     // Items end inner first: back to the order they start in, which the ids follow.
     out.sort_by_key(|(order, ..)| *order);
     let mut out: Vec<(Task, Start)> = out.into_iter().map(|(_, t, s)| (t, s)).collect();
-    let mut seen = std::collections::HashSet::new();
-    for (n, (t, _)) in out.iter_mut().enumerate() {
-        let mut id = slug(t.title.as_deref().unwrap_or(""));
-        if id.is_empty() {
-            id = format!("task-{}", n + 1);
-        }
-        let base = id.clone();
-        let mut k = 2;
-        while !seen.insert(id.clone()) {
-            id = format!("{base}-{k}");
-            k += 1;
-        }
+    let ids = crate::model::ids_from_titles(out.iter().map(|(t, _)| t.title.as_deref()));
+    for ((t, _), id) in out.iter_mut().zip(ids) {
         t.id = id;
     }
     out
@@ -291,29 +281,6 @@ impl Item {
 /// The length of the longest run of `c` in `s`.
 fn longest_run(s: &str, c: char) -> usize {
     s.split(|x| x != c).map(str::len).max().unwrap_or(0)
-}
-
-/// Words an id made from a title leaves out (unless the title has nothing else).
-const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "it", "of", "on", "or", "the",
-    "to", "with",
-];
-
-/// A short id from a title: its first three words that are not [`STOP_WORDS`], lower
-/// case, joined by `-`: `Add the toggle to settings` → `add-toggle-settings`.
-fn slug(title: &str) -> String {
-    let lower = title.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let kept: Vec<&str> = words
-        .iter()
-        .copied()
-        .filter(|w| !STOP_WORDS.contains(w))
-        .collect();
-    let chosen = if kept.is_empty() { &words } else { &kept };
-    chosen.iter().take(3).copied().collect::<Vec<_>>().join("-")
 }
 
 #[cfg(test)]
