@@ -413,3 +413,17 @@ fn validate_show_and_convert_speak_json() {
         (Some("derived"), Some("schedule wave"))
     );
 }
+
+#[test]
+fn empty_stdin_is_no_plan() {
+    for input in ["", "\n  \n"] {
+        let o = toon(&["plan", "convert", "-", "--to", "plan"], input);
+        assert_eq!(o.status.code(), Some(1), "{input:?}: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains("the document is empty"),
+            "{input:?}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+}

@@ -103,13 +103,20 @@ pub fn load(
     let document = Document::parse(text, format)?;
     let dialect = match dialect {
         Some(d) => d,
+        // Blank text is no plan, even though any markdown reads as a Cursor plan; a
+        // blank `*.plan.md` file is an empty Cursor plan.
+        None if text.trim().is_empty() && path.and_then(dialect_from_path).is_none() => {
+            return Err(PlanError::doc(
+                "the document is empty: there is no plan in it",
+            ));
+        }
         None => match dialects::detect(&document) {
             Some(d) => d,
             None => path.and_then(dialect_from_path).ok_or_else(|| {
-                if text.trim().is_empty() {
-                    return PlanError::doc("the document is empty: there is no plan in it");
-                }
-                PlanError::doc("cannot tell which plan dialect this is (use --from)")
+                PlanError::doc(
+                    "cannot tell which plan dialect this is: name it (`--from` on the \
+                     command line, `dialect=` in Python)",
+                )
             })?,
         },
     };

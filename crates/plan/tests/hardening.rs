@@ -353,6 +353,8 @@ fn a_huge_restyled_head_comes_back_byte_for_byte() {
 fn an_empty_document_says_it_is_empty() {
     for (text, format) in [
         ("", Format::Toon),
+        ("", Format::Md),
+        ("\n\n", Format::Md),
         ("  \n", Format::Yaml),
         ("\n", Format::Toon),
     ] {
