@@ -9,5 +9,5 @@ use libfuzzer_sys::fuzz_target;
 use toon_plan::{DialectId, Format};
 
 fuzz_target!(|text: &str| {
-    common::check(text, Some(DialectId::Cursor), Some(Format::Md));
+    common::check(text, Some(DialectId::CURSOR), Some(Format::Md));
 });

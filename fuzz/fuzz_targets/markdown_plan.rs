@@ -9,6 +9,6 @@ use libfuzzer_sys::fuzz_target;
 use toon_plan::{DialectId, Format};
 
 fuzz_target!(|text: &str| {
-    common::check(text, Some(DialectId::Workflow), Some(Format::Md));
+    common::check(text, Some(DialectId::WORKFLOW), Some(Format::Md));
     common::check(text, None, Some(Format::Md));
 });

@@ -10,7 +10,7 @@ use toon_plan::DialectId;
 
 fuzz_target!(|data: &[u8]| {
     if let Some((format, text)) = common::split_format(data) {
-        common::check(text, Some(DialectId::Workflow), Some(format));
+        common::check(text, Some(DialectId::WORKFLOW), Some(format));
         common::check(text, None, None);
     }
 });

@@ -450,7 +450,7 @@ mod tests {
         let input = testdata("cursor/valid/dark-mode.plan.md");
         let [full, lean] = ["full.toon", "lean.toon"].map(|n| dir.path().join(n));
         for (out, lean_flag) in [(&full, false), (&lean, true)] {
-            let mut cmd = convert_cmd(input.clone(), DialectId::Plan, None, Some(out.clone()));
+            let mut cmd = convert_cmd(input.clone(), DialectId::PLAN, None, Some(out.clone()));
             if let PlanCommand::Convert { lean, .. } = &mut cmd {
                 *lean = lean_flag;
             }
@@ -467,23 +467,23 @@ mod tests {
     fn output_names_follow_the_target() {
         let p = Path::new("plans/auth.plan.md");
         assert_eq!(
-            output_name(p, DialectId::Plan, Format::Toon),
+            output_name(p, DialectId::PLAN, Format::Toon),
             "auth.plan.toon"
         );
         assert_eq!(
-            output_name(Path::new("t/auth.plan.toon"), DialectId::Cursor, Format::Md),
+            output_name(Path::new("t/auth.plan.toon"), DialectId::CURSOR, Format::Md),
             "auth.plan.md"
         );
         // A name without `.plan` keeps its name.
         assert_eq!(
-            output_name(Path::new("x-plan.toon"), DialectId::Cursor, Format::Md),
+            output_name(Path::new("x-plan.toon"), DialectId::CURSOR, Format::Md),
             "x-plan.md"
         );
         assert_eq!(
-            output_name(Path::new("x.json"), DialectId::Workflow, Format::Md),
+            output_name(Path::new("x.json"), DialectId::WORKFLOW, Format::Md),
             "x.md"
         );
-        let c = output_name(p, DialectId::Composite, Format::Yaml);
+        let c = output_name(p, DialectId::COMPOSITE, Format::Yaml);
         assert!(
             c.starts_with("PLAN-") && c.ends_with(".yaml") && c.len() == "PLAN-.yaml".len() + 10
         );
@@ -523,7 +523,7 @@ mod tests {
         let out = dir.path().join("checkout.toon");
         let cmd = convert_cmd(
             testdata("plandag/valid/checkout.json"),
-            DialectId::Plan,
+            DialectId::PLAN,
             Some(Format::Toon),
             Some(out.clone()),
         );
@@ -531,13 +531,13 @@ mod tests {
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(text.contains("deps[4]{task,on}:"), "{text}");
         let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
-        assert_eq!(back.dialect, DialectId::Plan);
+        assert_eq!(back.dialect, DialectId::PLAN);
         assert_eq!(back.plan.tasks.len(), 4);
 
         let refused = dir.path().join("refused.json");
         let cmd = convert_cmd(
             testdata("composite/invalid/no-cycles.yaml"),
-            DialectId::Plan,
+            DialectId::PLAN,
             None,
             Some(refused.clone()),
         );
@@ -553,7 +553,7 @@ mod tests {
         let out = dir.path().join("dark-mode.json");
         let input = testdata("cursor/valid/dark-mode.plan.md");
         // A Cursor plan has no `tool` for a tool DAG: refused, nothing written.
-        let cmd = convert_cmd(input.clone(), DialectId::ToolDag, None, Some(out.clone()));
+        let cmd = convert_cmd(input.clone(), DialectId::TOOLDAG, None, Some(out.clone()));
         assert_eq!(run(cmd), ExitCode::FAILURE);
         assert!(!out.exists());
         // With --force it is written (exit status still 1), and it is what the tool
@@ -562,7 +562,7 @@ mod tests {
             input,
             from: None,
             input_format: None,
-            to: DialectId::ToolDag,
+            to: DialectId::TOOLDAG,
             format: None,
             output: Some(out.clone()),
             force: true,
@@ -586,7 +586,7 @@ mod tests {
         // A target that holds everything the source needs still converts at once.
         let cmd = convert_cmd(
             testdata("plandag/valid/checkout.json"),
-            DialectId::Cursor,
+            DialectId::CURSOR,
             None,
             Some(dir.path().join("checkout.plan.md")),
         );
@@ -601,12 +601,12 @@ mod tests {
         let src = testdata("cursor/messy");
         let cmd = convert_cmd(
             src.clone(),
-            DialectId::Plan,
+            DialectId::PLAN,
             Some(Format::Toon),
             Some(toon_dir.clone()),
         );
         assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let cmd = convert_cmd(toon_dir, DialectId::Cursor, None, Some(back_dir.clone()));
+        let cmd = convert_cmd(toon_dir, DialectId::CURSOR, None, Some(back_dir.clone()));
         assert_eq!(run(cmd), ExitCode::SUCCESS);
         let files = plan_files(&src).unwrap();
         assert!(files.len() >= 12);
@@ -622,7 +622,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cmd = convert_cmd(
             testdata("tooldag/valid/birthdays.json"),
-            DialectId::Composite,
+            DialectId::COMPOSITE,
             None,
             Some(dir.path().to_path_buf()),
         );
@@ -635,13 +635,13 @@ mod tests {
         assert!(names[0].starts_with("PLAN-") && names[0].ends_with(".yaml"));
         let text = std::fs::read_to_string(dir.path().join(&names[0])).unwrap();
         let back = toon_plan::load(&text, Some(Path::new(&names[0])), None, None).unwrap();
-        assert_eq!(back.dialect, DialectId::Composite);
+        assert_eq!(back.dialect, DialectId::COMPOSITE);
         assert_eq!(back.plan.tasks.len(), 3);
     }
 
     #[test]
     fn a_folder_needs_an_output_folder() {
-        let cmd = convert_cmd(testdata("cursor/valid"), DialectId::Plan, None, None);
+        let cmd = convert_cmd(testdata("cursor/valid"), DialectId::PLAN, None, None);
         assert_eq!(run(cmd), ExitCode::FAILURE);
     }
 

@@ -262,10 +262,10 @@ pub(crate) fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// The output name for an input: its name less its format's extension, plus the
 /// target format's (`name.plan.md` ↔ `name.plan.toon`, `x.json` → `x.toon`), or
-/// `PLAN-<random>.yaml` for new composite plans.
+/// the name the dialect gives new files (`PLAN-<random>.yaml` for composite plans).
 pub(crate) fn output_name(input: &Path, to: DialectId, format: Format) -> String {
-    if to == DialectId::Composite && format == Format::Yaml {
-        return toon_plan::dialects::composite::new_file_name();
+    if let Some(name) = to.dialect().new_file_name(format) {
+        return name;
     }
     let name = input
         .file_name()
@@ -415,7 +415,8 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                             with_losses += 1;
                             total_losses += losses;
                         }
-                        if opts.to == DialectId::Composite {
+                        // A name the dialect made up says nothing of its source.
+                        if opts.to.dialect().new_file_name(format).is_some() {
                             eprintln!("{} → {}", path.display(), target.display());
                         }
                         "converted"

@@ -6,18 +6,18 @@
 //! `action`), nothing is invented: the target's validation then names the field and
 //! the command says which `--set` fills it.
 //!
-//! The rules, one row per target field, are the table in `docs/plan-mapping.md`; each
-//! [`Fill`] records the rule it applied, and the loss report lists it.
+//! Each dialect fills its own fields ([`crate::Dialect::fill`], in its module) with the
+//! shared rules here (`text_from_title`, `translate_kind`); this module applies the
+//! `--set` values and records every [`Fill`]. The rules, one row per target field, are
+//! the table in `docs/plan-mapping.md`; each [`Fill`] records the rule it applied, and
+//! the loss report lists it.
 
 use std::fmt;
 
 use serde_json::Number;
 
-use crate::dialects::cursor::BODY_TASKS;
-use crate::dialects::workflow::STEP_TYPES;
-use crate::dialects::{DialectId, plandag, staged};
-use crate::exec::schedule;
-use crate::model::{Extra, Group, Plan, Task};
+use crate::dialects::DialectId;
+use crate::model::{Plan, Task};
 use crate::problem::PlanError;
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
@@ -101,8 +101,7 @@ fn settable(name: &str) -> Option<(TaskField, &'static str)> {
     if let Some(hit) = SETTABLE.iter().copied().find(|(_, n)| *n == name) {
         return Some(hit);
     }
-    DialectId::ALL
-        .into_iter()
+    DialectId::all()
         .flat_map(task_keys)
         .filter(|f| f.key == name)
         .find_map(|f| match f.to {
@@ -119,7 +118,7 @@ fn model_field(name: &str) -> Option<&'static str> {
 /// Every name `--set` accepts: the model names, then the dialects' own names for them.
 pub fn settable_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = SETTABLE.iter().map(|(_, n)| *n).collect();
-    for f in DialectId::ALL.into_iter().flat_map(task_keys) {
+    for f in DialectId::all().flat_map(task_keys) {
         if let To::Task(tf) = f.to
             && SETTABLE.iter().any(|(t, _)| *t == tf)
             && !names.contains(&f.key)
@@ -183,150 +182,13 @@ pub fn fill(
     if from == to {
         return Ok((out, fills));
     }
-    match to {
-        // Tasks read from a Cursor body's task list go back into the body as they are.
-        DialectId::Cursor if out.layout.get(BODY_TASKS) == Some(&serde_json::Value::Bool(true)) => {
-        }
-        DialectId::Cursor => {
-            for t in &mut out.tasks {
-                text_from_title(t, &mut fills);
-                if t.status.is_none() {
-                    t.status = Some("pending".to_owned());
-                    fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
-                }
-            }
-        }
-        DialectId::Composite | DialectId::ToolDag => {
-            for t in &mut out.tasks {
-                text_from_title(t, &mut fills);
-                if to == DialectId::ToolDag
-                    && t.tool.is_none()
-                    && let Some(first) = t.tools.as_ref().and_then(|l| l.first()).cloned()
-                {
-                    t.tool = Some(first);
-                    fills.push(task_fill(t, "tool", FillKind::Derived, "first of tools"));
-                }
-            }
-        }
-        DialectId::PlanDag => {
-            if out.metadata.is_none() {
-                out.metadata = Some(Extra::new());
-                fills.push(plan_fill("metadata", FillKind::Defaulted, "{}"));
-            }
-            // Capabilities outside PlanDAG's fixed set cannot be held: they are left
-            // out (the loss report shows the change).
-            for t in &mut out.tasks {
-                if let Some(caps) = &mut t.capabilities {
-                    caps.retain(|c| one_of(plandag::CAPABILITIES, c));
-                }
-            }
-            if out.tasks.iter().any(|t| t.parallel_group.is_none())
-                && let Ok(s) = schedule(&out)
-            {
-                for t in &mut out.tasks {
-                    if t.parallel_group.is_none()
-                        && let Some(st) = s.task(&t.id)
-                    {
-                        t.parallel_group = Some(Number::from(st.wave + 1));
-                        fills.push(task_fill(
-                            t,
-                            "parallel_group",
-                            FillKind::Derived,
-                            "schedule wave",
-                        ));
-                    }
-                }
-            }
-        }
-        DialectId::Staged => {
-            for t in &mut out.tasks {
-                if t.title.is_none()
-                    && let Some(words) = t.description.clone()
-                {
-                    t.title = Some(words);
-                    fills.push(task_fill(
-                        t,
-                        "title",
-                        FillKind::Derived,
-                        "from the description",
-                    ));
-                }
-                if t.tools.is_none()
-                    && let Some(tool) = t.tool.clone()
-                {
-                    t.tools = Some(vec![tool]);
-                    fills.push(task_fill(
-                        t,
-                        "tools",
-                        FillKind::Derived,
-                        "the tool it calls",
-                    ));
-                }
-                let known =
-                    |e: &Option<String>| e.as_deref().is_some_and(|e| one_of(staged::EXECUTORS, e));
-                if !known(&t.executor) && (t.tool.is_some() || t.tools.is_some()) {
-                    t.executor = Some("tooling".to_owned());
-                    fills.push(task_fill(
-                        t,
-                        "executor",
-                        FillKind::Derived,
-                        "calls a tool: tooling",
-                    ));
-                }
-                translate_kind(
-                    t,
-                    staged::INTENTS,
-                    INTENT_OF_STEP_TYPE,
-                    "create",
-                    "intent from the workflow step_type",
-                    &mut fills,
-                );
-            }
-        }
-        DialectId::Workflow => {
-            for t in &mut out.tasks {
-                translate_kind(
-                    t,
-                    STEP_TYPES,
-                    STEP_TYPE_OF_INTENT,
-                    "AGENT_EXECUTION",
-                    "step_type from the staged intent",
-                    &mut fills,
-                );
-            }
-            one_workflow_task(&mut out, &mut fills);
-            if out.title.is_none() {
-                let (title, kind, rule) = match &out.id {
-                    Some(id) => (id.clone(), FillKind::Derived, "from the plan id"),
-                    None => ("Plan".to_owned(), FillKind::Defaulted, "Plan"),
-                };
-                out.title = Some(title);
-                fills.push(plan_fill("title", kind, rule));
-            }
-            if out.goal.is_none() {
-                out.goal = out.title.clone();
-                fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
-            }
-        }
-        DialectId::Plan => {}
-    }
+    to.dialect().fill(&mut out, &mut fills);
     Ok((out, fills))
 }
 
-/// Staged `intent` for a workflow `step_type`.
-const INTENT_OF_STEP_TYPE: &[(&str, &str)] = &[
-    ("ANALYSIS", "analysis"),
-    ("DATA_PROCESSING", "analysis"),
-    ("CONDITION_CHECK", "review"),
-    ("VISUALIZATION", "create"),
-];
-/// Workflow `step_type` for a staged `intent`.
-const STEP_TYPE_OF_INTENT: &[(&str, &str)] =
-    &[("analysis", "ANALYSIS"), ("review", "CONDITION_CHECK")];
-
 /// A task's `kind` in the target's vocabulary (`known`): kept when it is one, else
 /// translated by `table` (derived, by `rule`), else `default` (defaulted).
-fn translate_kind(
+pub(crate) fn translate_kind(
     t: &mut Task,
     known: &[Choice],
     table: &[(&str, &'static str)],
@@ -346,7 +208,7 @@ fn translate_kind(
     fills.push(task_fill(t, "kind", how, rule));
 }
 
-fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
+pub(crate) fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
     Fill {
         owner: "plan".to_owned(),
         field,
@@ -355,7 +217,7 @@ fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
     }
 }
 
-fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
+pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
     Fill {
         owner: format!("task {}", t.id),
         field,
@@ -367,7 +229,7 @@ fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) 
 /// The words of a task (Cursor `content`, composite `prompt`, tool DAG `query`) when it
 /// has none: its title, else its action and target (`navigate https://…`), else its
 /// expected outcome.
-fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
+pub(crate) fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
     if t.description
         .as_deref()
         .is_some_and(|d| !d.trim().is_empty())
@@ -390,35 +252,6 @@ fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
     };
     t.description = Some(text);
     fills.push(task_fill(t, "description", FillKind::Derived, rule));
-}
-
-/// Workflow steps belong to workflow tasks: a plan without groups gets one, named
-/// after the plan, holding every step.
-fn one_workflow_task(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if !plan.groups.is_empty() || plan.tasks.is_empty() {
-        return;
-    }
-    let id = "task_1".to_owned();
-    plan.groups.push(Group {
-        id: id.clone(),
-        name: Some(plan.title.clone().unwrap_or_else(|| "Plan".to_owned())),
-        ..Group::default()
-    });
-    fills.push(Fill {
-        owner: format!("group {id}"),
-        field: "(whole)",
-        kind: FillKind::Derived,
-        rule: "one workflow task holding every step",
-    });
-    for t in &mut plan.tasks {
-        t.group = Some(id.clone());
-        fills.push(task_fill(
-            t,
-            "group",
-            FillKind::Derived,
-            "the one workflow task",
-        ));
-    }
 }
 
 /// Applies `--set` values: to the named task, or to every task whose value is missing
@@ -566,13 +399,13 @@ mod table_names {
             executor: Some("browser_agent".to_owned()),
             ..Task::default()
         };
-        assert!(has_valid(&mut t, "agent_type", DialectId::PlanDag));
-        assert!(!has_valid(&mut t, "executor", DialectId::Staged));
-        assert!(has_valid(&mut t, "executor", DialectId::Composite));
+        assert!(has_valid(&mut t, "agent_type", DialectId::PLANDAG));
+        assert!(!has_valid(&mut t, "executor", DialectId::STAGED));
+        assert!(has_valid(&mut t, "executor", DialectId::COMPOSITE));
         let mut t = Task {
             status: Some("done".to_owned()),
             ..Task::default()
         };
-        assert!(!has_valid(&mut t, "status", DialectId::Cursor));
+        assert!(!has_valid(&mut t, "status", DialectId::CURSOR));
     }
 }

@@ -85,15 +85,15 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         lossless: Some(toon.report.keeps_content()),
         text: toon.text,
     });
-    if dialect != DialectId::Plan {
-        let model_json = convert(plan, DialectId::Plan, Some(Format::Json))?;
+    if dialect != DialectId::PLAN {
+        let model_json = convert(plan, DialectId::PLAN, Some(Format::Json))?;
         out.push(Form {
             key: "plan_json_compact",
             label: "plan model as JSON (compact)".to_owned(),
             lossless: Some(model_json.report.keeps_content()),
             text: compact_json(&model_json.text)?,
         });
-        let model = convert(plan, DialectId::Plan, Some(Format::Toon))?;
+        let model = convert(plan, DialectId::PLAN, Some(Format::Toon))?;
         out.push(Form {
             key: "plan_toon",
             label: "plan model as TOON".to_owned(),
@@ -102,7 +102,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         });
     }
     if plan.body.is_some() || !plan.layout.is_empty() {
-        let model = convert(&lean(plan), DialectId::Plan, Some(Format::Toon))?;
+        let model = convert(&lean(plan), DialectId::PLAN, Some(Format::Toon))?;
         out.push(Form {
             key: "plan_lean",
             label: "plan model as TOON, lean (no body or layout)".to_owned(),
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn a_plan_with_a_body_has_a_lean_form_without_it() -> Result<(), PlanError> {
         let text = "---\nname: Ship\noverview: Ship it\ntodos:\n  - id: a\n    content: Build\n    status: pending\n---\n\n# Ship\n\nA long body that a prompt does not need.\n";
-        let loaded = crate::load(text, None, Some(DialectId::Cursor), Some(Format::Md))?;
+        let loaded = crate::load(text, None, Some(DialectId::CURSOR), Some(Format::Md))?;
         let all = forms(&loaded, text)?;
         let lean_form = all
             .iter()

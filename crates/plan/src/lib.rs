@@ -14,10 +14,10 @@
 //!   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
 //! ]}"#;
 //! let loaded = toon_plan::load(text, None, None, None)?;
-//! assert_eq!(loaded.dialect, DialectId::ToolDag);
+//! assert_eq!(loaded.dialect, DialectId::TOOLDAG);
 //! assert!(toon_plan::validate(&loaded).is_empty());
 //!
-//! let out = toon_plan::convert(&loaded.plan, DialectId::Composite, Some(Format::Yaml))?;
+//! let out = toon_plan::convert(&loaded.plan, DialectId::COMPOSITE, Some(Format::Yaml))?;
 //! assert!(out.text.contains("dependsOn:"));
 //! // Composite plans have no `tool`: the report says so, per task.
 //! assert!(out.report.losses.iter().any(|l| l.owner == "task a" && l.field == "tool"));
@@ -69,16 +69,14 @@ pub struct Loaded {
     pub warnings: Vec<Problem>,
 }
 
-/// The dialect a file name suggests: `*.plan.md` → cursor, `PLAN-*.yaml` → composite.
+/// The dialect a file name suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
+/// composite): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
 pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
-    if name.ends_with(".plan.md") {
-        return Some(DialectId::Cursor);
-    }
-    if name.starts_with("plan-") && (name.ends_with(".yaml") || name.ends_with(".yml")) {
-        return Some(DialectId::Composite);
-    }
-    None
+    dialects::REGISTRY
+        .iter()
+        .find(|d| d.claims_file_name(&name))
+        .map(|d| d.id())
 }
 
 /// Reads a plan from text. The format comes from `format`, else the path's extension,
@@ -212,11 +210,11 @@ impl Conversion {
     /// use toon_plan::DialectId;
     /// let text = "---\nname: T\ntodos:\n  - id: a\n    content: Do it\n    status: pending\n---\n";
     /// let loaded = toon_plan::load(text, None, None, None)?;
-    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::ToolDag, None, &[])?;
+    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::TOOLDAG, None, &[])?;
     /// assert!(out.target_errors() > 0);
     /// assert_eq!(out.settable_fields(), ["tool"]);
     /// let set = ["tool=web_search".parse().map_err(toon_plan::PlanError::doc)?];
-    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::ToolDag, None, &set)?;
+    /// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::TOOLDAG, None, &set)?;
     /// assert!(out.settable_fields().is_empty());
     /// # Ok::<(), toon_plan::PlanError>(())
     /// ```
@@ -259,7 +257,7 @@ pub fn convert(
 ///   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
 /// ]}"#;
 /// let loaded = toon_plan::load(text, None, None, None)?;
-/// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::Cursor, None, &[])?;
+/// let out = toon_plan::convert_from(&loaded.plan, loaded.dialect, DialectId::CURSOR, None, &[])?;
 /// assert!(out.report.losses.iter().any(|l| l.owner == "task b"
 ///     && l.field == "status" && l.change == Change::Defaulted));
 /// assert_eq!(out.target_errors(), 0);

@@ -33,7 +33,7 @@ fn plan_json(loaded: &toon_plan::Loaded) -> Value {
 }
 
 fn to_cursor(plan: &Value) -> String {
-    model_json::to_markdown(plan, DialectId::Cursor)
+    model_json::to_markdown(plan, DialectId::CURSOR)
 }
 
 /// The head of a Cursor file: its front matter with the fences.
@@ -93,7 +93,7 @@ fn no_plan_keeps_its_whole_head_and_every_file_comes_back() {
 fn a_head_kept_whole_by_an_older_writer_is_still_written_back() {
     let text =
         "---\nname: 'Search page'\noverview: Find plans by title.\n---\n\n- [ ] Index titles\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::Cursor), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
     let mut plan = plan_json(&loaded);
     let layout = plan["layout"].as_object_mut().unwrap();
     assert!(layout.shift_remove("cursor.head_patch").is_some());
@@ -109,7 +109,7 @@ fn a_head_kept_whole_by_an_older_writer_is_still_written_back() {
 #[test]
 fn an_edited_title_wins_over_the_patch() {
     let text = "---\nname: 'Fix login'\noverview: Retry once\ntodos:\n  - id: a\n    content: A\n    status: pending\n---\nBody\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::Cursor), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
     let mut plan = plan_json(&loaded);
     assert_eq!(
         plan["layout"]["cursor.head_patch"],
@@ -133,7 +133,7 @@ fn an_edited_title_wins_over_the_patch() {
 #[test]
 fn a_patch_that_does_not_fit_falls_back_to_the_canonical_head() {
     let text = "---\nname: 'Fix login'\n---\nBody\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::Cursor), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
     let mut plan = plan_json(&loaded);
     plan["layout"]["cursor.head_patch"] = json!([{"line": 40, "cut": 3, "text": "x: 1\n"}]);
     let canonical = "---\nname: Fix login\ntodos: []\n---\nBody\n";

@@ -44,8 +44,8 @@ fn plandag_parallel_group_is_the_schedule_wave_and_metadata_defaults() {
     let p = plan(vec![task("a", &[]), task("b", &["a"]), task("c", &[])]);
     let (tree, losses, _) = convert(
         &p,
-        DialectId::Cursor,
-        DialectId::PlanDag,
+        DialectId::CURSOR,
+        DialectId::PLANDAG,
         &["action=extract", "agent_type=api_agent"],
     );
     let groups: Vec<u64> = tree["steps"]
@@ -64,7 +64,7 @@ fn plandag_parallel_group_is_the_schedule_wave_and_metadata_defaults() {
 #[test]
 fn plandag_action_and_agent_type_have_no_sensible_value() {
     let p = plan(vec![task("a", &[])]);
-    let (_, _, errors) = convert(&p, DialectId::Cursor, DialectId::PlanDag, &[]);
+    let (_, _, errors) = convert(&p, DialectId::CURSOR, DialectId::PLANDAG, &[]);
     assert!(
         errors >= 2,
         "action and agent_type must be refused, not invented"
@@ -77,7 +77,7 @@ fn tooldag_tool_is_the_first_of_tools_else_refused() {
     t.tools = Some(vec!["web_search".into(), "calc".into()]);
     t.title = Some("Find it".into());
     let (tree, losses, errors) =
-        convert(&plan(vec![t]), DialectId::Staged, DialectId::ToolDag, &[]);
+        convert(&plan(vec![t]), DialectId::STAGED, DialectId::TOOLDAG, &[]);
     assert_eq!(errors, 0);
     assert_eq!(tree["dag"][0]["tool"], "web_search");
     assert_eq!(
@@ -88,15 +88,15 @@ fn tooldag_tool_is_the_first_of_tools_else_refused() {
     assert_eq!(tree["dag"][0]["query"], "Find it");
     let (_, _, errors) = convert(
         &plan(vec![task("b", &[])]),
-        DialectId::Cursor,
-        DialectId::ToolDag,
+        DialectId::CURSOR,
+        DialectId::TOOLDAG,
         &[],
     );
     assert!(errors > 0);
     let (tree, _, errors) = convert(
         &plan(vec![task("b", &[])]),
-        DialectId::Cursor,
-        DialectId::ToolDag,
+        DialectId::CURSOR,
+        DialectId::TOOLDAG,
         &["b.tool=calc", "query=2+2"],
     );
     assert_eq!((errors, tree["dag"][0]["tool"].as_str()), (0, Some("calc")));
@@ -106,7 +106,7 @@ fn tooldag_tool_is_the_first_of_tools_else_refused() {
 fn cursor_content_comes_from_the_title_and_status_defaults_to_pending() {
     let mut t = task("a", &[]);
     t.title = Some("Write the spec".into());
-    let (tree, losses, _) = convert(&plan(vec![t]), DialectId::Staged, DialectId::Cursor, &[]);
+    let (tree, losses, _) = convert(&plan(vec![t]), DialectId::STAGED, DialectId::CURSOR, &[]);
     let todo = &tree["todos"][0];
     assert_eq!(
         (todo["content"].as_str(), todo["status"].as_str()),
@@ -122,8 +122,8 @@ fn composite_prompt_comes_from_the_action_and_target() {
     t.target = Some("https://shop.example".into());
     let (tree, losses, errors) = convert(
         &plan(vec![t]),
-        DialectId::PlanDag,
-        DialectId::Composite,
+        DialectId::PLANDAG,
+        DialectId::COMPOSITE,
         &[],
     );
     assert_eq!(errors, 0);
@@ -143,8 +143,8 @@ fn staged_executor_is_tooling_for_tool_calls_and_intent_follows_the_step_type() 
     b.tool = Some("search".into());
     let (tree, losses, errors) = convert(
         &plan(vec![a, b]),
-        DialectId::ToolDag,
-        DialectId::Staged,
+        DialectId::TOOLDAG,
+        DialectId::STAGED,
         &[],
     );
     assert_eq!(errors, 0, "{tree}");
@@ -171,15 +171,15 @@ fn staged_executor_is_tooling_for_tool_calls_and_intent_follows_the_step_type() 
 fn staged_executor_without_a_tool_needs_a_value() {
     let (_, _, errors) = convert(
         &plan(vec![task("a", &[])]),
-        DialectId::Cursor,
-        DialectId::Staged,
+        DialectId::CURSOR,
+        DialectId::STAGED,
         &[],
     );
     assert!(errors > 0);
     let (_, _, errors) = convert(
         &plan(vec![task("a", &[])]),
-        DialectId::Cursor,
-        DialectId::Staged,
+        DialectId::CURSOR,
+        DialectId::STAGED,
         &["executor=writer"],
     );
     assert_eq!(errors, 0);
@@ -193,7 +193,7 @@ fn workflow_gets_a_step_type_one_task_and_a_title() {
         id: Some("p-1".into()),
         ..plan(vec![a, task("b", &["a"])])
     };
-    let (tree, losses, errors) = convert(&p, DialectId::Staged, DialectId::Workflow, &[]);
+    let (tree, losses, errors) = convert(&p, DialectId::STAGED, DialectId::WORKFLOW, &[]);
     assert_eq!(errors, 0, "{tree}");
     assert_eq!(tree["steps"][0]["step_type"], "CONDITION_CHECK");
     assert_eq!(tree["steps"][1]["step_type"], "AGENT_EXECUTION");
@@ -210,7 +210,7 @@ fn workflow_gets_a_step_type_one_task_and_a_title() {
 #[test]
 fn a_plan_written_in_its_own_dialect_gets_nothing_filled() {
     let p = plan(vec![task("a", &[])]);
-    let c = toon_plan::convert_from(&p, DialectId::Cursor, DialectId::Cursor, None, &[]).unwrap();
+    let c = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::CURSOR, None, &[]).unwrap();
     assert!(c.report.is_empty(), "{:#?}", c.report);
     assert!(!c.text.contains("status"));
 }
@@ -219,7 +219,7 @@ fn a_plan_written_in_its_own_dialect_gets_nothing_filled() {
 fn a_setting_for_a_missing_task_is_an_error() {
     let p = plan(vec![task("a", &[])]);
     let sets = ["zzz.tool=x".parse().unwrap()];
-    let e = toon_plan::convert_from(&p, DialectId::Cursor, DialectId::ToolDag, None, &sets)
+    let e = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::TOOLDAG, None, &sets)
         .unwrap_err();
     assert!(e.to_string().contains("no task \"zzz\""), "{e}");
 }
@@ -230,7 +230,7 @@ fn staged_titles_come_from_the_words() {
     t.description = Some("Albert Einstein date of birth".into());
     t.tool = Some("search".into());
     let (tree, losses, errors) =
-        convert(&plan(vec![t]), DialectId::ToolDag, DialectId::Staged, &[]);
+        convert(&plan(vec![t]), DialectId::TOOLDAG, DialectId::STAGED, &[]);
     assert_eq!(errors, 0);
     assert_eq!(
         tree["stages"][0]["steps"][0]["title"],

@@ -20,7 +20,7 @@ fn check(dialect: DialectId, doc: &Value) -> Vec<String> {
 
 #[test]
 fn every_schema_is_a_valid_2020_12_schema() {
-    for d in DialectId::ALL {
+    for d in DialectId::all() {
         let s = schema(d);
         assert_eq!(
             s["$schema"], "https://json-schema.org/draft/2020-12/schema",
@@ -35,7 +35,7 @@ fn every_schema_is_a_valid_2020_12_schema() {
         // Doc-comment line breaks are joined: descriptions are single paragraphs.
         assert!(!s.to_string().contains("refer to\\nthe"), "{d}");
     }
-    let tool_dag = schema(DialectId::ToolDag);
+    let tool_dag = schema(DialectId::TOOLDAG);
     assert_eq!(
         tool_dag["description"],
         "A multi-agent tool DAG (seed 004). A query may use `{{task_id.result}}` to refer to the result of a task listed in its `dependencies`."
@@ -49,27 +49,27 @@ fn the_seed_examples_validate() {
         serde_json::from_str(&blocks_with(&seed(prefix), "json")[i]).unwrap()
     };
     assert_eq!(
-        check(DialectId::PlanDag, &json_block("000", 0)),
+        check(DialectId::PLANDAG, &json_block("000", 0)),
         Vec::<String>::new()
     );
     let yaml = &blocks_with(&seed("001"), "yaml")[1];
     let composite = toon_plan::yaml::parse(yaml).unwrap();
     assert_eq!(
-        check(DialectId::Composite, &composite),
+        check(DialectId::COMPOSITE, &composite),
         Vec::<String>::new()
     );
     for i in 0..2 {
         assert_eq!(
-            check(DialectId::Workflow, &json_block("002", i)),
+            check(DialectId::WORKFLOW, &json_block("002", i)),
             Vec::<String>::new()
         );
         assert_eq!(
-            check(DialectId::ToolDag, &json_block("004", i)),
+            check(DialectId::TOOLDAG, &json_block("004", i)),
             Vec::<String>::new()
         );
     }
     assert_eq!(
-        check(DialectId::Staged, &seed_003_json()),
+        check(DialectId::STAGED, &seed_003_json()),
         Vec::<String>::new()
     );
 
@@ -78,9 +78,9 @@ fn the_seed_examples_validate() {
     plans.extend(seed_002());
     plans.extend(seed_004());
     for p in &plans {
-        let text = toon_plan::write(p, DialectId::Plan, Some(Format::Json)).unwrap();
+        let text = toon_plan::write(p, DialectId::PLAN, Some(Format::Json)).unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(check(DialectId::Plan, &doc), Vec::<String>::new(), "{text}");
+        assert_eq!(check(DialectId::PLAN, &doc), Vec::<String>::new(), "{text}");
     }
 }
 
@@ -89,7 +89,7 @@ fn the_seed_examples_validate() {
 fn valid_test_plans_validate_in_their_own_dialect() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/plans");
     let mut checked = 0;
-    for d in DialectId::ALL {
+    for d in DialectId::all() {
         let dir = root.join(d.name()).join("valid");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -123,7 +123,7 @@ fn schemas_reject_what_the_validator_rejects() {
     };
     let mut cases: Vec<(DialectId, Value)> = Vec::new();
     assert_eq!(
-        check(DialectId::PlanDag, &plandag(step.clone())),
+        check(DialectId::PLANDAG, &plandag(step.clone())),
         Vec::<String>::new()
     );
     for (k, v) in [
@@ -134,45 +134,45 @@ fn schemas_reject_what_the_validator_rejects() {
     ] {
         let mut s = step.clone();
         s[k] = v;
-        cases.push((DialectId::PlanDag, plandag(s)));
+        cases.push((DialectId::PLANDAG, plandag(s)));
     }
     cases.push((
-        DialectId::Composite,
+        DialectId::COMPOSITE,
         json!({"tasks": [{"id": "a", "prompt": "  "}]}),
     ));
     cases.push((
-        DialectId::Workflow,
+        DialectId::WORKFLOW,
         json!({"metadata": {"title": "t", "objective": "o"}, "tasks": [],
                "steps": [{"id": "s", "task_id": "t", "action": "a", "step_type": "NOPE"}]}),
     ));
     cases.push((
-        DialectId::Workflow,
+        DialectId::WORKFLOW,
         json!({"metadata": {"title": "t"}, "tasks": [], "steps": []}),
     ));
     let mut staged = seed_003_json();
     staged["stages"][0]["mode"] = json!("both");
-    cases.push((DialectId::Staged, staged));
+    cases.push((DialectId::STAGED, staged));
     let mut staged = seed_003_json();
     staged["stages"][1]["steps"][0]["executor"] = json!("robot");
-    cases.push((DialectId::Staged, staged));
+    cases.push((DialectId::STAGED, staged));
     cases.push((
-        DialectId::ToolDag,
+        DialectId::TOOLDAG,
         json!({"dag": [{"id": "a b", "tool": "t", "query": "q", "dependencies": []}]}),
     ));
     cases.push((
-        DialectId::ToolDag,
+        DialectId::TOOLDAG,
         json!({"dag": [{"id": "a", "tool": "", "query": "q", "dependencies": []}]}),
     ));
     cases.push((
-        DialectId::Cursor,
+        DialectId::CURSOR,
         json!({"name": "n", "todos": [{"id": "a", "status": "done"}]}),
     ));
-    cases.push((DialectId::Plan, json!({"tasks": [{"id": "a"}]})));
+    cases.push((DialectId::PLAN, json!({"tasks": [{"id": "a"}]})));
     for (d, doc) in cases {
         assert!(!check(d, &doc).is_empty(), "{d} schema accepts {doc}");
         // The validator rejects the same document (the plan model is recognised by
         // its marker, so without one it is not a plan-model document at all).
-        if d != DialectId::Plan {
+        if d != DialectId::PLAN {
             let loaded =
                 toon_plan::load(&doc.to_string(), None, Some(d), Some(Format::Json)).unwrap();
             assert!(

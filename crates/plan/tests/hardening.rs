@@ -12,7 +12,7 @@ fn load(text: &str, dialect: Option<DialectId>, format: Option<Format>) -> Optio
         Ok(l) => {
             // Whatever loads must validate and convert without trouble.
             let _ = toon_plan::validate(&l);
-            for to in DialectId::ALL {
+            for to in DialectId::all() {
                 if let Err(e) = toon_plan::convert(&l.plan, to, None) {
                     // Only a reader's nesting limit may refuse what another accepted.
                     let m = e.to_string();
@@ -44,7 +44,7 @@ fn a_100_000_level_document_fails_cleanly_in_every_format() {
         (&yaml, Format::Yaml),
         (&toon, Format::Toon),
     ] {
-        for dialect in [None, Some(DialectId::ToolDag), Some(DialectId::Plan)] {
+        for dialect in [None, Some(DialectId::TOOLDAG), Some(DialectId::PLAN)] {
             let e = load(text, dialect, Some(format));
             assert!(
                 e.is_some(),
@@ -70,7 +70,7 @@ fn deep_front_matter_in_a_cursor_plan_is_kept_or_refused_never_a_crash() {
     }
     block.push_str("---\n\nbody\n");
     for text in [&flow, &block] {
-        let _ = load(text, Some(DialectId::Cursor), Some(Format::Md));
+        let _ = load(text, Some(DialectId::CURSOR), Some(Format::Md));
         let _ = load(text, None, None);
     }
 }
@@ -123,7 +123,7 @@ fn chain(n: usize) -> Plan {
 #[test]
 fn a_5_000_task_dependency_chain_validates_and_converts_everywhere() {
     let plan = chain(5_000);
-    for to in DialectId::ALL {
+    for to in DialectId::all() {
         let conv = toon_plan::convert(&plan, to, None).expect("converts");
         let back = toon_plan::load(&conv.text, None, Some(to), Some(conv.format)).expect("loads");
         assert_eq!(back.plan.tasks.len(), 5_000, "{to}");
@@ -132,7 +132,7 @@ fn a_5_000_task_dependency_chain_validates_and_converts_everywhere() {
     // And a cycle through all of them is found, not a stack overflow.
     let mut cyclic = chain(5_000);
     cyclic.tasks[0].dependencies = Some(vec!["t4999".into()]);
-    let conv = toon_plan::convert(&cyclic, DialectId::ToolDag, None).expect("converts");
+    let conv = toon_plan::convert(&cyclic, DialectId::TOOLDAG, None).expect("converts");
     let back = toon_plan::load(&conv.text, None, None, None).expect("loads");
     let problems = toon_plan::validate(&back);
     assert!(
@@ -150,7 +150,7 @@ fn a_2_mb_line_in_every_format_loads() {
     let md = format!("---\nname: {long}\ntodos:\n  - id: a\n    content: {long}\n---\n\n{long}\n");
     for (text, format) in [(&json, Format::Json), (&md, Format::Md)] {
         let l = toon_plan::load(text, None, None, Some(format)).expect("loads");
-        let out = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).expect("ok");
+        let out = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).expect("ok");
         assert!(out.report.is_empty(), "{}", out.report);
         assert!(out.text.len() > 2 << 20);
     }
@@ -180,10 +180,10 @@ fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
             "- **Timeout**: 120s",
             &format!("- **Timeout**: 120s\n{odd}"),
         );
-        let l = toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md))
+        let l = toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md))
             .expect("loads");
         let same =
-            toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).expect("converts");
+            toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).expect("converts");
         assert!(same.report.is_empty(), "{odd}: {}", same.report);
     }
     let text = valid.replace(
@@ -191,7 +191,7 @@ fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
         "- **Timeout**: 120s\n- *\u{1}t*Timeout**: 120s",
     );
     let l =
-        toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md)).expect("loads");
+        toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md)).expect("loads");
     let problems = toon_plan::validate(&l);
     assert!(
         problems
@@ -205,8 +205,8 @@ fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
         "- **Timeout**: 120s\n- **retry_after**: 5\n- **Owner Team**: data",
     );
     let l =
-        toon_plan::load(&text, None, Some(DialectId::Workflow), Some(Format::Md)).expect("loads");
-    let same = toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+        toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md)).expect("loads");
+    let same = toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
     assert!(same.report.is_empty(), "{}", same.report);
     assert!(same.text.contains("retry_after"), "{}", same.text);
 }
@@ -238,10 +238,10 @@ fn keys_too_long_for_an_implicit_yaml_key_round_trip() {
             tasks: vec![task],
             ..Plan::default()
         };
-        for to in [DialectId::Plan, DialectId::Composite, DialectId::Staged] {
+        for to in [DialectId::PLAN, DialectId::COMPOSITE, DialectId::STAGED] {
             let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
                 .unwrap_or_else(|e| panic!("{to}: {e}"));
-            if to == DialectId::Plan {
+            if to == DialectId::PLAN {
                 assert!(conv.report.is_empty(), "{}", conv.report);
             }
         }
@@ -261,7 +261,7 @@ fn an_html_comment_whose_end_overlaps_its_start_is_not_a_panic() {
     ] {
         for (dialect, format) in [
             (None, None),
-            (Some(DialectId::Cursor), Some(Format::Md)),
+            (Some(DialectId::CURSOR), Some(Format::Md)),
             (None, Some(Format::Md)),
         ] {
             let _ = load(text, dialect, format);
@@ -270,7 +270,7 @@ fn an_html_comment_whose_end_overlaps_its_start_is_not_a_panic() {
     let l = toon_plan::load(
         "<!--\nname: x\ntodos: []\n-->\n# body\n",
         None,
-        Some(DialectId::Cursor),
+        Some(DialectId::CURSOR),
         Some(Format::Md),
     )
     .expect("front matter in a comment");
@@ -294,15 +294,15 @@ fn noncharacters_are_escaped_in_yaml() {
             }],
             ..Plan::default()
         };
-        for to in [DialectId::Plan, DialectId::Cursor, DialectId::Composite] {
+        for to in [DialectId::PLAN, DialectId::CURSOR, DialectId::COMPOSITE] {
             let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
                 .unwrap_or_else(|e| panic!("{to}: {e}"));
-            if to == DialectId::Plan {
+            if to == DialectId::PLAN {
                 assert!(conv.report.is_empty(), "{}", conv.report);
             }
         }
-        let md = toon_plan::convert(&plan, DialectId::Cursor, Some(Format::Md)).expect("md");
-        assert!(toon_plan::load(&md.text, None, Some(DialectId::Cursor), None).is_ok());
+        let md = toon_plan::convert(&plan, DialectId::CURSOR, Some(Format::Md)).expect("md");
+        assert!(toon_plan::load(&md.text, None, Some(DialectId::CURSOR), None).is_ok());
     }
 }
 
@@ -322,10 +322,10 @@ fn a_merge_key_lookalike_is_quoted_in_yaml() {
         tasks: vec![task],
         ..Plan::default()
     };
-    for to in [DialectId::Plan, DialectId::Composite, DialectId::Cursor] {
+    for to in [DialectId::PLAN, DialectId::COMPOSITE, DialectId::CURSOR] {
         let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
             .unwrap_or_else(|e| panic!("{to}: {e}"));
-        if to == DialectId::Plan {
+        if to == DialectId::PLAN {
             assert!(conv.report.is_empty(), "{}", conv.report);
         }
     }
@@ -340,9 +340,9 @@ fn a_huge_restyled_head_comes_back_byte_for_byte() {
         text.push_str(&format!("k{i}: [a, b: c\n"));
     }
     text.push_str("---\nbody\n");
-    let l = toon_plan::load(&text, None, Some(DialectId::Cursor), Some(Format::Md)).expect("loads");
+    let l = toon_plan::load(&text, None, Some(DialectId::CURSOR), Some(Format::Md)).expect("loads");
     assert!(l.plan.layout.contains_key("cursor.head_patch"));
-    let back = toon_plan::write(&l.plan, DialectId::Cursor, Some(Format::Md)).expect("writes");
+    let back = toon_plan::write(&l.plan, DialectId::CURSOR, Some(Format::Md)).expect("writes");
     assert!(back == text, "the head did not come back");
 }
 
@@ -371,5 +371,5 @@ fn an_empty_document_says_it_is_empty() {
     );
     let path = std::path::Path::new("x.plan.md");
     let l = toon_plan::load("", Some(path), None, None).expect("an empty Cursor plan");
-    assert_eq!(l.dialect, DialectId::Cursor);
+    assert_eq!(l.dialect, DialectId::CURSOR);
 }

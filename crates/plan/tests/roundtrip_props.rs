@@ -251,8 +251,8 @@ fn project(p: &Plan, d: DialectId) -> Plan {
         ..Task::default()
     };
     match d {
-        DialectId::Plan => p.clone(),
-        DialectId::Cursor => Plan {
+        DialectId::PLAN => p.clone(),
+        DialectId::CURSOR => Plan {
             title: Some(p.title.clone().unwrap_or_else(|| "Plan".into())),
             goal: p.goal.clone(),
             // An empty body is no body in a file.
@@ -271,7 +271,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 .collect(),
             ..Plan::default()
         },
-        DialectId::PlanDag => Plan {
+        DialectId::PLANDAG => Plan {
             id: p.id.clone(),
             goal: p.goal.clone(),
             success_criteria: p.success_criteria.clone(),
@@ -297,7 +297,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 .collect(),
             ..Plan::default()
         },
-        DialectId::Composite => Plan {
+        DialectId::COMPOSITE => Plan {
             extra: p.extra.clone(),
             tasks: p
                 .tasks
@@ -313,7 +313,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 .collect(),
             ..Plan::default()
         },
-        DialectId::ToolDag => Plan {
+        DialectId::TOOLDAG => Plan {
             extra: p.extra.clone(),
             tasks: p
                 .tasks
@@ -328,7 +328,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 .collect(),
             ..Plan::default()
         },
-        DialectId::Workflow => Plan {
+        DialectId::WORKFLOW => Plan {
             title: p.title.clone(),
             goal: p.goal.clone(),
             metadata: p.metadata.clone(),
@@ -366,7 +366,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 .collect(),
             ..Plan::default()
         },
-        DialectId::Staged => {
+        DialectId::STAGED => {
             let mut groups: Vec<Group> = p
                 .groups
                 .iter()
@@ -413,6 +413,7 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 ..Plan::default()
             }
         }
+        other => panic!("no projection for the {other} dialect: add one here"),
     }
 }
 
@@ -428,7 +429,7 @@ proptest! {
 
     #[test]
     fn what_a_dialect_holds_comes_back(p in plan()) {
-        for d in DialectId::ALL {
+        for d in DialectId::all() {
             let held = project(&p, d);
             for f in formats(d) {
                 let conv = toon_plan::convert(&held, d, Some(f)).unwrap();
@@ -442,7 +443,7 @@ proptest! {
 
     #[test]
     fn the_report_names_every_difference(p in plan()) {
-        for d in DialectId::ALL {
+        for d in DialectId::all() {
             for f in formats(d) {
                 let conv = toon_plan::convert(&p, d, Some(f)).unwrap();
                 let back = toon_plan::load(&conv.text, None, Some(d), Some(f)).unwrap().plan;
@@ -469,26 +470,26 @@ proptest! {
     fn any_text_is_a_cursor_file_byte_for_byte(
         text in "(\u{feff})?(---\r?\n|<!--\n)?((name|overview|todos|  - id|    status|    content|isProject)(: )?|[a-z0-9 ]{0,6}|: |- |\\[|\\]|\"|'|#|\t|\r\n|\n|---\n|-->|é|日){0,30}"
     ) {
-        let l = toon_plan::load(&text, None, Some(DialectId::Cursor), Some(Format::Md)).unwrap();
+        let l = toon_plan::load(&text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
         let _ = toon_plan::validate(&l);
-        let out = toon_plan::write(&l.plan, DialectId::Cursor, Some(Format::Md)).unwrap();
+        let out = toon_plan::write(&l.plan, DialectId::CURSOR, Some(Format::Md)).unwrap();
         prop_assert_eq!(&out, &text);
         for f in [Format::Toon, Format::Json, Format::Yaml] {
-            let conv = toon_plan::convert(&l.plan, DialectId::Plan, Some(f)).unwrap();
+            let conv = toon_plan::convert(&l.plan, DialectId::PLAN, Some(f)).unwrap();
             prop_assert!(conv.report.is_empty(), "{}", conv.report);
-            let back = toon_plan::load(&conv.text, None, Some(DialectId::Plan), Some(f)).unwrap();
-            let again = toon_plan::write(&back.plan, DialectId::Cursor, None).unwrap();
+            let back = toon_plan::load(&conv.text, None, Some(DialectId::PLAN), Some(f)).unwrap();
+            let again = toon_plan::write(&back.plan, DialectId::CURSOR, None).unwrap();
             prop_assert_eq!(&again, &text);
         }
     }
 
     #[test]
     fn no_input_panics(text in "[\\[\\]{}\"':,# \n\r\t-]{0,20}|(---\n|## Tasks\n|### Task 1: x\n|- \\*\\*ID\\*\\*: a\n|dag:\n|  - id: b\n|\\{\"steps\": \\[\\{\\}\\]\\}){0,8}") {
-        for d in DialectId::ALL {
+        for d in DialectId::all() {
             for f in Format::ALL {
                 if let Ok(l) = toon_plan::load(&text, None, Some(d), Some(f)) {
                     let _ = toon_plan::validate(&l);
-                    for to in DialectId::ALL {
+                    for to in DialectId::all() {
                         let _ = toon_plan::convert(&l.plan, to, None);
                     }
                 }

@@ -33,7 +33,7 @@ fn verdict(dialect: DialectId, tree: &Value) -> Verdict {
     let problems = dialect.dialect().validate(&Document::Tree(tree.clone()));
     let field_errors = problems
         .iter()
-        .filter(|p| p.is_error() && (rules.contains(&p.rule) || dialect == DialectId::Plan))
+        .filter(|p| p.is_error() && (rules.contains(&p.rule) || dialect == DialectId::PLAN))
         .map(|p| format!("{}: {}", p.rule, p.message))
         .collect();
     Verdict {
@@ -60,13 +60,13 @@ fn tree_of(path: &Path) -> Option<(DialectId, Value)> {
     let loaded = toon_plan::load(&text, Some(path), None, None).ok()?;
     let tree = match &loaded.document {
         Document::Tree(v) => v.clone(),
-        Document::Markdown(md) if loaded.dialect == DialectId::Workflow => {
+        Document::Markdown(md) if loaded.dialect == DialectId::WORKFLOW => {
             toon_plan::dialects::workflow::from_markdown(md).tree
         }
         // A Cursor file as the tree its JSON form holds: front matter keys and body.
         Document::Markdown(_) => {
             let json =
-                toon_plan::write(&loaded.plan, DialectId::Cursor, Some(Format::Json)).ok()?;
+                toon_plan::write(&loaded.plan, DialectId::CURSOR, Some(Format::Json)).ok()?;
             serde_json::from_str(&json).ok()?
         }
     };
@@ -245,22 +245,22 @@ fn schema_and_validate_agree_on_every_seed_example_and_its_mutations() {
         json_blocks("000")
             .into_iter()
             .take(1)
-            .map(|v| (DialectId::PlanDag, v)),
+            .map(|v| (DialectId::PLANDAG, v)),
     );
     let yaml = &blocks_with(&seed("001"), "yaml")[1];
-    docs.push((DialectId::Composite, toon_plan::yaml::parse(yaml).unwrap()));
+    docs.push((DialectId::COMPOSITE, toon_plan::yaml::parse(yaml).unwrap()));
     docs.extend(
         json_blocks("002")
             .into_iter()
             .take(2)
-            .map(|v| (DialectId::Workflow, v)),
+            .map(|v| (DialectId::WORKFLOW, v)),
     );
-    docs.push((DialectId::Staged, seed_003_json()));
+    docs.push((DialectId::STAGED, seed_003_json()));
     docs.extend(
         json_blocks("004")
             .into_iter()
             .take(2)
-            .map(|v| (DialectId::ToolDag, v)),
+            .map(|v| (DialectId::TOOLDAG, v)),
     );
     let mut checked = 0;
     for (i, (d, tree)) in docs.iter().enumerate() {
@@ -287,11 +287,11 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
         if loaded.plan.tasks.is_empty() {
             continue;
         }
-        let Ok(text) = toon_plan::write(&loaded.plan, DialectId::Plan, Some(Format::Json)) else {
+        let Ok(text) = toon_plan::write(&loaded.plan, DialectId::PLAN, Some(Format::Json)) else {
             continue;
         };
         let model: Value = serde_json::from_str(&text).unwrap();
-        let valid = assert_agree(DialectId::Plan, &model, &name);
+        let valid = assert_agree(DialectId::PLAN, &model, &name);
         let Some(rows) = model["tasks"].as_array().filter(|r| r[0].is_object()) else {
             continue;
         };
@@ -304,7 +304,7 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
             first.shift_remove("id");
             if rows.len() > 1 {
                 assert!(!assert_agree(
-                    DialectId::Plan,
+                    DialectId::PLAN,
                     &mixed,
                     &format!("{name}: one id removed")
                 ));
@@ -314,7 +314,7 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
             first.insert("id".into(), json!("given"));
             if rows.len() > 1 {
                 assert!(!assert_agree(
-                    DialectId::Plan,
+                    DialectId::PLAN,
                     &mixed,
                     &format!("{name}: one id added")
                 ));
@@ -325,7 +325,7 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
                 .unwrap()
                 .shift_remove("title");
             assert!(!assert_agree(
-                DialectId::Plan,
+                DialectId::PLAN,
                 &untitled,
                 &format!("{name}: a title removed")
             ));

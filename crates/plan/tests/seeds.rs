@@ -33,7 +33,7 @@ fn check_example_allowing(
     assert_eq!(loaded.dialect, expect, "detected dialect");
     let errs = errors(&loaded);
     assert_eq!(errs, allowed, "{expect} example has errors");
-    for to in DialectId::ALL {
+    for to in DialectId::all() {
         for fmt in Format::ALL {
             if !to.dialect().supports(fmt) {
                 assert!(toon_plan::convert(&loaded.plan, to, Some(fmt)).is_err());
@@ -61,7 +61,7 @@ fn check_example_allowing(
         "{expect} → {expect}: {}",
         same.report
     );
-    let plan = toon_plan::convert(&loaded.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
+    let plan = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
     assert!(
         plan.report.is_empty(),
         "{expect} → plan toon: {}",
@@ -105,14 +105,14 @@ fn seed_000_plandag_example() {
     let text = seed("000");
     let json = blocks_with(&text, "json");
     assert_eq!(json.len(), 1);
-    let loaded = check_example(&json[0], Format::Json, DialectId::PlanDag);
+    let loaded = check_example(&json[0], Format::Json, DialectId::PLANDAG);
     assert_eq!(loaded.plan.tasks.len(), 6);
     assert_eq!(
         loaded.plan.tasks[1].dependencies.as_deref(),
         Some(&["1".to_owned()][..])
     );
     // Writing it back gives the same JSON value.
-    let out = toon_plan::write(&loaded.plan, DialectId::PlanDag, Some(Format::Json)).unwrap();
+    let out = toon_plan::write(&loaded.plan, DialectId::PLANDAG, Some(Format::Json)).unwrap();
     assert_eq!(json_value(&out), json_value(&json[0]));
 }
 
@@ -133,7 +133,7 @@ fn seed_000_schema_fields_are_the_dialects() {
     let loaded = toon_plan::load(&blocks_with(&text, "json")[0], None, None, None).unwrap();
     let mut plan = loaded.plan.clone();
     plan.tasks[0].params = Some(serde_json::json!({}));
-    let out = json_value(&toon_plan::write(&plan, DialectId::PlanDag, None).unwrap());
+    let out = json_value(&toon_plan::write(&plan, DialectId::PLANDAG, None).unwrap());
     for f in fields {
         assert!(out["steps"][0].get(f).is_some(), "field {f} not written");
     }
@@ -145,7 +145,7 @@ fn seed_001_composite_example() {
     let text = seed("001");
     let yaml = blocks_with(&text, "yaml");
     assert_eq!(yaml.len(), 2);
-    let loaded = check_example(&yaml[1], Format::Yaml, DialectId::Composite);
+    let loaded = check_example(&yaml[1], Format::Yaml, DialectId::COMPOSITE);
     assert_eq!(loaded.plan.tasks.len(), 6);
     let tests = loaded.plan.task("tests").unwrap();
     assert_eq!(
@@ -157,7 +157,7 @@ fn seed_001_composite_example() {
     let template = toon_plan::load(
         &yaml[0],
         None,
-        Some(DialectId::Composite),
+        Some(DialectId::COMPOSITE),
         Some(Format::Yaml),
     )
     .unwrap();
@@ -171,17 +171,17 @@ fn seed_002_workflow_examples() {
     let json = blocks_with(&text, "json");
     assert_eq!(json.len(), 2);
     for j in &json {
-        let loaded = check_example(j, Format::Json, DialectId::Workflow);
-        let out = toon_plan::write(&loaded.plan, DialectId::Workflow, Some(Format::Json)).unwrap();
+        let loaded = check_example(j, Format::Json, DialectId::WORKFLOW);
+        let out = toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
         assert_eq!(json_value(&out), json_value(j));
     }
     // Its TOON is plain TOON of its JSON form: the list-valued columns the seed's own
     // TOON example drops are kept, and any TOON decoder reads the JSON back.
     let loaded = toon_plan::load(&json[1], None, None, None).unwrap();
     let toon_text =
-        toon_plan::write(&loaded.plan, DialectId::Workflow, Some(Format::Toon)).unwrap();
+        toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Toon)).unwrap();
     let json_text =
-        toon_plan::write(&loaded.plan, DialectId::Workflow, Some(Format::Json)).unwrap();
+        toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
     let plain = toon::encode_value(&toon::value::from_json_str(&json_text, 100).unwrap());
     assert_eq!(toon_text, format!("{plain}\n"));
     assert!(
@@ -189,8 +189,8 @@ fn seed_002_workflow_examples() {
         "list-valued fields are kept:\n{toon_text}"
     );
     let back = toon_plan::load(&toon_text, None, None, Some(Format::Toon)).unwrap();
-    assert_eq!(back.dialect, DialectId::Workflow);
-    let again = toon_plan::write(&back.plan, DialectId::Workflow, Some(Format::Json)).unwrap();
+    assert_eq!(back.dialect, DialectId::WORKFLOW);
+    let again = toon_plan::write(&back.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
     assert!(toon_plan::loss::same_value(
         &json_value(&again),
         &json_value(&json[1])
@@ -202,7 +202,7 @@ fn seed_002_workflow_examples() {
     let loaded = check_example_allowing(
         toon_example,
         Format::Toon,
-        DialectId::Workflow,
+        DialectId::WORKFLOW,
         &["shared_inputs: error: `shared_inputs` must be an object [schema]"],
     );
     assert_eq!(loaded.plan.title.as_deref(), Some("Plan Title"));
@@ -221,7 +221,7 @@ fn seed_002_markdown_layout() {
     let text = seed("002");
     let md = &blocks_with(&text, "markdown")[0];
     let loaded = toon_plan::load(md, None, None, Some(Format::Md)).unwrap();
-    assert_eq!(loaded.dialect, DialectId::Workflow);
+    assert_eq!(loaded.dialect, DialectId::WORKFLOW);
     assert!(errors(&loaded).is_empty(), "{:?}", errors(&loaded));
     let plan = &loaded.plan;
     assert_eq!(plan.title.as_deref(), Some("Plan Title"));
@@ -240,12 +240,12 @@ fn seed_002_markdown_layout() {
     assert_eq!(plan.execution.as_ref().unwrap()["max_retries"], 3);
     // The markdown written back is the seed's, byte for byte, and reads back to the
     // same plan.
-    let out = toon_plan::write(plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+    let out = toon_plan::write(plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
     assert_eq!(out, *md);
     let again = toon_plan::load(&out, None, None, Some(Format::Md)).unwrap();
     assert_eq!(again.plan, *plan, "{out}");
     assert_eq!(
-        toon_plan::write(&again.plan, DialectId::Workflow, Some(Format::Md)).unwrap(),
+        toon_plan::write(&again.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap(),
         out
     );
     for heading in [
@@ -295,9 +295,9 @@ fn seed_003_staged_fields_match_the_types() {
                 {"id": "edit", "title": "Edit spec", "intent": "edit", "executor": "editor", "inputs": ["spec"]}]}
         ]
     });
-    let loaded = check_example(&plan.to_string(), Format::Json, DialectId::Staged);
+    let loaded = check_example(&plan.to_string(), Format::Json, DialectId::STAGED);
     for (i, f) in fields.iter().enumerate().take(4) {
-        let written = json_value(&toon_plan::write(&loaded.plan, DialectId::Staged, None).unwrap());
+        let written = json_value(&toon_plan::write(&loaded.plan, DialectId::STAGED, None).unwrap());
         assert!(
             written["stages"][1]["steps"][0].get(f).is_some(),
             "field {i} {f}"
@@ -312,8 +312,8 @@ fn seed_004_tooldag_examples() {
     let json = blocks_with(&text, "json");
     assert_eq!(json.len(), 2);
     for j in &json {
-        let loaded = check_example(j, Format::Json, DialectId::ToolDag);
-        let out = toon_plan::write(&loaded.plan, DialectId::ToolDag, None).unwrap();
+        let loaded = check_example(j, Format::Json, DialectId::TOOLDAG);
+        let out = toon_plan::write(&loaded.plan, DialectId::TOOLDAG, None).unwrap();
         assert_eq!(json_value(&out), json_value(j));
     }
 }
@@ -330,15 +330,15 @@ fn seed_examples_as_toon_are_plain_toon_in_every_dialect() {
 #[ignore = "needs the seed documents in ../shared/seeds: run with --include-ignored (.ci/run does)"]
 fn seed_examples_convert_to_every_dialect_and_back() {
     use toon_plan::DialectId;
-    let dialects = [DialectId::PlanDag, DialectId::Composite, DialectId::Staged];
+    let dialects = [DialectId::PLANDAG, DialectId::COMPOSITE, DialectId::STAGED];
     for ((name, plan), from) in exec_common::seed_plans().into_iter().zip(dialects) {
         exec_common::assert_converts_everywhere_and_back(&plan, from, &name);
     }
     for (name, plan) in exec_common::seed_plans().into_iter().skip(3) {
         let from = if name.starts_with("seed 002") {
-            DialectId::Workflow
+            DialectId::WORKFLOW
         } else {
-            DialectId::ToolDag
+            DialectId::TOOLDAG
         };
         exec_common::assert_converts_everywhere_and_back(&plan, from, &name);
     }

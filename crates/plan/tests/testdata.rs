@@ -43,7 +43,7 @@ fn errors(l: &toon_plan::Loaded) -> Vec<toon_plan::Problem> {
 /// Converting to every dialect and format works; an empty report means the plan
 /// comes back unchanged.
 fn converts_everywhere(l: &toon_plan::Loaded, name: &str) {
-    for to in DialectId::ALL {
+    for to in DialectId::all() {
         for fmt in Format::ALL {
             if !to.dialect().supports(fmt) {
                 continue;
@@ -73,7 +73,7 @@ fn converts_everywhere(l: &toon_plan::Loaded, name: &str) {
         }
     }
     for fmt in [Format::Json, Format::Yaml, Format::Toon] {
-        let conv = toon_plan::convert(&l.plan, DialectId::Plan, Some(fmt)).unwrap();
+        let conv = toon_plan::convert(&l.plan, DialectId::PLAN, Some(fmt)).unwrap();
         assert!(
             conv.report.is_empty(),
             "{name} → plan {fmt}: {}",
@@ -140,7 +140,7 @@ fn expected_rules(dialect: &str) -> &'static [&'static str] {
 #[test]
 fn valid_examples_validate_and_convert() {
     let mut seen = 0;
-    for d in DialectId::ALL {
+    for d in DialectId::all() {
         let dir = root().join(d.name()).join("valid");
         for p in files(&dir) {
             let l = load(&p);
@@ -158,7 +158,7 @@ fn valid_examples_validate_and_convert() {
 
 #[test]
 fn json_and_yaml_examples_write_back_the_same_value() {
-    for d in DialectId::ALL {
+    for d in DialectId::all() {
         for p in files(&root().join(d.name()).join("valid")) {
             let l = load(&p);
             if l.format == Format::Md {
@@ -179,7 +179,7 @@ fn json_and_yaml_examples_write_back_the_same_value() {
 
 #[test]
 fn each_invalid_example_breaks_exactly_its_rule() {
-    for d in DialectId::ALL {
+    for d in DialectId::all() {
         let dir = root().join(d.name()).join("invalid");
         if !dir.is_dir() {
             continue;
@@ -248,16 +248,16 @@ fn messy() -> Vec<PathBuf> {
 /// byte for byte.
 fn round_trips_exactly(name: &str, bytes: &str) {
     let l = toon_plan::load(bytes, Some(Path::new(name)), None, None).unwrap();
-    assert_eq!(l.dialect, DialectId::Cursor, "{name}");
+    assert_eq!(l.dialect, DialectId::CURSOR, "{name}");
     let errs = errors(&l);
     assert!(errs.is_empty(), "{name}: {errs:#?}");
-    let out = toon_plan::write(&l.plan, DialectId::Cursor, None).unwrap();
+    let out = toon_plan::write(&l.plan, DialectId::CURSOR, None).unwrap();
     assert!(
         out == bytes,
         "{name}: cursor → cursor changed the file:\n{out:?}\n{bytes:?}"
     );
     for fmt in [Format::Toon, Format::Json, Format::Yaml] {
-        for via in [DialectId::Plan, DialectId::Cursor] {
+        for via in [DialectId::PLAN, DialectId::CURSOR] {
             let conv = toon_plan::convert(&l.plan, via, Some(fmt)).unwrap();
             assert!(
                 conv.report.is_empty(),
@@ -265,7 +265,7 @@ fn round_trips_exactly(name: &str, bytes: &str) {
                 conv.report
             );
             let back = toon_plan::load(&conv.text, None, Some(via), Some(fmt)).unwrap();
-            let again = toon_plan::write(&back.plan, DialectId::Cursor, None).unwrap();
+            let again = toon_plan::write(&back.plan, DialectId::CURSOR, None).unwrap();
             assert!(again == bytes, "{name} → {via} {fmt} → cursor differs");
         }
     }
@@ -311,7 +311,7 @@ fn invalid_yaml_is_read_tolerantly_with_a_warning() {
     );
     assert_eq!(l.plan.extra["isProject"], serde_json::json!(false));
     // Converted elsewhere, the text is intact.
-    let out = toon_plan::convert(&l.plan, DialectId::Composite, None).unwrap();
+    let out = toon_plan::convert(&l.plan, DialectId::COMPOSITE, None).unwrap();
     assert!(
         out.text
             .contains("prompt: \"Phase 0: Setup the CI runners\""),
@@ -426,7 +426,7 @@ fn valid_cursor_plans_are_canonical() {
     let l = load(&root().join("cursor/valid/dark-mode.plan.md"));
     assert!(l.plan.layout.is_empty(), "{:?}", l.plan.layout);
     assert_eq!(l.plan.tasks.len(), 4);
-    let toon = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
+    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
     assert!(
         toon.text.contains("tasks[4]{id,description,status}:"),
         "{}",
@@ -439,8 +439,8 @@ fn valid_cursor_plans_are_canonical() {
 fn model_to_cursor_md(plan: &toon_plan::Plan) -> toon_plan::Conversion {
     toon_plan::convert_from(
         plan,
-        DialectId::Plan,
-        DialectId::Cursor,
+        DialectId::PLAN,
+        DialectId::CURSOR,
         Some(Format::Md),
         &[],
     )
@@ -470,7 +470,7 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     );
     assert_eq!(l.plan.tasks[0].status.as_deref(), Some("completed"));
     // Through the plan model as TOON and back: the same bytes, no `todos` added.
-    let model = toon_plan::convert(&l.plan, DialectId::Plan, Some(Format::Toon)).unwrap();
+    let model = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
     let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
     let md = model_to_cursor_md(&back.plan);
     assert_eq!(md.text, text);
@@ -503,7 +503,7 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     // Once another table names the tasks, the ids are written out.
     let mut linked = l.plan.clone();
     linked.tasks[1].dependencies = Some(vec!["index-titles".into()]);
-    let linked_model = toon_plan::convert(&linked, DialectId::Plan, Some(Format::Toon)).unwrap();
+    let linked_model = toon_plan::convert(&linked, DialectId::PLAN, Some(Format::Toon)).unwrap();
     assert!(
         linked_model
             .text
@@ -541,8 +541,8 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     let sets = ["executor=writer".parse().unwrap()];
     let staged = toon_plan::convert_from(
         &l.plan,
-        DialectId::Cursor,
-        DialectId::Staged,
+        DialectId::CURSOR,
+        DialectId::STAGED,
         Some(Format::Json),
         &sets,
     )
@@ -569,7 +569,7 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
         serde_json::json!({"dataset": "events.csv", "window_days": 30, "dry run": true})
     );
     assert!(errors(&l).is_empty(), "{:?}", errors(&l));
-    let md = toon_plan::convert(&l.plan, DialectId::Workflow, Some(Format::Md)).unwrap();
+    let md = toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
     assert!(
         md.text.contains(
             "## Shared Inputs\n- dataset: events.csv\n- window_days: 30\n- dry run: true\n"
@@ -581,7 +581,7 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
     // Nested data stays a JSON code block, read back the same.
     let mut nested = l.plan.clone();
     nested.shared_inputs = Some(serde_json::json!({"columns": ["a", "b"]}));
-    let md = toon_plan::convert(&nested, DialectId::Workflow, Some(Format::Md)).unwrap();
+    let md = toon_plan::convert(&nested, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
     assert!(md.text.contains("```json"), "{}", md.text);
     assert!(md.report.is_empty(), "{:?}", md.report);
 }

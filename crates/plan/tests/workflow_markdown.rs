@@ -25,11 +25,11 @@ fn markdown_files() -> Vec<PathBuf> {
 }
 
 fn load_md(text: &str) -> toon_plan::Loaded {
-    toon_plan::load(text, None, Some(DialectId::Workflow), Some(Format::Md)).unwrap()
+    toon_plan::load(text, None, Some(DialectId::WORKFLOW), Some(Format::Md)).unwrap()
 }
 
 fn md_of(plan: &toon_plan::Plan) -> String {
-    toon_plan::write(plan, DialectId::Workflow, Some(Format::Md)).unwrap()
+    toon_plan::write(plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap()
 }
 
 const ONBOARDING: &str = include_str!("../../../testdata/plans/workflow/valid/onboarding.md");
@@ -41,9 +41,9 @@ fn every_workflow_markdown_file_comes_back_byte_for_byte() {
         let loaded = load_md(&text);
         assert_eq!(md_of(&loaded.plan), text, "{}: md → md", p.display());
         for format in [Format::Json, Format::Toon, Format::Yaml] {
-            let model = toon_plan::convert(&loaded.plan, DialectId::Plan, Some(format)).unwrap();
+            let model = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(format)).unwrap();
             let back =
-                toon_plan::load(&model.text, None, Some(DialectId::Plan), Some(format)).unwrap();
+                toon_plan::load(&model.text, None, Some(DialectId::PLAN), Some(format)).unwrap();
             assert_eq!(
                 md_of(&back.plan),
                 text,
@@ -76,7 +76,7 @@ fn plan_json(text: &str) -> Value {
 }
 
 fn md_from_json(plan: &Value) -> String {
-    model_json::to_markdown(plan, DialectId::Workflow)
+    model_json::to_markdown(plan, DialectId::WORKFLOW)
 }
 
 #[test]

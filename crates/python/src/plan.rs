@@ -194,7 +194,7 @@ fn plan_schema(dialect: &str) -> PyResult<String> {
 /// The dialect names, in the CLI's order.
 #[pyfunction]
 fn plan_dialects() -> Vec<&'static str> {
-    DialectId::ALL.iter().map(|d| d.name()).collect()
+    DialectId::all().map(|d| d.name()).collect()
 }
 
 /// Adds the plan calls and `PlanError` to the extension module.

@@ -55,14 +55,14 @@ pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
     }
     let plan = &loaded.plan;
     // Every dialect can write any plan in its natural format.
-    for to in DialectId::ALL {
+    for to in DialectId::all() {
         if let Some(conv) = convert(plan, to, None) {
             let _ = conv.report.to_string();
         }
     }
     // The plan model holds every plan, in every tree format.
     for fmt in [Format::Json, Format::Yaml, Format::Toon] {
-        let Some(conv) = convert(plan, DialectId::Plan, Some(fmt)) else {
+        let Some(conv) = convert(plan, DialectId::PLAN, Some(fmt)) else {
             continue;
         };
         assert!(
@@ -71,7 +71,7 @@ pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
             conv.report,
             conv.text
         );
-        let back = toon_plan::load(&conv.text, None, Some(DialectId::Plan), Some(fmt))
+        let back = toon_plan::load(&conv.text, None, Some(DialectId::PLAN), Some(fmt))
             .unwrap_or_else(|e| panic!("plan {fmt} does not read back: {e}\n{}", conv.text));
         // Numbers compare as JSON numbers (`30.0` is written and read back as `30`).
         let diff = toon_plan::LossReport::between(plan, &back.plan);

@@ -1,6 +1,7 @@
 //! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
 //! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
+use crate::derive::{Fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -64,9 +65,14 @@ pub static TASK: Table = Table {
 /// The key of the task list.
 const TASKS: &str = PLAN.list_key();
 
+impl DialectId {
+    /// CompositeTask `PLAN-*.yaml` (seed 001).
+    pub const COMPOSITE: DialectId = DialectId::named("composite");
+}
+
 impl Dialect for Composite {
     fn id(&self) -> DialectId {
-        DialectId::Composite
+        DialectId::COMPOSITE
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -75,6 +81,15 @@ impl Dialect for Composite {
 
     fn natural_format(&self) -> Format {
         Format::Yaml
+    }
+
+    fn claims_file_name(&self, lower_name: &str) -> bool {
+        lower_name.starts_with("plan-")
+            && (lower_name.ends_with(".yaml") || lower_name.ends_with(".yml"))
+    }
+
+    fn new_file_name(&self, format: Format) -> Option<String> {
+        (format == Format::Yaml).then(new_file_name)
     }
 
     fn detect(&self, doc: &Document) -> u8 {
@@ -127,6 +142,12 @@ impl Dialect for Composite {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         format::write_tree(&to_tree(plan), format)
+    }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        for t in &mut plan.tasks {
+            text_from_title(t, fills);
+        }
     }
 }
 

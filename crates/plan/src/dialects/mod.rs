@@ -1,6 +1,6 @@
-//! Dialects: one module per plan dialect, each implementing [`Dialect`], and the
-//! registry that lists them. Adding a dialect is one module plus one line in
-//! [`REGISTRY`].
+//! Dialects: one module per plan dialect, each implementing [`Dialect`] (and naming
+//! its [`DialectId`]), and the registry that lists them. Adding a dialect is one module
+//! plus its line in [`REGISTRY`].
 
 pub mod composite;
 pub mod cursor;
@@ -13,53 +13,31 @@ pub mod workflow;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::derive::Fill;
 use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
 use crate::table::Table;
 
-/// The name of a dialect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DialectId {
-    /// Cursor `.cursor/plans/*.plan.md`.
-    Cursor,
-    /// PlanDAG (seed 000).
-    PlanDag,
-    /// CompositeTask `PLAN-*.yaml` (seed 001).
-    Composite,
-    /// Workflow plan (seed 002).
-    Workflow,
-    /// Staged agent plan (seed 003).
-    Staged,
-    /// Tool DAG (seed 004).
-    ToolDag,
-    /// The plan model itself.
-    Plan,
-}
+/// A dialect, by name. Each dialect's module defines its own constant
+/// (`DialectId::CURSOR` in `cursor`, …); [`DialectId::all`] lists those of [`REGISTRY`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DialectId(&'static str);
 
 impl DialectId {
-    /// All dialects.
-    pub const ALL: [DialectId; 7] = [
-        DialectId::Cursor,
-        DialectId::PlanDag,
-        DialectId::Composite,
-        DialectId::Workflow,
-        DialectId::Staged,
-        DialectId::ToolDag,
-        DialectId::Plan,
-    ];
+    /// The id of the dialect called `name` (used by each dialect's module).
+    pub(crate) const fn named(name: &'static str) -> DialectId {
+        DialectId(name)
+    }
+
+    /// Every dialect, in the order of [`REGISTRY`].
+    pub fn all() -> impl Iterator<Item = DialectId> + Clone {
+        REGISTRY.iter().map(|d| d.id())
+    }
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            DialectId::Cursor => "cursor",
-            DialectId::PlanDag => "plandag",
-            DialectId::Composite => "composite",
-            DialectId::Workflow => "workflow",
-            DialectId::Staged => "staged",
-            DialectId::ToolDag => "tooldag",
-            DialectId::Plan => "plan",
-        }
+        self.0
     }
 
     /// The dialect's implementation.
@@ -69,6 +47,12 @@ impl DialectId {
             .copied()
             .find(|d| d.id() == self)
             .unwrap_or(&plan_model::PlanModel)
+    }
+}
+
+impl fmt::Debug for DialectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
     }
 }
 
@@ -82,11 +66,10 @@ impl FromStr for DialectId {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        DialectId::ALL
-            .into_iter()
+        DialectId::all()
             .find(|d| d.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
-                let names: Vec<_> = DialectId::ALL.iter().map(|d| d.name()).collect();
+                let names: Vec<_> = DialectId::all().map(|d| d.name()).collect();
                 format!("unknown dialect {s:?} ({})", names.join(", "))
             })
     }
@@ -126,6 +109,18 @@ pub trait Dialect: Sync {
     /// How sure it is (0 = not this dialect) that `doc` is written in it.
     fn detect(&self, doc: &Document) -> u8;
 
+    /// Whether a file name (lower case) says a file is in this dialect
+    /// (`*.plan.md` for Cursor): the dialect of a file whose content does not tell.
+    fn claims_file_name(&self, _lower_name: &str) -> bool {
+        false
+    }
+
+    /// The name of a new file for a plan written in `format`, where the dialect names
+    /// its files itself rather than after their source (`PLAN-<random>.yaml`).
+    fn new_file_name(&self, _format: Format) -> Option<String> {
+        None
+    }
+
     /// The field table of its root object, which its reader, writer, validator and
     /// JSON Schema follow (`None` for the plan model, described by serde types).
     fn table(&self) -> Option<&'static Table> {
@@ -141,17 +136,24 @@ pub trait Dialect: Sync {
 
     /// Writes a plan in a format.
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError>;
+
+    /// Before a plan read in another dialect is written in this one: fills in what this
+    /// dialect requires and the plan can give (derived) or has one obvious value for
+    /// (defaulted), noting each in `fills` (see [`crate::derive`] and the table in
+    /// `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
+    fn fill(&self, _plan: &mut Plan, _fills: &mut Vec<Fill>) {}
 }
 
-/// Every dialect, in detection priority order.
+/// Every dialect. Detection takes the most confident; of equally confident ones, the
+/// first listed.
 pub static REGISTRY: &[&dyn Dialect] = &[
-    &plan_model::PlanModel,
     &cursor::Cursor,
-    &workflow::Workflow,
     &plandag::PlanDag,
+    &composite::Composite,
+    &workflow::Workflow,
     &staged::Staged,
     &tooldag::ToolDag,
-    &composite::Composite,
+    &plan_model::PlanModel,
 ];
 
 /// The dialect a document is most likely written in.

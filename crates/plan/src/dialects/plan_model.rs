@@ -25,9 +25,14 @@ pub struct PlanModel;
 /// The value of the `schema` key that marks a plan-model document.
 pub const SCHEMA: &str = "toon-plan/1";
 
+impl DialectId {
+    /// The plan model itself.
+    pub const PLAN: DialectId = DialectId::named("plan");
+}
+
 impl Dialect for PlanModel {
     fn id(&self) -> DialectId {
-        DialectId::Plan
+        DialectId::PLAN
     }
 
     fn natural_format(&self) -> Format {

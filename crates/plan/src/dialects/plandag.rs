@@ -1,6 +1,10 @@
 //! PlanDAG (seed 000): a plan of steps for browser/API agents, with six validation
 //! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
+use crate::derive::{Fill, FillKind, plan_fill, task_fill};
+use crate::exec::schedule;
+use crate::model::Extra;
+use crate::table::one_of;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -214,9 +218,14 @@ pub const AGENT_TYPES: &[Choice] = &[
     },
 ];
 
+impl DialectId {
+    /// PlanDAG (seed 000).
+    pub const PLANDAG: DialectId = DialectId::named("plandag");
+}
+
 impl Dialect for PlanDag {
     fn id(&self) -> DialectId {
-        DialectId::PlanDag
+        DialectId::PLANDAG
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -274,6 +283,37 @@ impl Dialect for PlanDag {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         format::write_tree(&to_tree(plan), format)
+    }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        if plan.metadata.is_none() {
+            plan.metadata = Some(Extra::new());
+            fills.push(plan_fill("metadata", FillKind::Defaulted, "{}"));
+        }
+        // Capabilities outside PlanDAG's fixed set cannot be held: they are left
+        // out (the loss report shows the change).
+        for t in &mut plan.tasks {
+            if let Some(caps) = &mut t.capabilities {
+                caps.retain(|c| one_of(CAPABILITIES, c));
+            }
+        }
+        if plan.tasks.iter().any(|t| t.parallel_group.is_none())
+            && let Ok(s) = schedule(plan)
+        {
+            for t in &mut plan.tasks {
+                if t.parallel_group.is_none()
+                    && let Some(st) = s.task(&t.id)
+                {
+                    t.parallel_group = Some(serde_json::Number::from(st.wave + 1));
+                    fills.push(task_fill(
+                        t,
+                        "parallel_group",
+                        FillKind::Derived,
+                        "schedule wave",
+                    ));
+                }
+            }
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 //! level) and each step is annotated with `metadata.stageId`, `metadata.stageIndex`
 //! and `metadata.stageMode`, as the seed's runtime does.
 
+use crate::derive::{Fill, FillKind, task_fill, translate_kind};
+use crate::table::one_of;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -177,9 +179,14 @@ const STEPS: &str = STAGE.list_key();
 /// Layout key recording that the source annotated every step with its stage.
 const ANNOTATED: &str = "staged.stage_annotations";
 
+impl DialectId {
+    /// Staged agent plan (seed 003).
+    pub const STAGED: DialectId = DialectId::named("staged");
+}
+
 impl Dialect for Staged {
     fn id(&self) -> DialectId {
-        DialectId::Staged
+        DialectId::STAGED
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -249,6 +256,51 @@ impl Dialect for Staged {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         format::write_tree(&to_tree(plan), format)
+    }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        for t in &mut plan.tasks {
+            if t.title.is_none()
+                && let Some(words) = t.description.clone()
+            {
+                t.title = Some(words);
+                fills.push(task_fill(
+                    t,
+                    "title",
+                    FillKind::Derived,
+                    "from the description",
+                ));
+            }
+            if t.tools.is_none()
+                && let Some(tool) = t.tool.clone()
+            {
+                t.tools = Some(vec![tool]);
+                fills.push(task_fill(
+                    t,
+                    "tools",
+                    FillKind::Derived,
+                    "the tool it calls",
+                ));
+            }
+            let known = |e: &Option<String>| e.as_deref().is_some_and(|e| one_of(EXECUTORS, e));
+            if !known(&t.executor) && (t.tool.is_some() || t.tools.is_some()) {
+                t.executor = Some("tooling".to_owned());
+                fills.push(task_fill(
+                    t,
+                    "executor",
+                    FillKind::Derived,
+                    "calls a tool: tooling",
+                ));
+            }
+            translate_kind(
+                t,
+                INTENTS,
+                INTENT_OF_STEP_TYPE,
+                "create",
+                "intent from the workflow step_type",
+                fills,
+            );
+        }
     }
 }
 
@@ -507,3 +559,11 @@ fn validate_tree(tree: &Value) -> Vec<Problem> {
     out.extend(checks::acyclic(&nodes, "acyclic"));
     out
 }
+
+/// Staged `intent` for a workflow `step_type`.
+const INTENT_OF_STEP_TYPE: &[(&str, &str)] = &[
+    ("ANALYSIS", "analysis"),
+    ("DATA_PROCESSING", "analysis"),
+    ("CONDITION_CHECK", "review"),
+    ("VISUALIZATION", "create"),
+];

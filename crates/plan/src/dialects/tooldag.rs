@@ -1,6 +1,7 @@
 //! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
+use crate::derive::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -63,9 +64,14 @@ pub static TASK: Table = Table {
 /// The key of the task list.
 const DAG: &str = PLAN.list_key();
 
+impl DialectId {
+    /// Tool DAG (seed 004).
+    pub const TOOLDAG: DialectId = DialectId::named("tooldag");
+}
+
 impl Dialect for ToolDag {
     fn id(&self) -> DialectId {
-        DialectId::ToolDag
+        DialectId::TOOLDAG
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -114,6 +120,18 @@ impl Dialect for ToolDag {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         format::write_tree(&to_tree(plan), format)
+    }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        for t in &mut plan.tasks {
+            text_from_title(t, fills);
+            if t.tool.is_none()
+                && let Some(first) = t.tools.as_ref().and_then(|l| l.first()).cloned()
+            {
+                t.tool = Some(first);
+                fills.push(task_fill(t, "tool", FillKind::Derived, "first of tools"));
+            }
+        }
     }
 }
 

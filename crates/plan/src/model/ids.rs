@@ -2,9 +2,9 @@
 //! list), and for a plan-model tasks table written without its `id` column because
 //! every id is the one its title gives.
 
-/// The ids tasks get from their titles, in order: a short id per title ([`slug`]:
-/// `Add the toggle to settings` → `add-toggle-settings`), `task-N` for a task with no
-/// words in its title, and `-2`, `-3`, … on repeats, so the ids are unique.
+/// The ids tasks get from their titles, in order: a short id per title (its first three
+/// words that are not `a`, `the`, `to`, …: `Add the toggle to settings` →
+/// `add-toggle-settings`), `task-N` for a task with no words in its title, and `-2`, `-3`, … on repeats, so the ids are unique.
 pub fn ids_from_titles<'a>(titles: impl IntoIterator<Item = Option<&'a str>>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();

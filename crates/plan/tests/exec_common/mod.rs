@@ -67,7 +67,7 @@ pub fn seed_000() -> Plan {
 /// Seed 001's CompositeTask example (the second yaml block; the first is the template).
 pub fn seed_001() -> Plan {
     let loaded = load(&blocks_with(&seed("001"), "yaml")[1], Format::Yaml);
-    assert_eq!(loaded.dialect, DialectId::Composite);
+    assert_eq!(loaded.dialect, DialectId::COMPOSITE);
     loaded.plan
 }
 
@@ -99,7 +99,7 @@ pub fn seed_003_json() -> serde_json::Value {
 
 pub fn seed_003() -> Plan {
     let loaded = load(&seed_003_json().to_string(), Format::Json);
-    assert_eq!(loaded.dialect, DialectId::Staged);
+    assert_eq!(loaded.dialect, DialectId::STAGED);
     loaded.plan
 }
 
@@ -131,7 +131,7 @@ pub fn seed_plans() -> Vec<(String, Plan)> {
 /// here ours — to exactly the same conversion's JSON, byte for byte once both are
 /// written as compact JSON.
 pub fn assert_plain_toon(plan: &Plan, name: &str) {
-    for to in DialectId::ALL {
+    for to in DialectId::all() {
         let json = toon_plan::convert(plan, to, Some(Format::Json))
             .unwrap_or_else(|e| panic!("{name} → {to} json: {e}"));
         let toon = toon_plan::convert(plan, to, Some(Format::Toon))
@@ -193,7 +193,7 @@ pub fn convert_filling(
 /// only the fields the mapping table says have no sensible value need `--set`.
 pub fn assert_converts_everywhere_and_back(plan: &Plan, from: DialectId, name: &str) {
     const NEED_A_VALUE: &[&str] = &["tool", "action", "agent_type", "executor", "prompt"];
-    for to in DialectId::ALL.into_iter().filter(|&d| d != from) {
+    for to in DialectId::all().filter(|&d| d != from) {
         let (there, needed) = convert_filling(plan, from, to);
         assert!(
             needed.iter().all(|f| NEED_A_VALUE.contains(f)),

@@ -6,7 +6,7 @@ use toon_plan::{DialectId, Format, Plan};
 
 /// The plan model of a plan, as JSON.
 pub fn of(plan: &Plan) -> Value {
-    let out = toon_plan::convert(plan, DialectId::Plan, Some(Format::Json)).unwrap();
+    let out = toon_plan::convert(plan, DialectId::PLAN, Some(Format::Json)).unwrap();
     serde_json::from_str(&out.text).unwrap()
 }
 
@@ -15,7 +15,7 @@ pub fn to_markdown(plan: &Value, dialect: DialectId) -> String {
     let loaded = toon_plan::load(
         &plan.to_string(),
         None,
-        Some(DialectId::Plan),
+        Some(DialectId::PLAN),
         Some(Format::Json),
     )
     .unwrap();

@@ -15,6 +15,7 @@ mod front_matter;
 mod split;
 mod tolerant;
 
+use crate::derive::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
@@ -138,9 +139,14 @@ pub const BOM: &str = "cursor.bom";
 /// Layout key: the tasks are the body's task list (the front matter has no `todos`).
 pub const BODY_TASKS: &str = "cursor.body_tasks";
 
+impl DialectId {
+    /// Cursor `.cursor/plans/*.plan.md`.
+    pub const CURSOR: DialectId = DialectId::named("cursor");
+}
+
 impl Dialect for Cursor {
     fn id(&self) -> DialectId {
-        DialectId::Cursor
+        DialectId::CURSOR
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -153,6 +159,10 @@ impl Dialect for Cursor {
 
     fn supports(&self, _format: Format) -> bool {
         true
+    }
+
+    fn claims_file_name(&self, lower_name: &str) -> bool {
+        lower_name.ends_with(".plan.md")
     }
 
     fn detect(&self, doc: &Document) -> u8 {
@@ -226,6 +236,20 @@ impl Dialect for Cursor {
         match format {
             Format::Md => Ok(write_markdown(plan)),
             other => format::write_tree(&to_tree(plan), other),
+        }
+    }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        // Tasks read from a Cursor body's task list go back into the body as they are.
+        if plan.layout.get(BODY_TASKS) == Some(&Value::Bool(true)) {
+            return;
+        }
+        for t in &mut plan.tasks {
+            text_from_title(t, fills);
+            if t.status.is_none() {
+                t.status = Some("pending".to_owned());
+                fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
+            }
         }
     }
 }

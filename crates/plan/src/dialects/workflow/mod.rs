@@ -14,7 +14,9 @@ pub use markdown::{from_markdown, to_markdown};
 pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
+use crate::derive::{Fill, FillKind, plan_fill, task_fill, translate_kind};
 use crate::format::{self, Document, Format};
+use crate::model::Group;
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
 use crate::table::Table;
@@ -27,9 +29,14 @@ pub const MD_PATCH: &str = "workflow.md_patch";
 /// The workflow-plan dialect.
 pub struct Workflow;
 
+impl DialectId {
+    /// Workflow plan (seed 002).
+    pub const WORKFLOW: DialectId = DialectId::named("workflow");
+}
+
 impl Dialect for Workflow {
     fn id(&self) -> DialectId {
-        DialectId::Workflow
+        DialectId::WORKFLOW
     }
 
     fn table(&self) -> Option<&'static Table> {
@@ -99,6 +106,32 @@ impl Dialect for Workflow {
             other => format::write_tree(&tree, other),
         }
     }
+
+    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        for t in &mut plan.tasks {
+            translate_kind(
+                t,
+                STEP_TYPES,
+                STEP_TYPE_OF_INTENT,
+                "AGENT_EXECUTION",
+                "step_type from the staged intent",
+                fills,
+            );
+        }
+        one_workflow_task(plan, fills);
+        if plan.title.is_none() {
+            let (title, kind, rule) = match &plan.id {
+                Some(id) => (id.clone(), FillKind::Derived, "from the plan id"),
+                None => ("Plan".to_owned(), FillKind::Defaulted, "Plan"),
+            };
+            plan.title = Some(title);
+            fills.push(plan_fill("title", kind, rule));
+        }
+        if plan.goal.is_none() {
+            plan.goal = plan.title.clone();
+            fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
+        }
+    }
 }
 
 /// Notes in the plan's layout how `text` differs from the plan's canonical markdown,
@@ -136,4 +169,37 @@ fn write_markdown(plan: &Plan, canonical: String) -> String {
         back == plan
     });
     if same { patched } else { canonical }
+}
+
+/// Workflow `step_type` for a staged `intent`.
+const STEP_TYPE_OF_INTENT: &[(&str, &str)] =
+    &[("analysis", "ANALYSIS"), ("review", "CONDITION_CHECK")];
+
+/// Workflow steps belong to workflow tasks: a plan without groups gets one, named
+/// after the plan, holding every step.
+fn one_workflow_task(plan: &mut Plan, fills: &mut Vec<Fill>) {
+    if !plan.groups.is_empty() || plan.tasks.is_empty() {
+        return;
+    }
+    let id = "task_1".to_owned();
+    plan.groups.push(Group {
+        id: id.clone(),
+        name: Some(plan.title.clone().unwrap_or_else(|| "Plan".to_owned())),
+        ..Group::default()
+    });
+    fills.push(Fill {
+        owner: format!("group {id}"),
+        field: "(whole)",
+        kind: FillKind::Derived,
+        rule: "one workflow task holding every step",
+    });
+    for t in &mut plan.tasks {
+        t.group = Some(id.clone());
+        fills.push(task_fill(
+            t,
+            "group",
+            FillKind::Derived,
+            "the one workflow task",
+        ));
+    }
 }
