@@ -49,6 +49,8 @@ pub struct Field {
     pub doc: &'static str,
     /// The model field it fills.
     pub to: To,
+    /// Whether the value is a number of seconds (written `30s` in markdown).
+    pub seconds: bool,
 }
 
 /// What kind of value a field must hold.
@@ -111,7 +113,14 @@ impl Field {
             rule: "schema",
             doc,
             to: To::Extra,
+            seconds: false,
         }
+    }
+
+    /// The same field, its value a number of seconds.
+    pub const fn in_seconds(mut self) -> Self {
+        self.seconds = true;
+        self
     }
 
     /// The same field with a further rule on its value, reported under `rule`.

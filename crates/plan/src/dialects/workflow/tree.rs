@@ -107,7 +107,8 @@ pub static TASK: Table = Table {
             false,
             "Estimated execution time in seconds.",
         )
-        .check(Check::NotNegative, "schema"),
+        .check(Check::NotNegative, "schema")
+        .in_seconds(),
     ],
 };
 
@@ -155,7 +156,8 @@ pub static STEP: Table = Table {
             "Step timeout in seconds (default 300).",
         )
         .check(Check::NotNegative, "schema")
-        .to(To::Own),
+        .to(To::Own)
+        .in_seconds(),
         Field::new(
             "dependencies",
             Kind::Strings,

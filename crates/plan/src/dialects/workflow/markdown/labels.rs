@@ -2,6 +2,8 @@
 //! can carry exactly.
 
 use super::values::ValueKind;
+use crate::dialects::workflow::tree::{STEP, TASK};
+use crate::table::{Kind, Table};
 
 /// Temporary key for the name a heading gives, until the item's bullets are read.
 pub(super) const HEADING: &str = "\u{0}heading";
@@ -50,61 +52,141 @@ pub(super) fn section_safe(s: &str) -> bool {
         })
 }
 
-pub(super) const TASK_LABELS: &[(&str, &str, ValueKind)] = &[
-    ("ID", "id", ValueKind::Text),
-    ("Description", "description", ValueKind::Text),
-    ("Agent", "agent_type", ValueKind::Text),
-    ("Steps", "steps", ValueKind::List),
-    ("Dependencies", "dependencies", ValueKind::List),
-    ("Tools", "tools_required", ValueKind::List),
-    ("Estimated Time", "estimated_time", ValueKind::Seconds),
-    ("Name", "name", ValueKind::Text),
-];
-pub(super) const STEP_LABELS: &[(&str, &str, ValueKind)] = &[
-    ("ID", "id", ValueKind::Text),
-    ("Task", "task_id", ValueKind::Text),
-    ("Action", "action", ValueKind::Text),
-    ("Type", "step_type", ValueKind::Text),
-    ("Parameters", "parameters", ValueKind::Any),
-    ("Timeout", "timeout", ValueKind::Seconds),
-    ("Dependencies", "dependencies", ValueKind::List),
-    ("Retries", "retry_count", ValueKind::Any),
-    ("Name", "name", ValueKind::Text),
-];
-pub(super) const LABEL_ALIASES: &[(&str, &str)] = &[
-    ("agent type", "agent_type"),
-    ("tools required", "tools_required"),
-    ("step type", "step_type"),
-    ("retry count", "retry_count"),
-    ("task id", "task_id"),
-    ("name", "name"),
-];
+/// The markdown layout of a workflow task or step: its bullets' labels, in the order
+/// they are written, each with the key of the field (in the dialect's field table) it
+/// holds. The field table says how its value reads and is written.
+pub(super) struct Layout {
+    /// The field table of the item.
+    pub table: &'static Table,
+    /// `(label, key)` in bullet order.
+    pub labels: &'static [(&'static str, &'static str)],
+}
 
-pub(super) fn key_for_label(label: &str, table: &[(&str, &str, ValueKind)]) -> (String, ValueKind) {
-    let lower = label.trim().to_ascii_lowercase();
-    for (l, k, kind) in table {
-        if l.eq_ignore_ascii_case(&lower) {
-            return ((*k).to_owned(), *kind);
+/// A workflow task's bullets (the order of seed 002's markdown example).
+pub(super) const TASK_LABELS: Layout = Layout {
+    table: &TASK,
+    labels: &[
+        ("ID", "id"),
+        ("Description", "description"),
+        ("Agent", "agent_type"),
+        ("Steps", "steps"),
+        ("Dependencies", "dependencies"),
+        ("Tools", "tools_required"),
+        ("Estimated Time", "estimated_time"),
+        ("Name", "name"),
+    ],
+};
+
+/// A workflow step's bullets.
+pub(super) const STEP_LABELS: Layout = Layout {
+    table: &STEP,
+    labels: &[
+        ("ID", "id"),
+        ("Task", "task_id"),
+        ("Action", "action"),
+        ("Type", "step_type"),
+        ("Parameters", "parameters"),
+        ("Timeout", "timeout"),
+        ("Dependencies", "dependencies"),
+        ("Retries", "retry_count"),
+        ("Name", "name"),
+    ],
+};
+
+impl Layout {
+    /// The keys of the labelled fields, in bullet order.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> {
+        self.labels.iter().map(|(_, k)| *k)
+    }
+
+    /// How the value of the field `key` reads and is written, from its field table: a
+    /// string as text, a list of strings as a list, seconds as `30s`, anything else as
+    /// JSON.
+    fn kind(&self, key: &str) -> ValueKind {
+        match self.table.field(key).or_else(|| other_table(key)) {
+            Some(f) if f.seconds => ValueKind::Seconds,
+            Some(f) => match f.kind {
+                Kind::Str => ValueKind::Text,
+                Kind::Strings => ValueKind::List,
+                _ => ValueKind::Any,
+            },
+            None => ValueKind::Any,
         }
     }
-    for (alias, k) in LABEL_ALIASES {
-        if *alias == lower {
-            let kind = table
-                .iter()
-                .find(|(_, key, _)| key == k)
-                .map(|(_, _, kind)| *kind)
-                .unwrap_or(ValueKind::Text);
-            return ((*k).to_owned(), kind);
-        }
+}
+
+/// A field of a workflow task or step by key, for labels written as another item's
+/// field name (`Task ID` under a task).
+fn other_table(key: &str) -> Option<&'static crate::table::Field> {
+    TASK.field(key).or_else(|| STEP.field(key))
+}
+
+/// The key a bullet label stands for, and how its value reads: a label of the layout,
+/// or a workflow field's key written with spaces (`Agent Type` for `agent_type`), else
+/// the label itself (a field the layout does not name, its value read as JSON).
+pub(super) fn key_for_label(label: &str, layout: &Layout) -> (String, ValueKind) {
+    let lower = label.trim().to_ascii_lowercase();
+    if let Some((_, k)) = layout
+        .labels
+        .iter()
+        .find(|(l, _)| l.eq_ignore_ascii_case(&lower))
+    {
+        return ((*k).to_owned(), layout.kind(k));
+    }
+    let spelled = |key: &str| key.replace('_', " ") == lower;
+    let by_key = layout
+        .table
+        .fields
+        .iter()
+        .chain(TASK.fields)
+        .chain(STEP.fields)
+        .find(|f| f.key.contains('_') && spelled(f.key));
+    if let Some(f) = by_key {
+        let kind = if layout.table.field(f.key).is_some() {
+            layout.kind(f.key)
+        } else {
+            ValueKind::Text
+        };
+        return (f.key.to_owned(), kind);
     }
     (label.trim().to_owned(), ValueKind::Any)
 }
 
-pub(super) fn label_for_key(key: &str, table: &[(&str, &str, ValueKind)]) -> (String, ValueKind) {
-    for (l, k, kind) in table {
-        if *k == key {
-            return ((*l).to_owned(), *kind);
-        }
+/// The label a key is written under, and how its value is written.
+pub(super) fn label_for_key(key: &str, layout: &Layout) -> (String, ValueKind) {
+    match layout.labels.iter().find(|(_, k)| *k == key) {
+        Some((l, k)) => ((*l).to_owned(), layout.kind(k)),
+        None => (key.to_owned(), ValueKind::Any),
     }
-    (key.to_owned(), ValueKind::Any)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_label_names_a_field_of_its_table() {
+        for layout in [&TASK_LABELS, &STEP_LABELS] {
+            for (label, key) in layout.labels {
+                assert!(layout.table.field(key).is_some(), "{label} → {key}");
+            }
+            for f in layout.table.fields {
+                assert!(layout.keys().any(|k| k == f.key), "{} has no label", f.key);
+            }
+        }
+        assert_eq!(key_for_label("agent type", &TASK_LABELS).0, "agent_type");
+        assert_eq!(key_for_label("Task ID", &TASK_LABELS).0, "task_id");
+        assert!(matches!(
+            key_for_label("Timeout", &STEP_LABELS).1,
+            ValueKind::Seconds
+        ));
+        assert!(matches!(
+            key_for_label("Retries", &STEP_LABELS).1,
+            ValueKind::Any
+        ));
+        assert!(matches!(
+            key_for_label("Steps", &TASK_LABELS).1,
+            ValueKind::List
+        ));
+    }
 }

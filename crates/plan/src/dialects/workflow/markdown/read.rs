@@ -461,7 +461,7 @@ impl<'a> Reader<'a> {
         match section {
             Section::Tasks | Section::Steps => {
                 let tasks = section == Section::Tasks;
-                let table = if tasks { TASK_LABELS } else { STEP_LABELS };
+                let table = if tasks { &TASK_LABELS } else { &STEP_LABELS };
                 let (key, kind) = key_for_label(&label, table);
                 let list = if tasks {
                     &mut self.tasks

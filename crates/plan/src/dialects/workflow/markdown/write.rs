@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::labels::{STEP_LABELS, TASK_LABELS, heading_safe, label_for_key, section_safe};
+use super::labels::{Layout, STEP_LABELS, TASK_LABELS, heading_safe, label_for_key, section_safe};
 use super::values::{ValueKind, title_case, write_value};
 
 /// Writes a workflow tree in the markdown layout.
@@ -67,7 +67,7 @@ pub fn to_markdown(tree: &Value) -> String {
         write_fields(
             &mut out,
             t,
-            TASK_LABELS,
+            &TASK_LABELS,
             if exact { &["name"] } else { &[] },
         );
         out.push('\n');
@@ -103,7 +103,7 @@ pub fn to_markdown(tree: &Value) -> String {
         write_fields(
             &mut out,
             s,
-            STEP_LABELS,
+            &STEP_LABELS,
             if exact { &["name"] } else { &[] },
         );
         out.push('\n');
@@ -181,13 +181,8 @@ fn written_elsewhere(key: &str, v: &Value) -> bool {
     }
 }
 
-fn write_fields(
-    out: &mut String,
-    item: &Map<String, Value>,
-    table: &[(&str, &str, ValueKind)],
-    skip: &[&str],
-) {
-    let known: Vec<&str> = table.iter().map(|(_, k, _)| *k).collect();
+fn write_fields(out: &mut String, item: &Map<String, Value>, table: &Layout, skip: &[&str]) {
+    let known: Vec<&str> = table.keys().collect();
     let mut keys: Vec<&String> = Vec::new();
     for k in &known {
         if let Some((key, _)) = item.get_key_value(*k)
