@@ -564,7 +564,17 @@ fn notes(md: &mut String, r: &Report) {
          both enable it), which makes its float parsing exact but slower than its default.\n\
          - The machine may be shared with other work: when the load average above is not \
          near zero, the figures are noisy and the report should be regenerated on a quiet \
-         machine."
+         machine.\n\
+         - Why `to_string(&serde_json::Value)` misses 0.8× `encode_value`: the direct \
+         serializer must see a container whole before writing it (an array's header carries \
+         its length and, for a table, its field list), so it serializes each container twice \
+         (a look-ahead, then the writing pass) and turns each number into a `toon::Number` on \
+         the way. Callgrind counts about 2.2× the instructions of `encode_value` on every \
+         dataset (`benches/callgrind-table.sh encode encode-serde-value`). At the ~10 MB \
+         sizes here the time ratio is lower still than at 300 KB \
+         (`benches/run-throughput.sh --bytes 300000`), which fits the second walk no longer \
+         finding the tree in cache. Where the decode targets are missed, \
+         `decode-profile.md` gives the profile."
     );
 }
 
