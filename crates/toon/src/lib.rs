@@ -54,7 +54,7 @@
 //! None is on by default, so depending on `toon` changes nothing about the
 //! `serde_json` the rest of your build sees (its features unify across the build).
 //!
-//! - **`json`**: [`value::from_json_str`], JSON text into a [`Value`] the way the
+//! - **`json`**: `value::from_json_str`, JSON text into a [`Value`] the way the
 //!   reference reads it — key order kept, a repeated key last-write-wins, floats parsed
 //!   exactly, integers exact at any size, nesting up to `max_depth`. Turns on
 //!   serde_json's `float_roundtrip` and `unbounded_depth`.
@@ -68,7 +68,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod de;
 pub mod decode;
 pub mod encode;
 mod error;
@@ -78,7 +77,6 @@ mod options;
 mod stack;
 pub mod value;
 
-pub use de::from_value;
 pub use decode::{
     Deserializer, decode_slice_with, decode_value, decode_value_with, from_reader,
     from_reader_with, from_slice, from_slice_with, from_str, from_str_with,
@@ -90,6 +88,7 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Result};
 pub use options::{DEFAULT_MAX_DEPTH, DecodeOptions, Delimiter, EncodeOptions};
+pub use value::from_value;
 pub use value::{Map, Number, Value};
 
 #[doc(hidden)]

@@ -453,7 +453,7 @@ impl<'de> serde::Deserialize<'de> for Map {
             Value::Object(map) => Ok(map),
             other => Err(serde::de::Error::custom(format!(
                 "expected an object, found {}",
-                crate::de::describe(&other)
+                crate::value::describe(&other)
             ))),
         }
     }

@@ -1,6 +1,7 @@
 //! The JSON data model that TOON encodes: [`Value`], [`Map`] with its [`Key`]s, and [`Number`].
 
 mod convert;
+mod de;
 #[cfg(feature = "json")]
 mod from_json;
 mod json;
@@ -8,7 +9,10 @@ mod key;
 mod map;
 mod map_iter;
 mod number;
+mod ser;
 
+pub(crate) use de::describe;
+pub use de::from_value;
 #[cfg(feature = "json")]
 pub use from_json::from_json_str;
 pub use json::to_json_string;

@@ -49,7 +49,6 @@ mod adapter;
 mod analyze;
 mod keys;
 mod map_key;
-mod value_impl;
 pub(crate) mod value_serializer;
 mod write;
 
