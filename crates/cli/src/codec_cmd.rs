@@ -86,10 +86,7 @@ fn mode(args: &CodecArgs) -> Mode {
 }
 
 fn source_name(args: &CodecArgs) -> String {
-    match &args.input {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "<stdin>".to_owned(),
-    }
+    output::input_name(args.input.as_deref())
 }
 
 /// Runs the command; prints errors to stderr and returns exit code 1 on failure.

@@ -221,6 +221,15 @@ pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// How an input is named in messages and reports: its path, or `<stdin>` for `-` or
+/// no path.
+pub(crate) fn input_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if p != Path::new("-") => p.display().to_string(),
+        _ => "<stdin>".to_owned(),
+    }
+}
+
 /// Reads a whole input: a file, or stdin for `None` and `-`. Errors name the path.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
     match path {

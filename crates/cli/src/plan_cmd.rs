@@ -186,12 +186,12 @@ pub(crate) fn load_with_text(
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 text (byte {})",
-            path.display(),
+            output::input_name(Some(path)),
             e.utf8_error().valid_up_to()
         )
     })?;
     let loaded = toon_plan::load(&text, Some(path), from, format)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {e}", output::input_name(Some(path))))?;
     Ok((text, loaded))
 }
 
@@ -203,7 +203,7 @@ pub(crate) fn report_problems(path: &Path, problems: &[toon_plan::Problem]) -> u
         if p.severity == Severity::Error {
             errors += 1;
         }
-        let _ = writeln!(err, "{}: {p}", path.display());
+        let _ = writeln!(err, "{}: {p}", output::input_name(Some(path)));
     }
     errors
 }
@@ -223,7 +223,7 @@ fn validate(
                     let problems = toon_plan::validate(&loaded);
                     let errors = problems.iter().filter(|p| p.is_error()).count();
                     records.push(serde_json::json!({
-                        "file": path.display().to_string(),
+                        "file": output::input_name(Some(path)),
                         "dialect": loaded.dialect.name(),
                         "format": loaded.format.name(),
                         "tasks": loaded.plan.tasks.len(),
@@ -239,7 +239,7 @@ fn validate(
                 } else if !json {
                     println!(
                         "{}: ok ({} {}, {} tasks)",
-                        path.display(),
+                        output::input_name(Some(path)),
                         loaded.dialect,
                         loaded.format,
                         loaded.plan.tasks.len()
@@ -249,7 +249,7 @@ fn validate(
             Err(e) => {
                 if json {
                     records.push(serde_json::json!({
-                        "file": path.display().to_string(),
+                        "file": output::input_name(Some(path)),
                         "valid": false,
                         "error": e,
                     }));
@@ -310,7 +310,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
             })
             .collect();
         let summary = serde_json::json!({
-            "file": path.display().to_string(),
+            "file": output::input_name(Some(path)),
             "dialect": loaded.dialect.name(),
             "format": loaded.format.name(),
             "title": plan.title.as_ref().or(plan.id.as_ref()),
@@ -404,7 +404,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
     }
     if errors > 0 {
         for p in problems.iter().filter(|p| p.is_error()) {
-            eprintln!("{}: {p}", path.display());
+            eprintln!("{}: {p}", output::input_name(Some(path)));
         }
         ExitCode::FAILURE
     } else {

@@ -72,7 +72,7 @@ fn convert_one(
     quiet_ok: bool,
     record: &mut Map<String, Value>,
 ) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
-    record.insert("file".into(), json!(path.display().to_string()));
+    record.insert("file".into(), json!(output::input_name(Some(path))));
     record.insert("to".into(), json!(opts.to.name()));
     let loaded = match load(path, opts.from, opts.input_format) {
         Ok(l) => l,
@@ -89,7 +89,7 @@ fn convert_one(
     if errors > 0 && !opts.force {
         eprintln!(
             "{}: not converted: {errors} error(s) (use --force to convert anyway)",
-            path.display()
+            output::input_name(Some(path))
         );
         return Err(Outcome::Invalid);
     }
@@ -103,7 +103,7 @@ fn convert_one(
     ) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{}: {e}", path.display());
+            eprintln!("{}: {e}", output::input_name(Some(path)));
             record.insert("error".into(), json!(e.to_string()));
             return Err(Outcome::Failed);
         }
@@ -124,14 +124,14 @@ fn convert_one(
             if !quiet_ok {
                 eprintln!(
                     "{}: {n} field(s) not carried over to {}, {filled} filled in",
-                    path.display(),
+                    output::input_name(Some(path)),
                     opts.to
                 );
             }
         } else {
             eprintln!(
                 "{}: {} → {}: {n} field(s) not carried over, {filled} filled in:",
-                path.display(),
+                output::input_name(Some(path)),
                 loaded.dialect,
                 opts.to
             );
@@ -150,7 +150,7 @@ fn convert_one(
         eprintln!(
             "{}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
              (it needs what the source does not hold):",
-            path.display(),
+            output::input_name(Some(path)),
             opts.to,
             opts.to
         );
@@ -376,15 +376,15 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     let mut with_losses = 0usize;
     let mut total_losses = 0usize;
     for (i, (path, target)) in files.iter().zip(&targets).enumerate() {
-        progress.tick(i, &path.display().to_string());
+        progress.tick(i, &output::input_name(Some(path)));
         progress.clear();
         if let Some((dialect, folder)) = foreign.get(path) {
             eprintln!(
                 "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
-                path.display()
+                output::input_name(Some(path))
             );
             records.push(json!({
-                "file": path.display().to_string(),
+                "file": output::input_name(Some(path)),
                 "from": dialect.name(),
                 "to": opts.to.name(),
                 "outcome": "of another dialect",
@@ -417,7 +417,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                         }
                         // A name the dialect made up says nothing of its source.
                         if opts.to.dialect().new_file_name(format).is_some() {
-                            eprintln!("{} → {}", path.display(), target.display());
+                            eprintln!("{} → {}", output::input_name(Some(path)), target.display());
                         }
                         "converted"
                     }

@@ -91,11 +91,12 @@ fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 text (byte {})",
-            path.display(),
+            output::input_name(Some(path)),
             e.utf8_error().valid_up_to()
         )
     })?;
-    toon_plan::load(&text, Some(path), from, format).map_err(|e| format!("{}: {e}", path.display()))
+    toon_plan::load(&text, Some(path), from, format)
+        .map_err(|e| format!("{}: {e}", output::input_name(Some(path))))
 }
 
 /// Loads and schedules a plan; prints validation errors to stderr (they make the exit
@@ -125,12 +126,12 @@ fn load_schedule(
         if p.is_error() {
             invalid = true;
             if !shown(&p) {
-                eprintln!("{}: {p}", path.display());
+                eprintln!("{}: {p}", output::input_name(Some(path)));
             }
         }
     }
     let schedule = schedule.map_err(|e| {
-        eprintln!("{}: cannot schedule: {e}", path.display());
+        eprintln!("{}: cannot schedule: {e}", output::input_name(Some(path)));
         ExitCode::FAILURE
     })?;
     Ok((loaded, schedule, invalid))

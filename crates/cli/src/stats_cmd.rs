@@ -99,10 +99,7 @@ fn input_kind(path: Option<&Path>) -> InputKind {
 
 /// Computes the figures for `args` and renders them as a table or JSON.
 fn stats(args: &StatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
-    let name = match &args.input {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "<stdin>".to_owned(),
-    };
+    let name = output::input_name(args.input.as_deref());
     let bytes = output::read_input(args.input.as_deref())?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| format!("{name}: not valid UTF-8 (byte {})", e.valid_up_to()))?;

@@ -427,3 +427,15 @@ fn empty_stdin_is_no_plan() {
         assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     }
 }
+
+#[test]
+fn stdin_is_named_as_the_codec_names_it() {
+    let plan = toon(&["plan", "validate", "-"], "{\"x\": 1");
+    assert!(
+        stderr(&plan).starts_with("<stdin>: line 1"),
+        "{}",
+        stderr(&plan)
+    );
+    let codec = toon(&["-d"], "a: \"x");
+    assert!(stderr(&codec).contains("<stdin>: line 1"), "{}", stderr(&codec));
+}
