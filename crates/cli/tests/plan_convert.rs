@@ -437,5 +437,9 @@ fn stdin_is_named_as_the_codec_names_it() {
         stderr(&plan)
     );
     let codec = toon(&["-d"], "a: \"x");
-    assert!(stderr(&codec).contains("<stdin>: line 1"), "{}", stderr(&codec));
+    assert!(
+        stderr(&codec).contains("<stdin>: line 1"),
+        "{}",
+        stderr(&codec)
+    );
 }

@@ -155,10 +155,22 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
     out.push('"');
     let b = s.as_bytes();
     let mut start = 0;
-    for (i, &c) in b.iter().enumerate() {
+    // Runs of eight bytes without `"`, `\` or a control are skipped a word at a time.
+    let mut i = 0;
+    while i < b.len() {
+        if i + 8 <= b.len() && b.len() >= 16 {
+            let word = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+            if !needs_escape(word) {
+                i += 8;
+                continue;
+            }
+        }
+        let c = b[i];
+        i += 1;
         if !ESCAPED[c as usize] {
             continue;
         }
+        let i = i - 1;
         out.push_str(&s[start..i]);
         match c {
             b'"' => out.push_str("\\\""),
@@ -177,6 +189,20 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Whether any of the eight bytes of `word` is `"`, `\\` or below 0x20 (exact: the
+/// borrows of the subtractions cannot make a clean word look dirty).
+#[inline]
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    (below_space
+        | zero_byte(word ^ (ONES * u64::from(b'"')))
+        | zero_byte(word ^ (ONES * u64::from(b'\\'))))
+        != 0
 }
 
 /// Appends a string value, quoted only if [`needs_quotes`] says so.
@@ -241,6 +267,30 @@ mod tests {
         for no in ["", "9a", ".a", "a-b", "a b", "é", "a:b", "$x"] {
             assert!(!is_unquoted_key(no), "{no}");
         }
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_position_of_long_strings() {
+        for len in 0..40 {
+            for at in 0..len {
+                for bad in ['"', '\\', '\n', '\u{1}', '\u{1f}'] {
+                    let mut text: Vec<char> = "abcdéfghij klmnopqrstuvwxyz0123456789ABCDEF"
+                        .chars()
+                        .take(len)
+                        .collect();
+                    text[at] = bad;
+                    let text: String = text.into_iter().collect();
+                    let mut out = String::new();
+                    write_quoted(&mut out, &text);
+                    let expected = serde_json::to_string(&text).unwrap();
+                    assert_eq!(out, expected.replace("\\u001F", "\\u001f"), "{text:?}");
+                }
+            }
+        }
+        // Bytes at and above 0x80 (UTF-8) and just above the controls pass unescaped.
+        let mut out = String::new();
+        write_quoted(&mut out, "  ~~ééé€€ !#$%&'()*+,-./0");
+        assert_eq!(out, "\"  ~~ééé€€ !#$%&'()*+,-./0\"");
     }
 
     #[test]
