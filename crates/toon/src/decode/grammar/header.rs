@@ -46,37 +46,8 @@ pub(crate) enum HeaderParse<'a> {
     },
 }
 
-/// Field lists parsed lately, reused when a header carries the same `{…}` text with the
-/// same delimiter: a table header repeated in every list item (`items[3]{sku,qty}:`)
-/// differs only in its length. Holds a few entries, replaced round-robin.
-#[derive(Default)]
-pub(crate) struct FieldCache<'a> {
-    entries: Vec<CachedFields<'a>>,
-    next: usize,
-}
-
-/// One parsed field list: its text, delimiter, fields and duplicate-name message.
-struct CachedFields<'a> {
-    text: &'a str,
-    delimiter: u8,
-    fields: Vec<Field<'a>>,
-    duplicate: Option<String>,
-}
-
 /// Field lists a field-list cache keeps.
 const CACHED_FIELD_LISTS: usize = 8;
-
-impl<'a> FieldCache<'a> {
-    fn get(&self, text: &str, delimiter: u8) -> Option<&CachedFields<'a>> {
-        self.entries
-            .iter()
-            .find(|e| e.delimiter == delimiter && e.text == text)
-    }
-
-    fn put(&mut self, entry: CachedFields<'a>) {
-        put_round_robin(&mut self.entries, &mut self.next, entry);
-    }
-}
 
 /// Puts `entry` into `entries`, replacing the oldest once [`CACHED_FIELD_LISTS`] are held.
 fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
@@ -88,61 +59,30 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
     }
 }
 
-/// Where [`parse_header`] looks up and keeps the field lists it parsed: a reused field
-/// list skips the parse and its checks, which passed for that exact text and delimiter.
-pub(crate) trait FieldLists<'a> {
-    /// The fields and duplicate-name message of the field list `text` (between the
-    /// braces) under `delimiter`, if it was parsed before.
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)>;
-    /// Keeps a field list that parsed without error.
-    fn keep(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    );
-}
-
-impl<'a> FieldLists<'a> for FieldCache<'a> {
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
-        self.get(text, delimiter)
-            .map(|hit| (hit.fields.clone(), hit.duplicate.clone()))
-    }
-
-    fn keep(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    ) {
-        self.put(CachedFields {
-            text,
-            delimiter,
-            fields: fields.to_vec(),
-            duplicate: duplicate.clone(),
-        });
-    }
-}
-
-/// A field-list cache that owns its texts and names, for input whose lines do not
-/// outlive the next read (the decoding state machine's).
+/// Field lists parsed lately, reused when a header carries the same `{…}` text with the
+/// same delimiter (a table header repeated in every list item, `items[3]{sku,qty}:`,
+/// differs only in its length): a reused field list skips the parse and its checks,
+/// which passed for that exact text and delimiter. Texts and names are owned, as the
+/// lines of a reader do not outlive the next read. Holds a few entries, replaced
+/// round-robin.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
     entries: Vec<(String, u8, Vec<Field<'static>>, Option<String>)>,
     next: usize,
 }
 
-impl<'a> FieldLists<'a> for OwnedFieldCache {
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
+impl OwnedFieldCache {
+    /// The fields and duplicate-name message of the field list `text` (between the
+    /// braces) under `delimiter`, if it was parsed before.
+    fn lookup<'a>(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
         self.entries
             .iter()
             .find(|e| e.1 == delimiter && e.0 == text)
             .map(|e| (e.2.clone(), e.3.clone()))
     }
 
-    fn keep(
+    /// Keeps a field list that parsed without error.
+    fn keep<'a>(
         &mut self,
         text: &'a str,
         delimiter: u8,
@@ -175,7 +115,7 @@ pub(crate) fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
 pub(crate) fn parse_header<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut impl FieldLists<'a>,
+    cache: &mut OwnedFieldCache,
 ) -> HeaderParse<'a> {
     match parse_header_inner(content, max_depth, cache) {
         Ok(Some((header, inline, strict_error))) => HeaderParse::Header {
@@ -193,7 +133,7 @@ type Parsed<'a> = Option<(Header<'a>, Option<&'a str>, Option<TokenError>)>;
 fn parse_header_inner<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut impl FieldLists<'a>,
+    cache: &mut OwnedFieldCache,
 ) -> TokResult<Parsed<'a>> {
     let bracket_start = if content.starts_with('"') {
         let Some(close) = find_closing_quote(content, 0) else {
@@ -568,14 +508,14 @@ mod tests {
     use super::*;
 
     fn header(s: &str) -> Header<'_> {
-        match parse_header(s, 100, &mut FieldCache::default()) {
+        match parse_header(s, 100, &mut OwnedFieldCache::default()) {
             HeaderParse::Header { header, .. } => header,
             other => panic!("not a header: {other:?}"),
         }
     }
 
     fn invalid(s: &str) -> String {
-        match parse_header(s, 100, &mut FieldCache::default()) {
+        match parse_header(s, 100, &mut OwnedFieldCache::default()) {
             HeaderParse::Invalid(e) => e.message,
             other => panic!("expected invalid: {other:?}"),
         }
@@ -595,7 +535,7 @@ mod tests {
 
     #[test]
     fn repeated_field_lists_are_reused_with_their_checks() {
-        let mut cache = FieldCache::default();
+        let mut cache = OwnedFieldCache::default();
         for _ in 0..2 {
             match parse_header("a[1]{x,x}:", 100, &mut cache) {
                 HeaderParse::Header {
@@ -633,7 +573,7 @@ mod tests {
         assert!(invalid("a[1|]{x,y}:").contains("delimiter mismatch"));
         assert!(invalid("foo [2]: x").contains("between key and bracket"));
         assert!(matches!(
-            parse_header("a: b[2]: x", 10, &mut FieldCache::default()),
+            parse_header("a: b[2]: x", 10, &mut OwnedFieldCache::default()),
             HeaderParse::NotHeader
         ));
     }
