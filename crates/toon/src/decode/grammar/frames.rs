@@ -17,10 +17,11 @@ pub(crate) enum Frame {
     Object(ObjectFrame),
     /// Items of an expanded list (`- item` lines).
     List(ListFrame),
-    /// Rows of a tabular array.
-    Tabular(TabularFrame),
+    /// Rows of a tabular array (boxed: the commonest frames, objects, stay small to
+    /// push and pop).
+    Tabular(Box<TabularFrame>),
     /// Entries of a keyed table.
-    Keyed(KeyedFrame),
+    Keyed(Box<KeyedFrame>),
 }
 
 impl Frame {

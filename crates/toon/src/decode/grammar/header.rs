@@ -5,6 +5,7 @@ use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{all_consuming, opt};
 use nom::{IResult, Parser};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::tokens::{
     TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
@@ -13,6 +14,9 @@ use super::tokens::{
 pub(crate) use crate::fields::Field;
 use crate::fields::leaf_count;
 
+/// A header's field list, names owned, shared.
+pub(crate) type FieldList = Arc<[Field<'static>]>;
+
 /// A parsed header.
 #[derive(Clone, Debug)]
 pub(crate) struct Header<'a> {
@@ -20,7 +24,9 @@ pub(crate) struct Header<'a> {
     /// The declared length (saturated at `usize::MAX`; never used to pre-allocate).
     pub length: usize,
     pub delimiter: u8,
-    pub fields: Option<Vec<Field<'a>>>,
+    /// The field list, shared with the field-list cache (and the next header with the
+    /// same list): names owned, so a table outlives the line of its header.
+    pub fields: Option<FieldList>,
     pub keyed: bool,
 }
 
@@ -67,14 +73,14 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
 /// round-robin.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
-    entries: Vec<(String, u8, Vec<Field<'static>>, Option<String>)>,
+    entries: Vec<(String, u8, FieldList, Option<String>)>,
     next: usize,
 }
 
 impl OwnedFieldCache {
     /// The fields and duplicate-name message of the field list `text` (between the
     /// braces) under `delimiter`, if it was parsed before.
-    fn lookup<'a>(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
+    fn lookup(&self, text: &str, delimiter: u8) -> Option<(FieldList, Option<String>)> {
         self.entries
             .iter()
             .find(|e| e.1 == delimiter && e.0 == text)
@@ -82,19 +88,8 @@ impl OwnedFieldCache {
     }
 
     /// Keeps a field list that parsed without error.
-    fn keep<'a>(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    ) {
-        let entry = (
-            text.to_owned(),
-            delimiter,
-            own_fields(fields.to_vec()),
-            duplicate.clone(),
-        );
+    fn keep(&mut self, text: &str, delimiter: u8, fields: FieldList, duplicate: &Option<String>) {
+        let entry = (text.to_owned(), delimiter, fields, duplicate.clone());
         put_round_robin(&mut self.entries, &mut self.next, entry);
     }
 }
@@ -249,7 +244,8 @@ fn parse_header_inner<'a>(
         })?;
         duplicate = find_duplicate_field(&parsed)
             .map(|name| format!("Duplicate field name \"{name}\" in field list"));
-        cache.keep(inner, delimiter, &parsed, &duplicate);
+        let parsed: FieldList = own_fields(parsed).into();
+        cache.keep(inner, delimiter, parsed.clone(), &duplicate);
         fields = Some(parsed);
     }
     if keyed && fields.is_none() {
@@ -556,7 +552,12 @@ mod tests {
         match parse_header("c[3]{x,y}:", 100, &mut cache) {
             HeaderParse::Header { header, .. } => {
                 assert_eq!((header.key.as_deref(), header.length), (Some("c"), 3));
-                let names: Vec<&str> = header.fields.iter().flatten().map(|f| &*f.name).collect();
+                let names: Vec<&str> = header
+                    .fields
+                    .iter()
+                    .flat_map(|f| f.iter())
+                    .map(|f| &*f.name)
+                    .collect();
                 assert_eq!(names, ["x", "y"]);
             }
             other => panic!("expected a header: {other:?}"),

@@ -9,16 +9,17 @@
 mod arrays;
 
 use std::io::BufRead;
+use std::sync::Arc;
 
 use crate::decode::input::{IoSource, LineInput, TextSource};
 
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
-use super::header::{Field, Header, OwnedFieldCache};
+use super::header::{Field, FieldList, Header, OwnedFieldCache};
 use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
-    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, over_indented,
-    resolve_header, token_slot,
+    At, Ctx, LineKey, Slot, array_slot, count_message, field_line, is_array_header_content,
+    over_indented, plain_field, resolve_header, token_slot,
 };
 use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
@@ -46,7 +47,7 @@ struct State<S> {
     /// The field lists and row caches of the last tables closed (at most
     /// [`ROW_STASH`], oldest first), for the next table with the same fields (as in a
     /// list of objects that each hold the same tables).
-    row_stash: Vec<(Vec<Field<'static>>, RowCache)>,
+    row_stash: Vec<(FieldList, RowCache)>,
     /// Field lists of recent headers.
     field_lists: OwnedFieldCache,
 }
@@ -191,7 +192,7 @@ impl<S: Sink> State<S> {
         match self
             .row_stash
             .iter()
-            .rposition(|(stashed, _)| same_fields(stashed, fields))
+            .rposition(|(stashed, _)| Arc::ptr_eq(stashed, fields) || same_fields(stashed, fields))
         {
             Some(i) => self.row_stash.remove(i).1,
             None => RowCache::default(),
@@ -362,7 +363,7 @@ impl<S: Sink> State<S> {
                     let seen = self.new_keys();
                     let rows = self.rows_for(&header);
                     self.out.start_object();
-                    self.stack.push(Frame::Keyed(KeyedFrame {
+                    self.stack.push(Frame::Keyed(Box::new(KeyedFrame {
                         leaves: header.leaf_count(),
                         header,
                         base_depth: a.base_depth,
@@ -372,7 +373,7 @@ impl<S: Sink> State<S> {
                         head: a.at,
                         seen,
                         rows,
-                    }));
+                    })));
                 } else if let Some(range) = a.inline {
                     let Some(line) = src.current() else {
                         return Err(Error::new(ErrorKind::Syntax, "internal: lost the line"));
@@ -400,7 +401,7 @@ impl<S: Sink> State<S> {
                     let row_depth = self.scope_content_depth(src, a.base_depth)?;
                     self.out.start_array(header.length);
                     let rows = self.rows_for(&header);
-                    self.stack.push(Frame::Tabular(TabularFrame {
+                    self.stack.push(Frame::Tabular(Box::new(TabularFrame {
                         leaves: header.leaf_count(),
                         header,
                         base_depth: a.base_depth,
@@ -409,7 +410,7 @@ impl<S: Sink> State<S> {
                         span: Default::default(),
                         head: a.at,
                         rows,
-                    }));
+                    })));
                 } else {
                     let item_depth = self.scope_content_depth(src, a.base_depth)?;
                     self.out.start_array(header.length);
@@ -466,12 +467,22 @@ impl<S: Sink> State<S> {
     fn object_field<I: LineInput>(
         &mut self,
         src: &mut I,
-        key: String,
+        key: LineKey,
         slot: Slot,
         at: At,
     ) -> Result<()> {
-        self.check_key(src, &key, at)?;
-        self.out.key_owned(key);
+        match key {
+            LineKey::Raw(range) => {
+                let line = src.current();
+                let key = line.and_then(|l| l.raw.get(range)).unwrap_or("");
+                self.check_key(src, key, at)?;
+                self.out.key(key);
+            }
+            LineKey::Owned(key) => {
+                self.check_key(src, &key, at)?;
+                self.out.key_owned(key);
+            }
+        }
         self.enter_slot(src, slot)
     }
 
@@ -569,6 +580,10 @@ impl<S: Sink> State<S> {
                 self.out.key(key);
                 return self.out.token(&line, rest);
             }
+            let (key, slot) = plain_field(&line, colon, depth);
+            let at = At::of(&line);
+            src.consume()?;
+            return self.object_field(src, key, slot, at);
         }
         let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
         let at = At::of(&line);
