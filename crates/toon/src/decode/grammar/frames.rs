@@ -115,57 +115,144 @@ pub(crate) struct KeyedFrame {
 /// Keys an object holds before its duplicate check moves from a list to a hash set.
 const LINEAR_KEYS: usize = 16;
 
-/// The keys of one object, for the strict duplicate check. The first keys sit in one
-/// text buffer (no allocation per key; the set is recycled between objects).
+/// The keys of one object, for the strict duplicate check: each as its [`Print`],
+/// which tells keys of up to [`PRINTED`] bytes apart exactly; longer keys also keep
+/// their text, compared when the prints match. No allocation per key (the set is
+/// recycled between objects) until an object has more than [`LINEAR_KEYS`] keys.
 #[derive(Default)]
 pub(crate) struct KeySet {
-    /// The first keys, one after another.
-    names: String,
-    /// The end of each key in `names`.
-    ends: Vec<usize>,
-    set: Option<HashSet<String>>,
+    /// Per key: its print and its text's end in `long`.
+    keys: Vec<(Print, usize)>,
+    /// The text of the keys longer than [`PRINTED`], one after another.
+    long: Vec<u8>,
+    /// Past [`LINEAR_KEYS`]: the keys by print, with the text of long ones.
+    set: Option<HashSet<(Print, Box<[u8]>)>>,
+}
+
+/// Keys up to this length are told apart by their print alone.
+const PRINTED: usize = 16;
+
+/// A key's length and two words of its bytes: for 8 bytes or more its first and last
+/// 8; for 4 to 7 its first and last 4; for 1 to 3 its first, middle and last byte. A
+/// print determines a key of up to [`PRINTED`] bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Print([u64; 2], usize);
+
+impl Print {
+    fn of(key: &[u8]) -> Print {
+        let n = key.len();
+        let word = |at: usize| {
+            key.get(at..at + 8)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let half = |at: usize| {
+            key.get(at..at + 4)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+        };
+        let byte = |at: usize| key.get(at).map_or(0, |&b| u64::from(b));
+        let words = match n {
+            8.. => [word(0), word(n - 8)],
+            4..8 => [half(0) | half(n - 4) << 32, 0],
+            1..4 => [byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0],
+            0 => [0, 0],
+        };
+        Print(words, n)
+    }
+}
+
+/// The text a print needs beside it: none for keys it determines.
+fn long_text(key: &[u8]) -> &[u8] {
+    if key.len() > PRINTED { key } else { &[] }
 }
 
 impl KeySet {
     /// Adds `key`; false if it was there already.
     pub fn insert(&mut self, key: &str) -> bool {
+        let bytes = key.as_bytes();
+        let mark = Print::of(bytes);
         if let Some(set) = &mut self.set {
-            if set.contains(key) {
-                return false;
-            }
-            set.insert(key.to_owned());
-            return true;
+            return set.insert((mark, long_text(bytes).into()));
         }
         let mut start = 0;
-        for &end in &self.ends {
-            if &self.names[start..end] == key {
+        for &(other, end) in &self.keys {
+            if other == mark && (mark.1 <= PRINTED || self.long.get(start..end) == Some(bytes)) {
                 return false;
             }
             start = end;
         }
-        if self.ends.len() < LINEAR_KEYS {
-            self.names.push_str(key);
-            self.ends.push(self.names.len());
-        } else {
-            let mut set = HashSet::with_capacity(LINEAR_KEYS * 2);
-            let mut start = 0;
-            for &end in &self.ends {
-                set.insert(self.names[start..end].to_owned());
-                start = end;
-            }
-            set.insert(key.to_owned());
-            self.names.clear();
-            self.ends.clear();
-            self.set = Some(set);
+        if self.keys.len() < LINEAR_KEYS {
+            self.long.extend_from_slice(long_text(bytes));
+            self.keys.push((mark, self.long.len()));
+            return true;
         }
+        let mut set = HashSet::with_capacity(LINEAR_KEYS * 2);
+        let mut start = 0;
+        for &(print, end) in &self.keys {
+            let text = self.long.get(start..end).unwrap_or_default();
+            set.insert((print, text.into()));
+            start = end;
+        }
+        set.insert((mark, long_text(bytes).into()));
+        self.keys.clear();
+        self.long.clear();
+        self.set = Some(set);
         true
     }
 
     /// Empties the set for reuse; false if it holds more memory than is worth keeping.
     pub fn reset(&mut self) -> bool {
-        self.names.clear();
-        self.ends.clear();
+        self.keys.clear();
+        self.long.clear();
         self.set = None;
-        self.names.capacity() <= 1024
+        self.long.capacity() <= 1024
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    #[test]
+    fn repeated_keys_are_found_whatever_their_length() {
+        let mut set = KeySet::default();
+        let keys = [
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "aab",
+            "abb",
+            "abcdefg",
+            "abcdefh",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghijklmnop",
+            "abcdefghXjklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijXlmnopq",
+            "",
+            "ä",
+            "a\u{0}",
+        ];
+        for k in keys {
+            assert!(set.insert(k), "{k:?} is new");
+        }
+        for k in keys {
+            assert!(!set.insert(k), "{k:?} is there");
+        }
+        // Past the linear part: a hash set, with the keys before it.
+        for i in 0..40 {
+            assert!(set.insert(&format!("k{i}")));
+            assert!(set.insert(&format!("a rather long key number {i}")));
+        }
+        assert!(!set.insert("a rather long key number 7"));
+        for k in keys {
+            assert!(!set.insert(k), "{k:?} is there after the move");
+        }
+        assert!(!set.insert("k39") && set.insert("k40"));
+        assert!(set.reset());
+        assert!(set.insert("a"));
     }
 }

@@ -19,7 +19,7 @@ use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
     At, Ctx, LineKey, Slot, array_slot, count_message, field_line, is_array_header_content,
-    over_indented, plain_field, resolve_header, token_slot,
+    over_indented, plain_field, raw_range, resolve_header, token_slot,
 };
 use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
@@ -558,14 +558,21 @@ impl<S: Sink> State<S> {
         }
         // `key: primitive`, the commonest line: key and token straight from the line.
         if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
-            let rest = trim_spaces(&line.content[colon + 1..]);
+            let rest = &line.content[colon + 1..];
+            // `key: value`: one space, the usual case, before the trim's own check.
+            let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
             if !rest.is_empty() && rest != "[]" {
+                // The line read on is this one: its key and token are found once.
+                let key = raw_range(&line, trim_spaces(&line.content[..colon]));
+                let rest = raw_range(&line, rest);
                 src.consume()?;
                 let Some(line) = src.current() else {
                     return Ok(());
                 };
-                let key = trim_spaces(&line.content[..colon]);
-                let rest = trim_spaces(&line.content[colon + 1..]);
+                let (key, rest) = (
+                    line.raw.get(key).unwrap_or(""),
+                    line.raw.get(rest).unwrap_or(""),
+                );
                 if let Some(Frame::Object(ObjectFrame {
                     seen: Some(seen), ..
                 })) = self.stack.last_mut()
