@@ -26,6 +26,17 @@ impl<'a> Line<'a> {
         Line { content, ..self }
     }
 
+    /// The 1-based column of the content's first character, as [`Line::column_in`]
+    /// finds it: everything before the content is indentation (spaces and tabs) or, for
+    /// a list item's content, `- ` and spaces, so every byte before it is one column.
+    #[inline]
+    pub fn content_column(&self) -> usize {
+        let column =
+            (self.content.as_ptr() as usize).saturating_sub(self.raw.as_ptr() as usize) + 1;
+        debug_assert_eq!(column, self.column_in(self.content, 0), "{self:?}");
+        column
+    }
+
     /// The 1-based column (in characters) of byte `offset` within the sub-slice `part`
     /// of this line's raw text.
     pub fn column_in(&self, part: &str, offset: usize) -> usize {

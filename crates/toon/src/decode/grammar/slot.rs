@@ -30,7 +30,7 @@ impl At {
     pub fn of(line: &Line<'_>) -> At {
         At {
             number: line.number,
-            column: line.column_in(line.content, 0),
+            column: line.content_column(),
         }
     }
 

@@ -590,6 +590,56 @@ mod tests {
         }
     }
 
+    /// `split_row` agrees with a plain byte-by-byte reading of the row rules on many
+    /// lines over the bytes that matter, for every delimiter.
+    #[test]
+    fn split_row_matches_the_byte_by_byte_rules() {
+        fn reference<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) -> bool {
+            out.clear();
+            let b = line.as_bytes();
+            let (mut seen_delim, mut start, mut i) = (false, 0, 0);
+            while i < b.len() {
+                match b[i] {
+                    b'"' => match skip_quoted(b, i) {
+                        Some(end) => i = end + 1,
+                        None => break,
+                    },
+                    b':' if !seen_delim => return false,
+                    c if c == delim => {
+                        out.push(trim_spaces(&line[start..i]));
+                        start = i + 1;
+                        seen_delim = true;
+                        i += 1;
+                    }
+                    _ => i += 1,
+                }
+            }
+            out.push(trim_spaces(&line[start..]));
+            true
+        }
+        let alphabet = [b'a', b',', b':', b'"', b'|', b'\\', b' ', b'\t', b'b'];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for n in 0..4000 {
+            let len = n % 37;
+            let line: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(alphabet[(seed % alphabet.len() as u64) as usize])
+                })
+                .collect();
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            for delim in [b',', b'|', b'\t'] {
+                let expected = reference(&line, delim, &mut want);
+                assert_eq!(split_row(&line, delim, &mut got), expected, "{line:?}");
+                if expected {
+                    assert_eq!(got, want, "{line:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn primitives() {
         let v = |t: &str| crate::decode_value(&format!("k: {t}")).unwrap()["k"].clone();

@@ -156,10 +156,10 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     /// current line, after the hyphen of a list item.
     fn note_position(&mut self) {
         self.queued_at = self.driver.current_line().map_or_else(Pos::default, |l| {
-            let item = l.content.strip_prefix("- ").unwrap_or(l.content);
+            let hyphen = if l.content.starts_with("- ") { 2 } else { 0 };
             Pos {
                 line: l.number,
-                column: l.column_in(item, 0),
+                column: l.content_column() + hyphen,
             }
         });
     }
