@@ -1,7 +1,9 @@
 //! The open containers of the pull decoder, one frame each, with the state their
 //! strict-mode checks need.
 
-use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
+
+use hashbrown::HashTable;
 
 use super::header::Header;
 
@@ -117,16 +119,26 @@ const LINEAR_KEYS: usize = 16;
 
 /// The keys of one object, for the strict duplicate check: each as its [`Print`],
 /// which tells keys of up to [`PRINTED`] bytes apart exactly; longer keys also keep
-/// their text, compared when the prints match. No allocation per key (the set is
-/// recycled between objects) until an object has more than [`LINEAR_KEYS`] keys.
+/// their text, compared when the prints match. Past [`LINEAR_KEYS`] keys they are
+/// hashed (keys of up to [`PRINTED`] bytes by their print, longer ones by their text).
+/// No allocation per key: the set and its text buffer are recycled between objects.
 #[derive(Default)]
 pub(crate) struct KeySet {
-    /// Per key: its print and its text's end in `long`.
+    /// Per key: its print and its text's end in `long` (where it starts where the
+    /// previous key's text ends).
     keys: Vec<(Print, usize)>,
     /// The text of the keys longer than [`PRINTED`], one after another.
     long: Vec<u8>,
-    /// Past [`LINEAR_KEYS`]: the keys by print, with the text of long ones.
-    set: Option<HashSet<(Print, Box<[u8]>)>>,
+    /// Past [`LINEAR_KEYS`]: the keys as positions in `keys`, hashed.
+    hashed: Option<Hashed>,
+    /// Keys the object is expected to hold (a keyed table's declared count).
+    expected: usize,
+}
+
+/// The hash index of a [`KeySet`] past its linear part.
+struct Hashed {
+    table: HashTable<usize>,
+    hasher: RandomState,
 }
 
 /// Keys up to this length are told apart by their print alone.
@@ -135,7 +147,7 @@ const PRINTED: usize = 16;
 /// A key's length and two words of its bytes: for 8 bytes or more its first and last
 /// 8; for 4 to 7 its first and last 4; for 1 to 3 its first, middle and last byte. A
 /// print determines a key of up to [`PRINTED`] bytes.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Print([u64; 2], usize);
 
 impl Print {
@@ -162,42 +174,80 @@ impl Print {
     }
 }
 
-/// The text a print needs beside it: none for keys it determines.
-fn long_text(key: &[u8]) -> &[u8] {
-    if key.len() > PRINTED { key } else { &[] }
-}
-
 impl KeySet {
+    /// Notes that the object is expected to hold `n` keys (a hint for the hash index).
+    pub fn expect(&mut self, n: usize) {
+        self.expected = n;
+    }
+
+    /// The text of key `i` (empty for keys its print determines).
+    fn text(&self, i: usize) -> &[u8] {
+        let start = match i.checked_sub(1) {
+            Some(before) => self.keys.get(before).map_or(0, |k| k.1),
+            None => 0,
+        };
+        let end = self.keys.get(i).map_or(start, |k| k.1);
+        self.long.get(start..end).unwrap_or_default()
+    }
+
+    /// The hash of a key: of its print if that determines it, else of its text.
+    fn hash(hasher: &RandomState, print: Print, text: &[u8]) -> u64 {
+        if print.1 <= PRINTED {
+            hasher.hash_one(print.0)
+        } else {
+            hasher.hash_one(text)
+        }
+    }
+
     /// Adds `key`; false if it was there already.
     pub fn insert(&mut self, key: &str) -> bool {
         let bytes = key.as_bytes();
         let mark = Print::of(bytes);
-        if let Some(set) = &mut self.set {
-            return set.insert((mark, long_text(bytes).into()));
-        }
-        let mut start = 0;
-        for &(other, end) in &self.keys {
-            if other == mark && (mark.1 <= PRINTED || self.long.get(start..end) == Some(bytes)) {
-                return false;
+        let long = mark.1 > PRINTED;
+        match &self.hashed {
+            Some(hashed) => {
+                let hash = KeySet::hash(&hashed.hasher, mark, bytes);
+                let found = hashed.table.find(hash, |&i| {
+                    self.keys.get(i).is_some_and(|k| k.0 == mark)
+                        && (!long || self.text(i) == bytes)
+                });
+                if found.is_some() {
+                    return false;
+                }
             }
-            start = end;
+            None => {
+                let mut start = 0;
+                for &(other, end) in &self.keys {
+                    if other == mark && (!long || self.long.get(start..end) == Some(bytes)) {
+                        return false;
+                    }
+                    start = end;
+                }
+            }
         }
-        if self.keys.len() < LINEAR_KEYS {
-            self.long.extend_from_slice(long_text(bytes));
-            self.keys.push((mark, self.long.len()));
+        if long {
+            self.long.extend_from_slice(bytes);
+        }
+        self.keys.push((mark, self.long.len()));
+        let at = self.keys.len() - 1;
+        if self.hashed.is_none() && self.keys.len() <= LINEAR_KEYS {
             return true;
         }
-        let mut set = HashSet::with_capacity(LINEAR_KEYS * 2);
-        let mut start = 0;
-        for &(print, end) in &self.keys {
-            let text = self.long.get(start..end).unwrap_or_default();
-            set.insert((print, text.into()));
-            start = end;
+        let mut hashed = self.hashed.take().unwrap_or_else(|| Hashed {
+            table: HashTable::with_capacity(self.expected.clamp(LINEAR_KEYS * 2, 1 << 16)),
+            hasher: RandomState::new(),
+        });
+        let first = if hashed.table.is_empty() { 0 } else { at };
+        for i in first..=at {
+            let print = self.keys.get(i).map_or(mark, |k| k.0);
+            let hash = KeySet::hash(&hashed.hasher, print, self.text(i));
+            let Hashed { table, hasher } = &mut hashed;
+            table.insert_unique(hash, i, |&j| {
+                let print = self.keys.get(j).map_or(mark, |k| k.0);
+                KeySet::hash(hasher, print, self.text(j))
+            });
         }
-        set.insert((mark, long_text(bytes).into()));
-        self.keys.clear();
-        self.long.clear();
-        self.set = Some(set);
+        self.hashed = Some(hashed);
         true
     }
 
@@ -205,8 +255,9 @@ impl KeySet {
     pub fn reset(&mut self) -> bool {
         self.keys.clear();
         self.long.clear();
-        self.set = None;
-        self.long.capacity() <= 1024
+        self.hashed = None;
+        self.expected = 0;
+        self.long.capacity() <= 1024 && self.keys.capacity() <= 4 * LINEAR_KEYS
     }
 }
 
@@ -252,7 +303,11 @@ mod tests {
             assert!(!set.insert(k), "{k:?} is there after the move");
         }
         assert!(!set.insert("k39") && set.insert("k40"));
-        assert!(set.reset());
-        assert!(set.insert("a"));
+        // Too big to keep, but empty after the reset.
+        assert!(!set.reset());
+        assert!(set.insert("a") && !set.insert("a"));
+        let mut small = KeySet::default();
+        small.expect(1000);
+        assert!(small.insert("x") && small.reset());
     }
 }

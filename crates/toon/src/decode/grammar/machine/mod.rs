@@ -360,7 +360,10 @@ impl<S: Sink> State<S> {
                 let header = a.header;
                 if header.keyed {
                     let entry_depth = self.scope_content_depth(src, a.base_depth)?;
-                    let seen = self.new_keys();
+                    let mut seen = self.new_keys();
+                    if let Some(seen) = &mut seen {
+                        seen.expect(header.length);
+                    }
                     let rows = self.rows_for(&header);
                     self.out.start_object();
                     self.stack.push(Frame::Keyed(Box::new(KeyedFrame {
