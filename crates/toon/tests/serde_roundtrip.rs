@@ -206,3 +206,21 @@ fn large_floats_written_as_integer_digits_read_back() {
     // Integer fields still refuse what does not fit them.
     assert!(toon::from_str::<u8>(digits).is_err());
 }
+
+#[test]
+fn str_fields_borrow_from_the_text_empty_ones_included() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Row<'a> {
+        a: &'a str,
+        b: &'a str,
+    }
+    let rows: Vec<Row<'_>> = toon::from_str("[2]{a,b}:\n  x,\n  \"\",y").expect("borrowed cells");
+    assert_eq!(rows, [Row { a: "x", b: "" }, Row { a: "", b: "y" }]);
+    let row: Row<'_> = toon::from_str("a: \"\"\nb: plain").expect("borrowed fields");
+    assert_eq!(row, Row { a: "", b: "plain" });
+    let list: Vec<&str> = toon::from_str("[3]: ,\"\",z").expect("borrowed inline values");
+    assert_eq!(list, ["", "", "z"]);
+    // An escape needs unescaping, which a borrowed field cannot hold.
+    let e = toon::from_str::<Row<'_>>("a: \"q\\\"\"\nb: x").expect_err("escaped");
+    assert!(e.message().contains("borrowed"), "{e}");
+}

@@ -110,10 +110,10 @@ impl<'de> Deserializer<'de, TextSource<'de>> {
 
 #[allow(private_bounds)]
 impl<'de, I: LineInput> Deserializer<'de, I> {
-    /// The text of `tok`: borrowed from the document, or from the queue until it is
-    /// read on.
+    /// The text of `tok`: borrowed from the document (the empty string always), or
+    /// from the queue until it is read on.
     fn text(&self, tok: Tok) -> Text<'de, '_> {
-        if tok.doc {
+        if tok.doc || tok.start == tok.end {
             Text::Doc(self.doc.get(tok.start..tok.end).unwrap_or(""))
         } else {
             Text::Copy(
