@@ -16,6 +16,9 @@ pub(super) struct ObjectAccess<'d, 'de, I> {
     /// A key was read and its value not yet.
     pub(super) pending: bool,
     pub(super) done: bool,
+    /// The object's nesting level and the keys read so far (for size hints).
+    pub(super) level: usize,
+    pub(super) keys: usize,
 }
 
 impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
@@ -34,11 +37,17 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
             (Step::Key(key), at) => {
                 self.key_at = at;
                 self.pending = true;
+                self.keys += 1;
                 let key = self.de.text(key).key(seed);
                 key.map(Some).map_err(|e| self.de.locate(e, at))
             }
             (Step::EndObject, _) => {
                 self.done = true;
+                let sizes = &mut self.de.object_sizes;
+                if sizes.len() <= self.level {
+                    sizes.resize(self.level + 1, 0);
+                }
+                sizes[self.level] = self.keys;
                 Ok(None)
             }
             (step, at) => Err(self.de.misplaced(&step, at)),
@@ -54,13 +63,25 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
         seed.deserialize(&mut *self.de)
             .map_err(|e| self.de.locate(e, at))
     }
+
+    /// A guess: the size of the last object finished at this level, up to
+    /// [`OBJECT_HINT_CAP`] (`None` without one).
+    fn size_hint(&self) -> Option<usize> {
+        let last = self.de.object_sizes.get(self.level).copied().unwrap_or(0);
+        (last > 0).then_some(last.min(OBJECT_HINT_CAP))
+    }
 }
+
+/// The largest size hint an object gives (a hint is a guess from its previous sibling).
+const OBJECT_HINT_CAP: usize = 32;
 
 /// An array's elements.
 pub(super) struct ArrayAccess<'d, 'de, I> {
     pub(super) de: &'d mut Deserializer<'de, I>,
-    /// Elements still to come, as the header declares them.
-    pub(super) left: usize,
+    /// Elements still to come, where all of them are queued already (an inline
+    /// array's values); `None` for rows and list items, which a header's declared
+    /// length only announces.
+    pub(super) left: Option<usize>,
     pub(super) done: bool,
 }
 
@@ -77,13 +98,13 @@ impl<'de, I: LineInput> SeqAccess<'de> for ArrayAccess<'_, 'de, I> {
             self.done = true;
             return Ok(None);
         }
-        self.left = self.left.saturating_sub(1);
+        self.left = self.left.map(|n| n.saturating_sub(1));
         seed.deserialize(&mut *self.de)
             .map(Some)
             .map_err(|e| self.de.locate(e, at))
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        self.left
     }
 }

@@ -4,7 +4,7 @@
 //! keys are handed to visitors borrowed from it; over a [`BufRead`], copied.
 //!
 //! Objects are `MapAccess` from `StartObject`, keys and values to `EndObject`; arrays
-//! are `SeqAccess` from `StartArray` (its declared length the size hint) to `EndArray`;
+//! are `SeqAccess` from `StartArray` to `EndArray` (sized only when all their values are queued: an inline array's);
 //! primitives are their token text, parsed only as the visitor's request needs
 //! ([`token`]). A skipped value (`deserialize_ignored_any`, unknown struct fields) is
 //! read and checked but not kept.
@@ -61,6 +61,11 @@ pub struct Deserializer<'de, I = TextSource<'de>> {
     queued_at: Pos,
     /// The next value deserialized is the document's root.
     root: bool,
+    /// Open objects and arrays, and the key count of the last object finished at each
+    /// nesting level: the size hint of the next one there (siblings in a list usually
+    /// share a shape).
+    nesting: usize,
+    object_sizes: Vec<usize>,
 }
 
 /// The [`Deserializer`] over a [`BufRead`]: the document is read line by line through
@@ -89,6 +94,8 @@ impl<R: BufRead> Deserializer<'static, IoSource<R>> {
             peeked: None,
             queued_at: Pos::default(),
             root: true,
+            nesting: 0,
+            object_sizes: Vec::new(),
         }
     }
 }
@@ -104,6 +111,8 @@ impl<'de> Deserializer<'de, TextSource<'de>> {
             peeked: None,
             queued_at: Pos::default(),
             root: true,
+            nesting: 0,
+            object_sizes: Vec::new(),
         }
     }
 }
@@ -234,7 +243,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
         let what = match step {
             Step::StartObject => "start of an object",
             Step::EndObject => "end of an object",
-            Step::StartArray(_) => "start of an array",
+            Step::StartArray => "start of an array",
             Step::EndArray => "end of an array",
             Step::Key(_) => "key",
             Step::Prim(..) => "value",
@@ -255,13 +264,13 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     fn skip_value(&mut self) -> Result<()> {
         let mut open = match self.next()? {
             (Step::Prim(..) | Step::Row(_), _) => return Ok(()),
-            (Step::StartObject | Step::StartArray(_), _) => 1usize,
+            (Step::StartObject | Step::StartArray, _) => 1usize,
             (step, at) => return Err(self.misplaced(&step, at)),
         };
         let queue = self.driver.sink();
         while open > 0 {
             match queue.steps.pop_front() {
-                Some(Step::StartObject | Step::StartArray(_)) => open += 1,
+                Some(Step::StartObject | Step::StartArray) => open += 1,
                 Some(Step::EndObject | Step::EndArray) => open -= 1,
                 Some(Step::Error(e)) => return Err(e),
                 Some(_) => {}
@@ -303,25 +312,31 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     /// An object just opened at `at`, read as a map. Errors are located by the caller
     /// (the enclosing field or element), as `from_str` locates them.
     fn visit_object<V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
+        self.nesting += 1;
         let mut access = ObjectAccess {
+            level: self.nesting,
             de: self,
             key_at: at,
             pending: false,
             done: false,
+            keys: 0,
         };
         let value = visitor.visit_map(&mut access)?;
         let (done, pending) = (access.done, access.pending);
         if !done {
             self.skip_fields(pending)?;
         }
+        self.nesting -= 1;
         Ok(value)
     }
 
     /// An array just opened with `len` declared elements, read as a sequence.
-    fn visit_array<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+    fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.nesting += 1;
+        let left = self.queued_values();
         let mut access = ArrayAccess {
             de: self,
-            left: len,
+            left,
             done: false,
         };
         let value = visitor.visit_seq(&mut access)?;
@@ -338,7 +353,16 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
                 }
             }
         }
+        self.nesting -= 1;
         Ok(value)
+    }
+
+    /// The values of an array just opened, if all of them are queued already (an
+    /// inline array's, read with its header line).
+    fn queued_values(&self) -> Option<usize> {
+        let steps = &self.driver.sink_ref().steps;
+        let end = steps.iter().position(|s| !matches!(s, Step::Prim(_)))?;
+        matches!(steps.get(end), Some(Step::EndArray)).then_some(end)
     }
 
     /// The primitive that comes next, if one does.
@@ -418,7 +442,7 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut Deserializer<'de, I> {
             (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
             (Step::Row(cells), at) => row::visit_row(self, visitor, cells.start, at),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
-            (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
+            (Step::StartArray, _) => guarded(|| self.visit_array(visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
         }
     }

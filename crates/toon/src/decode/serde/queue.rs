@@ -44,8 +44,8 @@ impl Tok {
 pub(super) enum Step {
     StartObject,
     EndObject,
-    /// An array and its declared length.
-    StartArray(usize),
+    /// An array (its declared length is not a size hint: see `ArrayAccess::left`).
+    StartArray,
     EndArray,
     /// A key.
     Key(Tok),
@@ -301,8 +301,8 @@ impl Sink for StepQueue {
     fn end_object(&mut self) {
         self.close(Step::EndObject);
     }
-    fn start_array(&mut self, len: usize) {
-        self.open(Step::StartArray(len));
+    fn start_array(&mut self, _len: usize) {
+        self.open(Step::StartArray);
     }
     fn end_array(&mut self) {
         self.close(Step::EndArray);

@@ -86,9 +86,18 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
         value.map_err(|e| self.de.locate(e, self.at))
     }
 
+    /// The fields left at this level (a group counts as one).
     fn size_hint(&self) -> Option<usize> {
-        // Exact for rows without groups (entries of groups count their fields).
-        Some(self.end.saturating_sub(self.entry))
+        let names = &self.de.driver.sink_ref().names;
+        let (mut entry, mut left) = (self.entry, 0);
+        while entry < self.end {
+            left += 1;
+            entry += match names.get(entry) {
+                Some(&Name::Group { entries, .. }) => 1 + entries,
+                _ => 1,
+            };
+        }
+        Some(left)
     }
 }
 
