@@ -310,7 +310,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     }
 
     /// An object just opened at `at`, read as a map. Errors are located by the caller
-    /// (the enclosing field or element), as `from_str` locates them.
+    /// (the enclosing field or element).
     fn visit_object<V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
         self.nesting += 1;
         let mut access = ObjectAccess {
@@ -403,8 +403,8 @@ pub fn from_reader_with<R: Read, T: DeserializeOwned>(
 
 /// Requests a primitive answers itself; anything else answers as `deserialize_any`
 /// (the root value is read as a whole document).
-/// Integer requests locate a primitive's errors themselves (as `from_str` does), the
-/// others leave that to the enclosing field or element.
+/// Integer requests locate a primitive's errors at the primitive, the others leave
+/// that to the enclosing field or element.
 macro_rules! primitive_first {
     (located $($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -465,7 +465,7 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut Deserializer<'de, I> {
 
     /// A unit variant from a primitive (its text); from a container, what
     /// [`Value`]'s `deserialize_enum` makes of it (`Variant: …`, externally tagged), so
-    /// the variant's content is read into a `Value` first, as `from_str` reads it.
+    /// the variant's content is read into a `Value` first.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,

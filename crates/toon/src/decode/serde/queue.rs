@@ -1,4 +1,4 @@
-//! The events the serde driver ([`ReaderDeserializer`](super::ReaderDeserializer)) pulls
+//! The events the serde driver ([`Deserializer`](super::Deserializer)) pulls
 //! from the state machine: keys and primitives as token text ([`Tok`]), parsed only when
 //! the visitor asks. Over a whole text a token is its place in the text (handed to
 //! visitors borrowed); otherwise it is copied into the queue's text buffer. While a
@@ -55,8 +55,8 @@ pub(super) enum Step {
     /// A primitive.
     Prim(Tok),
     /// An error the reader found here: raised when the driver reaches it, so a
-    /// visitor's error about an earlier value on the same line comes first, as it does
-    /// with `from_str`, which reads a line's values as they are asked for.
+    /// visitor's error about an earlier value on the same line comes first (a line's
+    /// values are errors only when they are asked for, in order).
     Error(crate::Error),
     /// The document is over.
     End,
