@@ -224,17 +224,6 @@ fn str_fields_borrow_from_the_text_empty_ones_included() {
     let e = toon::from_str::<Row<'_>>("a: \"q\\\"\"\nb: x").expect_err("escaped");
     assert!(e.message().contains("borrowed"), "{e}");
 }
-
-#[test]
-fn table_field_names_borrow_from_the_header() {
-    let rows: Vec<BTreeMap<&str, &str>> =
-        toon::from_str("[2]{a,\"b c\"}:\n  x,y\n  z,w").expect("borrowed names");
-    assert_eq!(rows[1]["b c"], "w");
-    let doc: BTreeMap<&str, BTreeMap<&str, BTreeMap<&str, &str>>> =
-        toon::from_str("t[1:]{k}:\n  e: v").expect("keyed table");
-    assert_eq!(doc["t"]["e"]["k"], "v");
-}
-
 /// The size hints visitors get: an inline array its values, a table row its fields at
 /// that level, an object the key count of the last object finished at its level (a
 /// guess, capped), rows and list items none (a declared length is not trusted).

@@ -3,7 +3,7 @@
 //! writer or a value builder fed directly, without an `Event` (and its owned key and
 //! value) per step.
 
-use super::header::{Field, FieldList};
+use super::header::Field;
 use super::scanner::Line;
 use super::slot::primitive;
 use crate::{Map, Result, Value};
@@ -31,11 +31,6 @@ pub(crate) trait Sink {
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
         self.value(primitive(line, token)?);
         Ok(())
-    }
-    /// The header of a table (tabular or keyed) over `fields`, on `line`, whose rows
-    /// come next.
-    fn table_header(&mut self, fields: &FieldList, line: &Line<'_>) {
-        let _ = (fields, line);
     }
     /// One table row: an object over `fields`, its leaves from `cells` (as many as the
     /// fields have leaves). `cache` lives as long as the table.

@@ -10,9 +10,7 @@ use std::ops::Range;
 
 use std::borrow::Cow;
 
-use std::sync::Arc;
-
-use crate::decode::grammar::header::{Field, FieldList};
+use crate::decode::grammar::header::Field;
 use crate::decode::grammar::scanner::Line;
 use crate::decode::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
 use crate::decode::grammar::slot::primitive;
@@ -73,16 +71,10 @@ pub(super) struct StepQueue {
     pub text: String,
     /// The cells of queued rows.
     pub spans: Vec<Tok>,
-    /// The field list of the table whose rows are queued, depth first, names in the
-    /// document where its header lies there, else one after the other in
-    /// `names_text`: kept while its rows come, not copied per row.
+    /// The field list of the table whose rows are queued, depth first, names one after
+    /// the other in `names_text`: kept while its rows come, not copied per row.
     pub names: Vec<Name>,
     pub names_text: String,
-    /// The names of the last table header, depth first, where they lie in the document.
-    header_names: Vec<Option<Tok>>,
-    /// The places of the names of the last few field lists (held, so never confused
-    /// with a later list at the same address).
-    header_places: Vec<(FieldList, Vec<Option<Tok>>)>,
     /// The fields of `names` with one cell each.
     leaves: usize,
 
@@ -94,42 +86,24 @@ pub(super) struct StepQueue {
     doc: (usize, usize),
 }
 
-/// Field lists whose names' places a queue keeps.
-const HEADER_PLACES: usize = 8;
-
-/// Where `name` (not empty) occurs in `hay` at or after byte `from`.
-fn find_from(hay: &str, from: usize, name: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), name.as_bytes());
-    let first = *n.first()?;
-    let mut i = from;
-    while let Some(off) = memchr::memchr(first, h.get(i..)?) {
-        let at = i + off;
-        if h.get(at..at + n.len()) == Some(n) {
-            return Some(at);
-        }
-        i = at + 1;
-    }
-    None
-}
-
 /// One entry of a queued table's field list, depth first.
 pub(super) enum Name {
     /// A field with one cell: its name.
-    Leaf(Tok),
+    Leaf(Range<usize>),
     /// A field group: its name, the entries inside it (at every level), the cells
     /// inside it.
     Group {
-        name: Tok,
+        name: Range<usize>,
         entries: usize,
         cells: usize,
     },
 }
 
 impl Name {
-    /// The field's name: in the document, or in [`StepQueue::names_text`].
-    pub fn name(&self) -> Tok {
+    /// The field's name in [`StepQueue::names_text`].
+    pub fn name(&self) -> Range<usize> {
         match self {
-            Name::Leaf(t) | Name::Group { name: t, .. } => *t,
+            Name::Leaf(r) | Name::Group { name: r, .. } => r.clone(),
         }
     }
 }
@@ -159,19 +133,9 @@ impl StepQueue {
                     return;
                 }
             };
-            let range = match self.header_names.get(self.names.len()) {
-                Some(&Some(tok)) => tok,
-                _ => {
-                    let start = self.names_text.len();
-                    self.names_text.push_str(name);
-                    Tok {
-                        start,
-                        end: self.names_text.len(),
-                        doc: false,
-                        quoted: true,
-                    }
-                }
-            };
+            let start = self.names_text.len();
+            self.names_text.push_str(name);
+            let range = start..self.names_text.len();
             if let Walk::Open(_) = step {
                 open.push((self.names.len(), self.leaves));
                 self.names.push(Name::Group {
@@ -200,22 +164,19 @@ impl StepQueue {
         self.spans.clear();
     }
 
-    /// `part` as a token of the document, if it lies there.
-    fn in_doc(&self, part: &str, quoted: bool) -> Option<Tok> {
-        let start = (part.as_ptr() as usize).checked_sub(self.doc.0)?;
-        (!part.is_empty() && start + part.len() <= self.doc.1).then_some(Tok {
-            start,
-            end: start + part.len(),
-            doc: true,
-            quoted,
-        })
-    }
-
     /// `part` as a token: its place in the document when it lies there, else copied
     /// into `text`.
     fn keep(&mut self, part: &str, quoted: bool) -> Tok {
-        if let Some(tok) = self.in_doc(part, quoted) {
-            return tok;
+        if !part.is_empty()
+            && let Some(start) = (part.as_ptr() as usize).checked_sub(self.doc.0)
+            && start + part.len() <= self.doc.1
+        {
+            return Tok {
+                start,
+                end: start + part.len(),
+                doc: true,
+                quoted,
+            };
         }
         let start = self.text.len();
         self.text.push_str(part);
@@ -263,38 +224,6 @@ impl StepQueue {
 }
 
 impl Sink for StepQueue {
-    /// Notes where the table's names lie in the document (over a whole text), so rows
-    /// hand them to visitors borrowed, as the header spells them. The places found
-    /// for a field list serve every later header with the same list.
-    fn table_header(&mut self, fields: &FieldList, line: &Line<'_>) {
-        if let Some((_, places)) = self
-            .header_places
-            .iter()
-            .find(|(f, _)| Arc::ptr_eq(f, fields))
-        {
-            self.header_names.clone_from(places);
-            return;
-        }
-        let mut found = std::mem::take(&mut self.header_names);
-        found.clear();
-        if self.in_doc(line.raw, false).is_some() {
-            // Names come in the header in this order: each is looked for after the last.
-            let mut from = 0;
-            walk(fields, |step| {
-                if let Walk::Leaf(name) | Walk::Open(name) = step {
-                    let at = find_from(line.raw, from, name);
-                    from = at.map_or(from, |at| at + name.len());
-                    found.push(at.and_then(|at| self.in_doc(line.raw.get(at..from)?, true)));
-                }
-            });
-        }
-        if self.header_places.len() == HEADER_PLACES {
-            self.header_places.remove(0);
-        }
-        self.header_places.push((fields.clone(), found.clone()));
-        self.header_names = found;
-    }
-
     fn start_object(&mut self) {
         self.open(Step::StartObject);
     }

@@ -51,13 +51,9 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
             return Ok(None);
         }
         let queue = self.de.driver.sink_ref();
-        let name = queue.names.get(self.entry).map_or(Tok::EMPTY, Name::name);
-        let text = if name.doc {
-            self.de.text(name)
-        } else {
-            Text::Copy(queue.names_text.get(name.start..name.end).unwrap_or(""))
-        };
-        let key = text.key(seed);
+        let name = queue.names.get(self.entry).map(Name::name);
+        let name = name.and_then(|r| queue.names_text.get(r)).unwrap_or("");
+        let key = Text::Copy(name).key(seed);
         key.map(Some).map_err(|e| self.de.locate(e, self.at))
     }
 

@@ -184,13 +184,6 @@ impl<S: Sink> State<S> {
         Ok(())
     }
 
-    /// Tells the sink about a table's header, on the current line.
-    fn table_header<I: LineInput>(&mut self, src: &I, header: &Header<'_>) {
-        if let (Some(line), Some(fields)) = (src.current(), &header.fields) {
-            self.out.table_header(fields, &line);
-        }
-    }
-
     /// The row cache of a recent table with `header`'s fields, else a new one.
     fn rows_for(&mut self, header: &Header<'_>) -> RowCache {
         let Some(fields) = &header.fields else {
@@ -372,7 +365,6 @@ impl<S: Sink> State<S> {
                         seen.expect(header.length);
                     }
                     let rows = self.rows_for(&header);
-                    self.table_header(src, &header);
                     self.out.start_object();
                     self.stack.push(Frame::Keyed(Box::new(KeyedFrame {
                         leaves: header.leaf_count(),
@@ -410,7 +402,6 @@ impl<S: Sink> State<S> {
                     self.leave();
                 } else if header.fields.as_ref().is_some_and(|f| !f.is_empty()) {
                     let row_depth = self.scope_content_depth(src, a.base_depth)?;
-                    self.table_header(src, &header);
                     self.out.start_array(header.length);
                     let rows = self.rows_for(&header);
                     self.stack.push(Frame::Tabular(Box::new(TabularFrame {
