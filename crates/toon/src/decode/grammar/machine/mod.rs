@@ -7,6 +7,7 @@
 //! handed over borrowed from the line (from the text itself for a [`TextSource`]).
 
 mod arrays;
+mod objects;
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -18,10 +19,10 @@ use super::header::{Field, FieldList, Header, OwnedFieldCache};
 use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
-    At, Ctx, LineKey, Slot, array_slot, count_message, field_line, is_array_header_content,
-    over_indented, plain_field, raw_range, resolve_header, token_slot,
+    At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, over_indented,
+    resolve_header, token_slot,
 };
-use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
+use super::tokens::{find_unquoted, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
 /// The state machine over a line source, feeding a [`Sink`].
@@ -466,46 +467,6 @@ impl<S: Sink> State<S> {
         }
     }
 
-    /// A field of the object on top: duplicate check, key, value.
-    fn object_field<I: LineInput>(
-        &mut self,
-        src: &mut I,
-        key: LineKey,
-        slot: Slot,
-        at: At,
-    ) -> Result<()> {
-        match key {
-            LineKey::Raw(range) => {
-                let line = src.current();
-                let key = line.and_then(|l| l.raw.get(range)).unwrap_or("");
-                self.check_key(src, key, at)?;
-                self.out.key(key);
-            }
-            LineKey::Owned(key) => {
-                self.check_key(src, &key, at)?;
-                self.out.key_owned(key);
-            }
-        }
-        self.enter_slot(src, slot)
-    }
-
-    /// The strict duplicate check of a key of the object on top.
-    fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
-            && !seen.insert(key)
-        {
-            return Err(at_error(
-                src,
-                at,
-                ErrorKind::Syntax,
-                format!("Duplicate sibling key \"{key}\""),
-            ));
-        }
-        Ok(())
-    }
-
     /// Closes the frame on top.
     fn close(&mut self, object: bool) {
         let (seen, table) = match self.stack.pop() {
@@ -536,69 +497,6 @@ impl<S: Sink> State<S> {
             self.out.end_array();
         }
         self.leave();
-    }
-
-    fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let Some(Frame::Object(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (min_depth, fixed) = (f.min_depth, f.depth);
-        let ctx = self.ctx;
-        let Some(line) = self.peek(src)? else {
-            self.close(true);
-            return Ok(());
-        };
-        if line.depth < min_depth {
-            self.close(true);
-            return Ok(());
-        }
-        let depth = fixed.unwrap_or(line.depth);
-        if let Some(Frame::Object(f)) = self.stack.last_mut() {
-            f.depth = Some(depth);
-        }
-        if line.depth != depth {
-            return Err(over_indented(&line, depth));
-        }
-        // `key: primitive`, the commonest line: key and token straight from the line.
-        if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
-            let rest = &line.content[colon + 1..];
-            // `key: value`: one space, the usual case, before the trim's own check.
-            let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
-            if !rest.is_empty() && rest != "[]" {
-                // The line read on is this one: its key and token are found once.
-                let key = raw_range(&line, trim_spaces(&line.content[..colon]));
-                let rest = raw_range(&line, rest);
-                src.consume()?;
-                let Some(line) = src.current() else {
-                    return Ok(());
-                };
-                let (key, rest) = (
-                    line.raw.get(key).unwrap_or(""),
-                    line.raw.get(rest).unwrap_or(""),
-                );
-                if let Some(Frame::Object(ObjectFrame {
-                    seen: Some(seen), ..
-                })) = self.stack.last_mut()
-                    && !seen.insert(key)
-                {
-                    return Err(At::of(&line).error(
-                        ErrorKind::Syntax,
-                        format!("Duplicate sibling key \"{key}\""),
-                        line.raw,
-                    ));
-                }
-                self.out.key(key);
-                return self.out.token(&line, rest);
-            }
-            let (key, slot) = plain_field(&line, colon, depth);
-            let at = At::of(&line);
-            src.consume()?;
-            return self.object_field(src, key, slot, at);
-        }
-        let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
-        let at = At::of(&line);
-        src.consume()?;
-        self.object_field(src, key, slot, at)
     }
 }
 
