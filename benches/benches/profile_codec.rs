@@ -22,11 +22,11 @@
 //! `encode_value`). `decode-json` is `toon::decode::to_json_writer` (whole text, no
 //! tree) and `decode-stream` `toon::decode::reader_to_json_writer` (from a reader), both
 //! into `io::sink()`; `decode-stream-value` is `toon::decode::reader_to_value` (from a
-//! reader, to a `Value`). `decode-typed` is `toon::from_str::<T>` on the typed structs,
-//! `decode-typed-reader` `toon::from_reader::<T>` (the event-driven deserializer),
-//! `decode-typed-machine` `toon::decode::from_text_with::<T>` (the same over the text). Only the operation itself runs inside the `profiled` function;
-//! preparing the data does not. Without arguments (as
-//! under a plain `cargo bench`) it prints this usage and exits.
+//! reader, to a `Value`). `decode-typed` is `toon::from_str::<T>` on the typed structs
+//! (the serde deserializer over the text), `decode-typed-reader` `toon::from_reader::<T>`
+//! (the same over a reader). Only the operation itself runs inside the `profiled`
+//! function; preparing the data does not. Without arguments (as under a plain
+//! `cargo bench`) it prints this usage and exits.
 
 mod common;
 
@@ -39,7 +39,7 @@ use toon_benches::datasets::Dataset;
 
 const USAGE: &str = "usage: profile_codec \
 (encode|encode-typed|encode-typed-value|encode-serde-value|decode|decode-typed|\
-decode-typed-reader|decode-typed-machine|decode-serde-value|decode-json|decode-stream|decode-stream-value|\
+decode-typed-reader|decode-serde-value|decode-json|decode-stream|decode-stream-value|\
 json-decode|json-typed|json-encode) DATASET [BYTES]";
 
 fn main() -> ExitCode {
@@ -107,14 +107,12 @@ fn run(args: &[String]) -> Result<(), String> {
         | "encode-typed-value"
         | "decode-typed"
         | "decode-typed-reader"
-        | "decode-typed-machine"
         | "json-typed" => with_typed(
             dataset,
             TypedOp {
                 p: &p,
                 decode: operation.starts_with("decode-typed"),
                 reader: operation == "decode-typed-reader",
-                machine: operation == "decode-typed-machine",
                 via_value: operation == "encode-typed-value",
                 json: operation == "json-typed",
             },
@@ -139,11 +137,8 @@ fn profiled<O>(work: impl FnOnce() -> O) -> O {
 struct TypedOp<'a> {
     p: &'a Prepared,
     decode: bool,
-    /// Decode through the event-driven deserializer (`from_reader`).
+    /// Decode from a reader (`from_reader`).
     reader: bool,
-    /// Decode through the same deserializer over the whole text
-    /// (`toon::decode::from_text_with`).
-    machine: bool,
     /// Encode through a whole `Value` (the route before the direct serializer).
     via_value: bool,
     /// serde_json reading the same data as compact JSON into the typed structs.
@@ -161,11 +156,6 @@ impl TypedFn for TypedOp<'_> {
         }
         if self.reader {
             let read = || toon::from_reader::<_, T>(p.toon_text.as_bytes());
-            return Ok(profiled(read).map_or(0, |_| 1));
-        }
-        if self.machine {
-            let options = toon::DecodeOptions::default();
-            let read = || toon::decode::from_text_with::<T>(&p.toon_text, &options);
             return Ok(profiled(read).map_or(0, |_| 1));
         }
         if self.decode {

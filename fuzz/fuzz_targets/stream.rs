@@ -1,5 +1,5 @@
 //! Arbitrary bytes → the streaming decoder (`EventReader`, through small and normal
-//! buffers) against the tree decoder, strict and non-strict: the same value or the same
+//! buffers) against `from_str` over the whole text, strict and non-strict: the same value or the same
 //! error (kind, message, line, column), and the same JSON as the JSON writer over the
 //! whole text.
 #![no_main]

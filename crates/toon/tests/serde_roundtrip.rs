@@ -206,3 +206,81 @@ fn large_floats_written_as_integer_digits_read_back() {
     // Integer fields still refuse what does not fit them.
     assert!(toon::from_str::<u8>(digits).is_err());
 }
+
+#[test]
+fn str_fields_borrow_from_the_text_empty_ones_included() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Row<'a> {
+        a: &'a str,
+        b: &'a str,
+    }
+    let rows: Vec<Row<'_>> = toon::from_str("[2]{a,b}:\n  x,\n  \"\",y").expect("borrowed cells");
+    assert_eq!(rows, [Row { a: "x", b: "" }, Row { a: "", b: "y" }]);
+    let row: Row<'_> = toon::from_str("a: \"\"\nb: plain").expect("borrowed fields");
+    assert_eq!(row, Row { a: "", b: "plain" });
+    let list: Vec<&str> = toon::from_str("[3]: ,\"\",z").expect("borrowed inline values");
+    assert_eq!(list, ["", "", "z"]);
+    // An escape needs unescaping, which a borrowed field cannot hold.
+    let e = toon::from_str::<Row<'_>>("a: \"q\\\"\"\nb: x").expect_err("escaped");
+    assert!(e.message().contains("borrowed"), "{e}");
+}
+/// The size hints visitors get: an inline array its values, a table row its fields at
+/// that level, an object the key count of the last object finished at its level (a
+/// guess, capped), rows and list items none (a declared length is not trusted).
+#[test]
+fn size_hints_are_counts_or_cautious_guesses() {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    /// Every hint seen, in document order, with `[`/`{` for the container.
+    struct Hints(Vec<String>);
+    struct Seed<'h>(&'h std::cell::RefCell<Hints>);
+    impl<'de> serde::de::DeserializeSeed<'de> for Seed<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Seed<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("anything")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.0
+                .borrow_mut()
+                .0
+                .push(format!("[{:?}", seq.size_hint()));
+            while seq.next_element_seed(Seed(self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.0
+                .borrow_mut()
+                .0
+                .push(format!("{{{:?}", map.size_hint()));
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(Seed(self.0))?;
+            }
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_borrowed_str<E>(self, _: &'de str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    let text = "a[3]: x,y,z\nrows[2]{p,q{r,s}}:\n  1,2,3\n  4,5,6\nitems[2]:\n  - k: 1\n    l: 2\n  - k: 3\n";
+    let hints = std::cell::RefCell::new(Hints(Vec::new()));
+    let mut de = toon::Deserializer::from_str(text, &toon::DecodeOptions::default());
+    serde::de::DeserializeSeed::deserialize(Seed(&hints), &mut de).expect("valid");
+    assert_eq!(
+        hints.into_inner().0,
+        [
+            "{None", "[Some(3)", "[None", "{Some(2)", "{Some(2)", "{Some(2)", "{Some(2)", "[None",
+            "{None", "{Some(2)",
+        ]
+    );
+}

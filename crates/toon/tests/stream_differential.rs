@@ -1,8 +1,9 @@
-//! The streaming decoder (`EventReader`) against the serde deserializer (`from_str::<Value>`), its oracle: on every
-//! input the events collected into a `Value` equal the tree decoder's `Value`, or both
-//! fail with the same error (kind, message, line, column, source line); the JSON
-//! written from a reader equals the JSON written from the text byte for byte, and the
-//! tree's value written as JSON. Inputs: the spec fixtures (decode
+//! The state machine over a reader, collected into a `Value` (`reader_to_value`), against
+//! the serde deserializer over the whole text (`from_str::<Value>`): two inputs and two
+//! drivers of the one grammar. On every input the reader's `Value` equals `from_str`'s,
+//! or both fail with the same error (kind, message, line, column, source line); the JSON
+//! written from a reader equals the JSON written from the text byte for byte, and
+//! `from_str`'s value written as JSON. Inputs: the spec fixtures (decode
 //! inputs and the expected texts of encode cases), the fuzz corpora of the decode
 //! targets, and damaged variants of both; each read through a 1-byte buffer and a
 //! normal one, strict and non-strict.
@@ -67,7 +68,7 @@ fn check_input(bytes: &[u8], options: &DecodeOptions) -> Result<(), String> {
             (Ok(a), Ok(b)) => a == b,
             (Err(a), Err(b)) if same_error(a, b) => true,
             // Strict UTF-8: the stream finds the bad line when it gets there, so an error
-            // on an earlier line (as the tree decoder reports it for the repaired text)
+            // on an earlier line (as `from_str` reports it for the repaired text)
             // may come first.
             (Err(a), Err(b)) if a.kind() == ErrorKind::Utf8 => {
                 let lossy = String::from_utf8_lossy(bytes);

@@ -12,13 +12,10 @@
 //! from an input (a whole `&str`, borrowed, or an `io::BufRead`, copied line by line)
 //! and drives one of the consumers: the `Value` builder ([`decode_value`],
 //! [`reader_to_value`]), the JSON writer ([`to_json_writer`], [`reader_to_json_writer`],
-//! [`reader_to_json_lines`]), the public [`EventReader`], and the serde deserializer of
-//! [`from_reader`] ([`ReaderDeserializer`]) and [`from_text_with`]
-//! ([`TextDeserializer`]). [`from_str`] still runs a second implementation of the
-//! grammar, the whole-text [`Deserializer`], which is faster (see
-//! `benches/results/decode-profile.md`).
+//! [`reader_to_json_lines`]), the public [`EventReader`], and the serde
+//! [`Deserializer`] of [`from_str`], [`from_slice`] (over the text) and [`from_reader`]
+//! ([`ReaderDeserializer`], over a reader).
 
-mod deserializer;
 mod events;
 mod grammar;
 mod input;
@@ -26,12 +23,9 @@ mod json;
 mod serde;
 mod value;
 
-pub use deserializer::Deserializer;
 pub use events::{Event, EventReader};
 pub use json::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
-pub use serde::{
-    MachineDeserializer, ReaderDeserializer, TextDeserializer, from_reader_with, from_text_with,
-};
+pub use serde::{Deserializer, ReaderDeserializer, from_reader_with};
 pub use value::{ValueBuilder, reader_to_value};
 
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};

@@ -1,7 +1,9 @@
 //! The open containers of the pull decoder, one frame each, with the state their
 //! strict-mode checks need.
 
-use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
+
+use hashbrown::HashTable;
 
 use super::header::Header;
 
@@ -17,10 +19,11 @@ pub(crate) enum Frame {
     Object(ObjectFrame),
     /// Items of an expanded list (`- item` lines).
     List(ListFrame),
-    /// Rows of a tabular array.
-    Tabular(TabularFrame),
+    /// Rows of a tabular array (boxed: the commonest frames, objects, stay small to
+    /// push and pop).
+    Tabular(Box<TabularFrame>),
     /// Entries of a keyed table.
-    Keyed(KeyedFrame),
+    Keyed(Box<KeyedFrame>),
 }
 
 impl Frame {
@@ -114,57 +117,197 @@ pub(crate) struct KeyedFrame {
 /// Keys an object holds before its duplicate check moves from a list to a hash set.
 const LINEAR_KEYS: usize = 16;
 
-/// The keys of one object, for the strict duplicate check. The first keys sit in one
-/// text buffer (no allocation per key; the set is recycled between objects).
+/// The keys of one object, for the strict duplicate check: each as its [`Print`],
+/// which tells keys of up to [`PRINTED`] bytes apart exactly; longer keys also keep
+/// their text, compared when the prints match. Past [`LINEAR_KEYS`] keys they are
+/// hashed (keys of up to [`PRINTED`] bytes by their print, longer ones by their text).
+/// No allocation per key: the set and its text buffer are recycled between objects.
 #[derive(Default)]
 pub(crate) struct KeySet {
-    /// The first keys, one after another.
-    names: String,
-    /// The end of each key in `names`.
-    ends: Vec<usize>,
-    set: Option<HashSet<String>>,
+    /// Per key: its print and its text's end in `long` (where it starts where the
+    /// previous key's text ends).
+    keys: Vec<(Print, usize)>,
+    /// The text of the keys longer than [`PRINTED`], one after another.
+    long: Vec<u8>,
+    /// Past [`LINEAR_KEYS`]: the keys as positions in `keys`, hashed.
+    hashed: Option<Hashed>,
+    /// Keys the object is expected to hold (a keyed table's declared count).
+    expected: usize,
+}
+
+/// The hash index of a [`KeySet`] past its linear part.
+struct Hashed {
+    table: HashTable<usize>,
+    hasher: RandomState,
+}
+
+/// Keys up to this length are told apart by their print alone.
+const PRINTED: usize = 16;
+
+/// A key's length and two words of its bytes: for 8 bytes or more its first and last
+/// 8; for 4 to 7 its first and last 4; for 1 to 3 its first, middle and last byte. A
+/// print determines a key of up to [`PRINTED`] bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Print([u64; 2], usize);
+
+impl Print {
+    fn of(key: &[u8]) -> Print {
+        let n = key.len();
+        let word = |at: usize| {
+            key.get(at..at + 8)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let half = |at: usize| {
+            key.get(at..at + 4)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+        };
+        let byte = |at: usize| key.get(at).map_or(0, |&b| u64::from(b));
+        let words = match n {
+            8.. => [word(0), word(n - 8)],
+            4..8 => [half(0) | half(n - 4) << 32, 0],
+            1..4 => [byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0],
+            0 => [0, 0],
+        };
+        Print(words, n)
+    }
 }
 
 impl KeySet {
+    /// Notes that the object is expected to hold `n` keys (a hint for the hash index).
+    pub fn expect(&mut self, n: usize) {
+        self.expected = n;
+    }
+
+    /// The text of key `i` (empty for keys its print determines).
+    fn text(&self, i: usize) -> &[u8] {
+        let start = match i.checked_sub(1) {
+            Some(before) => self.keys.get(before).map_or(0, |k| k.1),
+            None => 0,
+        };
+        let end = self.keys.get(i).map_or(start, |k| k.1);
+        self.long.get(start..end).unwrap_or_default()
+    }
+
+    /// The hash of a key: of its print if that determines it, else of its text.
+    fn hash(hasher: &RandomState, print: Print, text: &[u8]) -> u64 {
+        if print.1 <= PRINTED {
+            hasher.hash_one(print.0)
+        } else {
+            hasher.hash_one(text)
+        }
+    }
+
     /// Adds `key`; false if it was there already.
     pub fn insert(&mut self, key: &str) -> bool {
-        if let Some(set) = &mut self.set {
-            if set.contains(key) {
-                return false;
+        let bytes = key.as_bytes();
+        let mark = Print::of(bytes);
+        let long = mark.1 > PRINTED;
+        match &self.hashed {
+            Some(hashed) => {
+                let hash = KeySet::hash(&hashed.hasher, mark, bytes);
+                let found = hashed.table.find(hash, |&i| {
+                    self.keys.get(i).is_some_and(|k| k.0 == mark)
+                        && (!long || self.text(i) == bytes)
+                });
+                if found.is_some() {
+                    return false;
+                }
             }
-            set.insert(key.to_owned());
+            None => {
+                let mut start = 0;
+                for &(other, end) in &self.keys {
+                    if other == mark && (!long || self.long.get(start..end) == Some(bytes)) {
+                        return false;
+                    }
+                    start = end;
+                }
+            }
+        }
+        if long {
+            self.long.extend_from_slice(bytes);
+        }
+        self.keys.push((mark, self.long.len()));
+        let at = self.keys.len() - 1;
+        if self.hashed.is_none() && self.keys.len() <= LINEAR_KEYS {
             return true;
         }
-        let mut start = 0;
-        for &end in &self.ends {
-            if &self.names[start..end] == key {
-                return false;
-            }
-            start = end;
+        let mut hashed = self.hashed.take().unwrap_or_else(|| Hashed {
+            table: HashTable::with_capacity(self.expected.clamp(LINEAR_KEYS * 2, 1 << 16)),
+            hasher: RandomState::new(),
+        });
+        let first = if hashed.table.is_empty() { 0 } else { at };
+        for i in first..=at {
+            let print = self.keys.get(i).map_or(mark, |k| k.0);
+            let hash = KeySet::hash(&hashed.hasher, print, self.text(i));
+            let Hashed { table, hasher } = &mut hashed;
+            table.insert_unique(hash, i, |&j| {
+                let print = self.keys.get(j).map_or(mark, |k| k.0);
+                KeySet::hash(hasher, print, self.text(j))
+            });
         }
-        if self.ends.len() < LINEAR_KEYS {
-            self.names.push_str(key);
-            self.ends.push(self.names.len());
-        } else {
-            let mut set = HashSet::with_capacity(LINEAR_KEYS * 2);
-            let mut start = 0;
-            for &end in &self.ends {
-                set.insert(self.names[start..end].to_owned());
-                start = end;
-            }
-            set.insert(key.to_owned());
-            self.names.clear();
-            self.ends.clear();
-            self.set = Some(set);
-        }
+        self.hashed = Some(hashed);
         true
     }
 
     /// Empties the set for reuse; false if it holds more memory than is worth keeping.
     pub fn reset(&mut self) -> bool {
-        self.names.clear();
-        self.ends.clear();
-        self.set = None;
-        self.names.capacity() <= 1024
+        self.keys.clear();
+        self.long.clear();
+        self.hashed = None;
+        self.expected = 0;
+        self.long.capacity() <= 1024 && self.keys.capacity() <= 4 * LINEAR_KEYS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    #[test]
+    fn repeated_keys_are_found_whatever_their_length() {
+        let mut set = KeySet::default();
+        let keys = [
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "aab",
+            "abb",
+            "abcdefg",
+            "abcdefh",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghijklmnop",
+            "abcdefghXjklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijXlmnopq",
+            "",
+            "ä",
+            "a\u{0}",
+        ];
+        for k in keys {
+            assert!(set.insert(k), "{k:?} is new");
+        }
+        for k in keys {
+            assert!(!set.insert(k), "{k:?} is there");
+        }
+        // Past the linear part: a hash set, with the keys before it.
+        for i in 0..40 {
+            assert!(set.insert(&format!("k{i}")));
+            assert!(set.insert(&format!("a rather long key number {i}")));
+        }
+        assert!(!set.insert("a rather long key number 7"));
+        for k in keys {
+            assert!(!set.insert(k), "{k:?} is there after the move");
+        }
+        assert!(!set.insert("k39") && set.insert("k40"));
+        // Too big to keep, but empty after the reset.
+        assert!(!set.reset());
+        assert!(set.insert("a") && !set.insert("a"));
+        let mut small = KeySet::default();
+        small.expect(1000);
+        assert!(small.insert("x") && small.reset());
     }
 }

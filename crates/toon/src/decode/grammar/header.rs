@@ -5,6 +5,7 @@ use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{all_consuming, opt};
 use nom::{IResult, Parser};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::tokens::{
     TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
@@ -13,6 +14,9 @@ use super::tokens::{
 pub(crate) use crate::fields::Field;
 use crate::fields::leaf_count;
 
+/// A header's field list, names owned, shared.
+pub(crate) type FieldList = Arc<[Field<'static>]>;
+
 /// A parsed header.
 #[derive(Clone, Debug)]
 pub(crate) struct Header<'a> {
@@ -20,7 +24,9 @@ pub(crate) struct Header<'a> {
     /// The declared length (saturated at `usize::MAX`; never used to pre-allocate).
     pub length: usize,
     pub delimiter: u8,
-    pub fields: Option<Vec<Field<'a>>>,
+    /// The field list, shared with the field-list cache (and the next header with the
+    /// same list): names owned, so a table outlives the line of its header.
+    pub fields: Option<FieldList>,
     pub keyed: bool,
 }
 
@@ -46,37 +52,8 @@ pub(crate) enum HeaderParse<'a> {
     },
 }
 
-/// Field lists parsed lately, reused when a header carries the same `{…}` text with the
-/// same delimiter: a table header repeated in every list item (`items[3]{sku,qty}:`)
-/// differs only in its length. Holds a few entries, replaced round-robin.
-#[derive(Default)]
-pub(crate) struct FieldCache<'a> {
-    entries: Vec<CachedFields<'a>>,
-    next: usize,
-}
-
-/// One parsed field list: its text, delimiter, fields and duplicate-name message.
-struct CachedFields<'a> {
-    text: &'a str,
-    delimiter: u8,
-    fields: Vec<Field<'a>>,
-    duplicate: Option<String>,
-}
-
 /// Field lists a field-list cache keeps.
 const CACHED_FIELD_LISTS: usize = 8;
-
-impl<'a> FieldCache<'a> {
-    fn get(&self, text: &str, delimiter: u8) -> Option<&CachedFields<'a>> {
-        self.entries
-            .iter()
-            .find(|e| e.delimiter == delimiter && e.text == text)
-    }
-
-    fn put(&mut self, entry: CachedFields<'a>) {
-        put_round_robin(&mut self.entries, &mut self.next, entry);
-    }
-}
 
 /// Puts `entry` into `entries`, replacing the oldest once [`CACHED_FIELD_LISTS`] are held.
 fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
@@ -88,73 +65,31 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
     }
 }
 
-/// Where [`parse_header`] looks up and keeps the field lists it parsed: a reused field
-/// list skips the parse and its checks, which passed for that exact text and delimiter.
-pub(crate) trait FieldLists<'a> {
-    /// The fields and duplicate-name message of the field list `text` (between the
-    /// braces) under `delimiter`, if it was parsed before.
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)>;
-    /// Keeps a field list that parsed without error.
-    fn keep(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    );
-}
-
-impl<'a> FieldLists<'a> for FieldCache<'a> {
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
-        self.get(text, delimiter)
-            .map(|hit| (hit.fields.clone(), hit.duplicate.clone()))
-    }
-
-    fn keep(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    ) {
-        self.put(CachedFields {
-            text,
-            delimiter,
-            fields: fields.to_vec(),
-            duplicate: duplicate.clone(),
-        });
-    }
-}
-
-/// A field-list cache that owns its texts and names, for input whose lines do not
-/// outlive the next read (the decoding state machine's).
+/// Field lists parsed lately, reused when a header carries the same `{…}` text with the
+/// same delimiter (a table header repeated in every list item, `items[3]{sku,qty}:`,
+/// differs only in its length): a reused field list skips the parse and its checks,
+/// which passed for that exact text and delimiter. Texts and names are owned, as the
+/// lines of a reader do not outlive the next read. Holds a few entries, replaced
+/// round-robin.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
-    entries: Vec<(String, u8, Vec<Field<'static>>, Option<String>)>,
+    entries: Vec<(String, u8, FieldList, Option<String>)>,
     next: usize,
 }
 
-impl<'a> FieldLists<'a> for OwnedFieldCache {
-    fn lookup(&self, text: &str, delimiter: u8) -> Option<(Vec<Field<'a>>, Option<String>)> {
+impl OwnedFieldCache {
+    /// The fields and duplicate-name message of the field list `text` (between the
+    /// braces) under `delimiter`, if it was parsed before.
+    fn lookup(&self, text: &str, delimiter: u8) -> Option<(FieldList, Option<String>)> {
         self.entries
             .iter()
             .find(|e| e.1 == delimiter && e.0 == text)
             .map(|e| (e.2.clone(), e.3.clone()))
     }
 
-    fn keep(
-        &mut self,
-        text: &'a str,
-        delimiter: u8,
-        fields: &[Field<'a>],
-        duplicate: &Option<String>,
-    ) {
-        let entry = (
-            text.to_owned(),
-            delimiter,
-            own_fields(fields.to_vec()),
-            duplicate.clone(),
-        );
+    /// Keeps a field list that parsed without error.
+    fn keep(&mut self, text: &str, delimiter: u8, fields: FieldList, duplicate: &Option<String>) {
+        let entry = (text.to_owned(), delimiter, fields, duplicate.clone());
         put_round_robin(&mut self.entries, &mut self.next, entry);
     }
 }
@@ -175,7 +110,7 @@ pub(crate) fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
 pub(crate) fn parse_header<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut impl FieldLists<'a>,
+    cache: &mut OwnedFieldCache,
 ) -> HeaderParse<'a> {
     match parse_header_inner(content, max_depth, cache) {
         Ok(Some((header, inline, strict_error))) => HeaderParse::Header {
@@ -193,7 +128,7 @@ type Parsed<'a> = Option<(Header<'a>, Option<&'a str>, Option<TokenError>)>;
 fn parse_header_inner<'a>(
     content: &'a str,
     max_depth: usize,
-    cache: &mut impl FieldLists<'a>,
+    cache: &mut OwnedFieldCache,
 ) -> TokResult<Parsed<'a>> {
     let bracket_start = if content.starts_with('"') {
         let Some(close) = find_closing_quote(content, 0) else {
@@ -309,7 +244,8 @@ fn parse_header_inner<'a>(
         })?;
         duplicate = find_duplicate_field(&parsed)
             .map(|name| format!("Duplicate field name \"{name}\" in field list"));
-        cache.keep(inner, delimiter, &parsed, &duplicate);
+        let parsed: FieldList = own_fields(parsed).into();
+        cache.keep(inner, delimiter, parsed.clone(), &duplicate);
         fields = Some(parsed);
     }
     if keyed && fields.is_none() {
@@ -568,14 +504,14 @@ mod tests {
     use super::*;
 
     fn header(s: &str) -> Header<'_> {
-        match parse_header(s, 100, &mut FieldCache::default()) {
+        match parse_header(s, 100, &mut OwnedFieldCache::default()) {
             HeaderParse::Header { header, .. } => header,
             other => panic!("not a header: {other:?}"),
         }
     }
 
     fn invalid(s: &str) -> String {
-        match parse_header(s, 100, &mut FieldCache::default()) {
+        match parse_header(s, 100, &mut OwnedFieldCache::default()) {
             HeaderParse::Invalid(e) => e.message,
             other => panic!("expected invalid: {other:?}"),
         }
@@ -595,7 +531,7 @@ mod tests {
 
     #[test]
     fn repeated_field_lists_are_reused_with_their_checks() {
-        let mut cache = FieldCache::default();
+        let mut cache = OwnedFieldCache::default();
         for _ in 0..2 {
             match parse_header("a[1]{x,x}:", 100, &mut cache) {
                 HeaderParse::Header {
@@ -616,7 +552,12 @@ mod tests {
         match parse_header("c[3]{x,y}:", 100, &mut cache) {
             HeaderParse::Header { header, .. } => {
                 assert_eq!((header.key.as_deref(), header.length), (Some("c"), 3));
-                let names: Vec<&str> = header.fields.iter().flatten().map(|f| &*f.name).collect();
+                let names: Vec<&str> = header
+                    .fields
+                    .iter()
+                    .flat_map(|f| f.iter())
+                    .map(|f| &*f.name)
+                    .collect();
                 assert_eq!(names, ["x", "y"]);
             }
             other => panic!("expected a header: {other:?}"),
@@ -633,7 +574,7 @@ mod tests {
         assert!(invalid("a[1|]{x,y}:").contains("delimiter mismatch"));
         assert!(invalid("foo [2]: x").contains("between key and bracket"));
         assert!(matches!(
-            parse_header("a: b[2]: x", 10, &mut FieldCache::default()),
+            parse_header("a: b[2]: x", 10, &mut OwnedFieldCache::default()),
             HeaderParse::NotHeader
         ));
     }

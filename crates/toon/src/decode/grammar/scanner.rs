@@ -1,11 +1,9 @@
-//! The lexical pre-pass: splits the input into lines and classifies each one.
+//! The lexical pass: classifies each physical line the inputs (`decode/input/`) read.
 //!
 //! Per line, in order (spec §5.1, §12 and the 4.4 behaviour): strip a BOM at the start
 //! of line 1, drop one trailing CR, take the leading run of spaces and tabs as
 //! indentation (in strict mode a tab there is an error), strip trailing spaces, drop
 //! the line if spaces alone precede a `#`, and record it as blank if nothing is left.
-//! Lines are produced lazily, one lookahead at a time, so memory stays bounded by the
-//! longest line plus the list of blank-line numbers.
 
 use crate::{Error, Result};
 
@@ -26,6 +24,17 @@ impl<'a> Line<'a> {
     /// The same line with its content narrowed to `content`, a sub-slice of it.
     pub fn with_content(self, content: &'a str) -> Line<'a> {
         Line { content, ..self }
+    }
+
+    /// The 1-based column of the content's first character, as [`Line::column_in`]
+    /// finds it: everything before the content is indentation (spaces and tabs) or, for
+    /// a list item's content, `- ` and spaces, so every byte before it is one column.
+    #[inline]
+    pub fn content_column(&self) -> usize {
+        let column =
+            (self.content.as_ptr() as usize).saturating_sub(self.raw.as_ptr() as usize) + 1;
+        debug_assert_eq!(column, self.column_in(self.content, 0), "{self:?}");
+        column
     }
 
     /// The 1-based column (in characters) of byte `offset` within the sub-slice `part`
@@ -55,88 +64,6 @@ impl<'a> Line<'a> {
     }
 }
 
-/// Lazily scans lines with one line of lookahead.
-pub(crate) struct Scanner<'a> {
-    rest: Option<&'a str>,
-    line_number: usize,
-    indent_size: usize,
-    strict: bool,
-    peeked: Option<Line<'a>>,
-    /// Line numbers of blank lines seen so far, ascending.
-    blank_lines: Vec<usize>,
-    /// The last line consumed with [`Scanner::next_line`].
-    pub last_consumed: Option<Line<'a>>,
-}
-
-impl<'a> Scanner<'a> {
-    /// A scanner over `text`.
-    pub fn new(text: &'a str, indent_size: usize, strict: bool) -> Scanner<'a> {
-        Scanner {
-            rest: Some(text),
-            line_number: 0,
-            indent_size,
-            strict,
-            peeked: None,
-            blank_lines: Vec::new(),
-            last_consumed: None,
-        }
-    }
-
-    /// The next line without consuming it.
-    pub fn peek(&mut self) -> Result<Option<Line<'a>>> {
-        if self.peeked.is_none() {
-            self.peeked = self.fetch()?;
-        }
-        Ok(self.peeked)
-    }
-
-    /// Consumes and returns the next line.
-    pub fn next_line(&mut self) -> Result<Option<Line<'a>>> {
-        let line = match self.peeked.take() {
-            Some(l) => Some(l),
-            None => self.fetch()?,
-        };
-        if line.is_some() {
-            self.last_consumed = line;
-        }
-        Ok(line)
-    }
-
-    /// True if a blank line lies strictly between lines `start` and `end`.
-    pub fn blank_between(&self, start: usize, end: usize) -> Option<usize> {
-        let i = self.blank_lines.partition_point(|&n| n <= start);
-        self.blank_lines.get(i).copied().filter(|&n| n < end)
-    }
-
-    fn raw_line(&mut self) -> Option<&'a str> {
-        let rest = self.rest?;
-        match memchr_newline(rest) {
-            Some(i) => {
-                self.rest = Some(&rest[i + 1..]);
-                Some(&rest[..i])
-            }
-            None => {
-                self.rest = None;
-                Some(rest)
-            }
-        }
-    }
-
-    fn fetch(&mut self) -> Result<Option<Line<'a>>> {
-        loop {
-            let Some(raw) = self.raw_line() else {
-                return Ok(None);
-            };
-            self.line_number += 1;
-            match classify(raw, self.line_number, self.indent_size, self.strict)? {
-                LineKind::Comment => {}
-                LineKind::Blank(number) => self.blank_lines.push(number),
-                LineKind::Content(line) => return Ok(Some(line)),
-            }
-        }
-    }
-}
-
 /// What one raw line is, as [`classify`] finds it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum LineKind<'a> {
@@ -150,7 +77,7 @@ pub(crate) enum LineKind<'a> {
 
 /// Classifies one raw line (without its `\n`), numbered `number` (1-based): strips a
 /// BOM on line 1 and one trailing CR, computes the depth, and applies the strict-mode
-/// indentation checks. Shared by the in-memory [`Scanner`] and the streaming decoder.
+/// indentation checks. Shared by both line inputs (`decode/input/`).
 pub(crate) fn classify(
     mut raw: &str,
     number: usize,
@@ -241,8 +168,4 @@ fn misaligned(raw: &str, number: usize, indent_size: usize, indent: usize) -> Er
         1,
         raw,
     )
-}
-
-fn memchr_newline(s: &str) -> Option<usize> {
-    memchr::memchr(b'\n', s.as_bytes())
 }

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::header::{Header, HeaderParse, OwnedFieldCache, own_fields, parse_header};
+use super::header::{Header, HeaderParse, OwnedFieldCache, parse_header};
 use super::scanner::Line;
 use super::tokens::{
     ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
@@ -30,7 +30,7 @@ impl At {
     pub fn of(line: &Line<'_>) -> At {
         At {
             number: line.number,
-            column: line.column_in(line.content, 0),
+            column: line.content_column(),
         }
     }
 
@@ -72,9 +72,26 @@ pub(crate) struct ArraySlot {
     pub at: At,
 }
 
+/// A key read from a line: its byte range in the line's `raw` text (the line is still
+/// the reader's current line when the key is used), or its unescaped text.
+pub(crate) enum LineKey {
+    Raw(Range<usize>),
+    Owned(String),
+}
+
+impl LineKey {
+    /// The key `key` read from `line` (a sub-slice of its raw text when borrowed).
+    fn of(line: &Line<'_>, key: Cow<'_, str>) -> LineKey {
+        match key {
+            Cow::Borrowed(k) => LineKey::Raw(raw_range(line, k)),
+            Cow::Owned(k) => LineKey::Owned(k),
+        }
+    }
+}
+
 /// The first field of a [`Slot::ListObject`].
 pub(crate) struct FirstField {
-    pub key: String,
+    pub key: LineKey,
     pub slot: Slot,
     /// Where a duplicate-key error points.
     pub at: At,
@@ -149,19 +166,19 @@ pub(crate) fn resolve_header<'a>(
     }
 }
 
-/// The header with owned names.
+/// The header with its key owned (the field list is owned already).
 pub(crate) fn own_header(h: Header<'_>) -> Header<'static> {
     Header {
         key: h.key.map(|k| Cow::Owned(k.into_owned())),
         length: h.length,
         delimiter: h.delimiter,
-        fields: h.fields.map(own_fields),
+        fields: h.fields,
         keyed: h.keyed,
     }
 }
 
 /// The byte range of `part`, a sub-slice of `line`'s raw text, in that text.
-fn raw_range(line: &Line<'_>, part: &str) -> Range<usize> {
+pub(crate) fn raw_range(line: &Line<'_>, part: &str) -> Range<usize> {
     let start = (part.as_ptr() as usize).saturating_sub(line.raw.as_ptr() as usize);
     start..start + part.len()
 }
@@ -201,18 +218,27 @@ pub(crate) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
     }
 }
 
+/// A key-value line of an object at `depth` whose plain key ends at the colon at byte
+/// `colon` of its content: its key and value.
+pub(crate) fn plain_field(line: &Line<'_>, colon: usize, depth: usize) -> (LineKey, Slot) {
+    let key = trim_spaces(&line.content[..colon]);
+    let rest = trim_spaces(&line.content[colon + 1..]);
+    (
+        LineKey::Raw(raw_range(line, key)),
+        value_slot(rest, line, depth),
+    )
+}
+
 /// A key-value (or keyed header) line of an object at `depth`: its key and value.
 pub(crate) fn field_line(
     ctx: Ctx,
     cache: &mut OwnedFieldCache,
     line: &Line<'_>,
     depth: usize,
-) -> Result<(String, Slot)> {
+) -> Result<(LineKey, Slot)> {
     let content = line.content;
     if let PlainKey::Colon(colon) = plain_key_colon(content) {
-        let key = trim_spaces(&content[..colon]);
-        let rest = trim_spaces(&content[colon + 1..]);
-        return Ok((key.to_owned(), value_slot(rest, line, depth)));
+        return Ok(plain_field(line, colon, depth));
     }
     if let Some((mut header, inline)) = resolve_header(ctx, cache, line, content)? {
         let Some(key) = header.key.take() else {
@@ -222,12 +248,12 @@ pub(crate) fn field_line(
                 "Keyless array header is only valid at the document root or as a list item"
             }));
         };
-        let slot = array_slot(header, inline, depth, line);
-        return Ok((key.into_owned(), slot));
+        let key = LineKey::of(line, key);
+        return Ok((key, array_slot(header, inline, depth, line)));
     }
     let (key, end) = parse_key(content).map_err(|e| tok(line, content, e))?;
     let rest = trim_spaces(&content[end..]);
-    Ok((key.into_owned(), value_slot(rest, line, depth)))
+    Ok((LineKey::of(line, key), value_slot(rest, line, depth)))
 }
 
 /// The list item on `line` (just consumed) at `item_depth`.
@@ -248,7 +274,7 @@ pub(crate) fn list_item(
     let depth = item_depth + 1;
     match plain_key_colon(after) {
         PlainKey::Colon(colon) => {
-            let key = trim_spaces(&after[..colon]).to_owned();
+            let key = LineKey::Raw(raw_range(&item, trim_spaces(&after[..colon])));
             let slot = value_slot(trim_spaces(&after[colon + 1..]), &item, depth);
             return Ok(Slot::ListObject {
                 first: Box::new(Ok(FirstField { key, slot, at })),
@@ -273,13 +299,10 @@ pub(crate) fn list_item(
         if header.fields.is_some()
             && let Some(key) = header.key.take()
         {
+            let key = LineKey::of(&item, key);
             let slot = array_slot(header, inline, depth, &item);
             return Ok(Slot::ListObject {
-                first: Box::new(Ok(FirstField {
-                    key: key.into_owned(),
-                    slot,
-                    at,
-                })),
+                first: Box::new(Ok(FirstField { key, slot, at })),
                 depth,
                 at,
             });

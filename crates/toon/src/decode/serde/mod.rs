@@ -4,16 +4,17 @@
 //! keys are handed to visitors borrowed from it; over a [`BufRead`], copied.
 //!
 //! Objects are `MapAccess` from `StartObject`, keys and values to `EndObject`; arrays
-//! are `SeqAccess` from `StartArray` (its declared length the size hint) to `EndArray`;
+//! are `SeqAccess` from `StartArray` to `EndArray` (sized only when all their values are queued: an inline array's);
 //! primitives are their token text, parsed only as the visitor's request needs
 //! ([`token`]). A skipped value (`deserialize_ignored_any`, unknown struct fields) is
 //! read and checked but not kept.
 
 use std::io::{BufRead, BufReader, Read};
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeOwned, Visitor};
 use serde::{Deserialize, forward_to_deserialize_any};
 
+mod access;
 mod queue;
 mod row;
 mod token;
@@ -22,6 +23,7 @@ use crate::decode::grammar::machine::Driver;
 use crate::decode::input::{IoSource, LineInput, TextSource};
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
+use access::{ArrayAccess, ObjectAccess};
 use queue::{Step, StepQueue, Tok};
 use token::{Text, TokenDe};
 
@@ -32,50 +34,23 @@ struct Pos {
     column: usize,
 }
 
-/// A TOON deserializer over a [`BufRead`]: the document is read line by line through
-/// the streaming decoder's state machine as `T` asks for it, so reading a long array
-/// element by element holds one element at a time, never the text.
+/// A TOON deserializer over the decoding state machine, generic over where its lines
+/// come from: a whole `&'de str` ([`Deserializer::from_str`], the default; strings
+/// without escapes are handed to visitors borrowed from it, so `&'de str` fields work)
+/// or a [`BufRead`] ([`ReaderDeserializer`], lines copied one at a time).
 ///
-/// It accepts and rejects what [`from_str`](crate::from_str) accepts and rejects, with
-/// the same errors, and hands each value to the visitor as `from_str` does. Call
-/// [`ReaderDeserializer::end`] after deserializing, to read (and check) the rest of the
-/// document; [`from_reader_with`](crate::decode::from_reader_with) does both.
-///
-/// ```
-/// use serde::Deserialize;
-/// let text = "[3]{id,name}:\n  1,Ada\n  2,Bob\n  3,Cy\n";
-/// let mut de = toon::decode::ReaderDeserializer::new(text.as_bytes(), &toon::DecodeOptions::default());
-/// #[derive(Deserialize)]
-/// struct User { id: u32, name: String }
-/// let users = Vec::<User>::deserialize(&mut de)?;
-/// de.end()?;
-/// assert_eq!(users[2].name, "Cy");
-/// # Ok::<(), toon::Error>(())
-/// ```
-pub type ReaderDeserializer<R> = MachineDeserializer<'static, IoSource<R>>;
-
-/// The same deserializer over a whole text: keys and tokens are handed to visitors
-/// borrowed from `text` where they need no unescaping (`&'de str` fields work). Values
-/// and errors are [`from_str_with`](crate::from_str_with)'s; see
-/// [`from_text_with`](crate::decode::from_text_with).
+/// The first value deserialized is the whole document: after it, the rest of the
+/// document is read and checked (a root array must be the whole text), as
+/// [`Deserializer::end`] does.
 ///
 /// ```
 /// use serde::Deserialize;
-/// let text = "[2]{id,name}:\n  1,Ada\n  2,Bob\n";
-/// let mut de = toon::decode::TextDeserializer::from_text(text, &toon::DecodeOptions::default());
-/// #[derive(Deserialize)]
-/// struct User<'a> { id: u32, name: &'a str }
-/// let users = Vec::<User>::deserialize(&mut de)?;
-/// de.end()?;
-/// assert_eq!((users[1].id, users[1].name), (2, "Bob"));
+/// let mut de = toon::Deserializer::from_str("[2]: 1,2", &toon::DecodeOptions::default());
+/// let v = Vec::<u8>::deserialize(&mut de)?;
+/// assert_eq!(v, [1, 2]);
 /// # Ok::<(), toon::Error>(())
 /// ```
-pub type TextDeserializer<'de> = MachineDeserializer<'de, TextSource<'de>>;
-
-/// The serde deserializer over the decoding state machine reading lines from `I`: a
-/// whole text (tokens borrowed for `'de`, [`TextDeserializer`]) or a reader (tokens
-/// copied, [`ReaderDeserializer`]).
-pub struct MachineDeserializer<'de, I> {
+pub struct Deserializer<'de, I = TextSource<'de>> {
     driver: Driver<I, StepQueue>,
     /// The document text the queued tokens may lie in (empty over a reader).
     doc: &'de str,
@@ -84,39 +59,70 @@ pub struct MachineDeserializer<'de, I> {
     peeked: Option<Step>,
     /// Where the queued steps came from: the line the reader's last step consumed.
     queued_at: Pos,
+    /// The next value deserialized is the document's root.
+    root: bool,
+    /// Open objects and arrays, and the key count of the last object finished at each
+    /// nesting level: the size hint of the next one there (siblings in a list usually
+    /// share a shape).
+    nesting: usize,
+    object_sizes: Vec<usize>,
 }
 
-impl<R: BufRead> MachineDeserializer<'static, IoSource<R>> {
+/// The [`Deserializer`] over a [`BufRead`]: the document is read line by line through
+/// the state machine as `T` asks for it, so reading a long array element by element
+/// holds one element at a time, never the text. Values and errors are
+/// [`from_str`](crate::from_str)'s (see [`from_reader_with`]).
+///
+/// ```
+/// use serde::Deserialize;
+/// let text = "[3]{id,name}:\n  1,Ada\n  2,Bob\n  3,Cy\n";
+/// let mut de = toon::decode::ReaderDeserializer::new(text.as_bytes(), &toon::DecodeOptions::default());
+/// #[derive(Deserialize)]
+/// struct User { id: u32, name: String }
+/// let users = Vec::<User>::deserialize(&mut de)?;
+/// assert_eq!(users[2].name, "Cy");
+/// # Ok::<(), toon::Error>(())
+/// ```
+pub type ReaderDeserializer<R> = Deserializer<'static, IoSource<R>>;
+
+impl<R: BufRead> Deserializer<'static, IoSource<R>> {
     /// A deserializer of the TOON document in `reader`, decoded with `options`.
     pub fn new(reader: R, options: &DecodeOptions) -> Self {
-        MachineDeserializer {
+        Deserializer {
             driver: Driver::over_reader(reader, options, StepQueue::default()),
             doc: "",
             peeked: None,
             queued_at: Pos::default(),
+            root: true,
+            nesting: 0,
+            object_sizes: Vec::new(),
         }
     }
 }
 
-impl<'de> MachineDeserializer<'de, TextSource<'de>> {
+impl<'de> Deserializer<'de, TextSource<'de>> {
     /// A deserializer of the TOON document `text`, decoded with `options`: strings
     /// without escapes are handed to visitors borrowed from `text`.
-    pub fn from_text(text: &'de str, options: &DecodeOptions) -> Self {
-        MachineDeserializer {
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(text: &'de str, options: &DecodeOptions) -> Self {
+        Deserializer {
             driver: Driver::over_text(text, options, StepQueue::over(text)),
             doc: text,
             peeked: None,
             queued_at: Pos::default(),
+            root: true,
+            nesting: 0,
+            object_sizes: Vec::new(),
         }
     }
 }
 
 #[allow(private_bounds)]
-impl<'de, I: LineInput> MachineDeserializer<'de, I> {
-    /// The text of `tok`: borrowed from the document, or from the queue until it is
-    /// read on.
+impl<'de, I: LineInput> Deserializer<'de, I> {
+    /// The text of `tok`: borrowed from the document (the empty string always), or
+    /// from the queue until it is read on.
     fn text(&self, tok: Tok) -> Text<'de, '_> {
-        if tok.doc {
+        if tok.doc || tok.start == tok.end {
             Text::Doc(self.doc.get(tok.start..tok.end).unwrap_or(""))
         } else {
             Text::Copy(
@@ -138,7 +144,8 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
     }
 
     /// Reads the rest of the document (after the value deserialized from it), with the
-    /// checks that apply after the root value.
+    /// checks that apply after the root value. Deserializing the root value does this
+    /// already; calling it again does nothing.
     pub fn end(&mut self) -> Result<()> {
         match self.next()? {
             (Step::End, _) => Ok(()),
@@ -146,14 +153,22 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
         }
     }
 
+    /// Reads the root value with `read`, then the rest of the document.
+    fn whole<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.root = false;
+        let value = read(self)?;
+        self.end()?;
+        Ok(value)
+    }
+
     /// Notes where the steps the reader just queued came from: the content of the
     /// current line, after the hyphen of a list item.
     fn note_position(&mut self) {
         self.queued_at = self.driver.current_line().map_or_else(Pos::default, |l| {
-            let item = l.content.strip_prefix("- ").unwrap_or(l.content);
+            let hyphen = if l.content.starts_with("- ") { 2 } else { 0 };
             Pos {
                 line: l.number,
-                column: l.column_in(item, 0),
+                column: l.content_column() + hyphen,
             }
         });
     }
@@ -228,7 +243,7 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
         let what = match step {
             Step::StartObject => "start of an object",
             Step::EndObject => "end of an object",
-            Step::StartArray(_) => "start of an array",
+            Step::StartArray => "start of an array",
             Step::EndArray => "end of an array",
             Step::Key(_) => "key",
             Step::Prim(..) => "value",
@@ -249,13 +264,13 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
     fn skip_value(&mut self) -> Result<()> {
         let mut open = match self.next()? {
             (Step::Prim(..) | Step::Row(_), _) => return Ok(()),
-            (Step::StartObject | Step::StartArray(_), _) => 1usize,
+            (Step::StartObject | Step::StartArray, _) => 1usize,
             (step, at) => return Err(self.misplaced(&step, at)),
         };
         let queue = self.driver.sink();
         while open > 0 {
             match queue.steps.pop_front() {
-                Some(Step::StartObject | Step::StartArray(_)) => open += 1,
+                Some(Step::StartObject | Step::StartArray) => open += 1,
                 Some(Step::EndObject | Step::EndArray) => open -= 1,
                 Some(Step::Error(e)) => return Err(e),
                 Some(_) => {}
@@ -295,27 +310,33 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
     }
 
     /// An object just opened at `at`, read as a map. Errors are located by the caller
-    /// (the enclosing field or element), as `from_str` locates them.
+    /// (the enclosing field or element).
     fn visit_object<V: Visitor<'de>>(&mut self, visitor: V, at: Pos) -> Result<V::Value> {
+        self.nesting += 1;
         let mut access = ObjectAccess {
+            level: self.nesting,
             de: self,
             key_at: at,
             pending: false,
             done: false,
+            keys: 0,
         };
         let value = visitor.visit_map(&mut access)?;
         let (done, pending) = (access.done, access.pending);
         if !done {
             self.skip_fields(pending)?;
         }
+        self.nesting -= 1;
         Ok(value)
     }
 
     /// An array just opened with `len` declared elements, read as a sequence.
-    fn visit_array<V: Visitor<'de>>(&mut self, len: usize, visitor: V) -> Result<V::Value> {
+    fn visit_array<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.nesting += 1;
+        let left = self.queued_values();
         let mut access = ArrayAccess {
             de: self,
-            left: len,
+            left,
             done: false,
         };
         let value = visitor.visit_seq(&mut access)?;
@@ -332,7 +353,16 @@ impl<'de, I: LineInput> MachineDeserializer<'de, I> {
                 }
             }
         }
+        self.nesting -= 1;
         Ok(value)
+    }
+
+    /// The values of an array just opened, if all of them are queued already (an
+    /// inline array's, read with its header line).
+    fn queued_values(&self) -> Option<usize> {
+        let steps = &self.driver.sink_ref().steps;
+        let end = steps.iter().position(|s| !matches!(s, Step::Prim(_)))?;
+        matches!(steps.get(end), Some(Step::EndArray)).then_some(end)
     }
 
     /// The primitive that comes next, if one does.
@@ -365,37 +395,22 @@ pub fn from_reader_with<R: Read, T: DeserializeOwned>(
     reader: R,
     options: &DecodeOptions,
 ) -> Result<T> {
-    let mut de = ReaderDeserializer::new(BufReader::new(reader), options);
-    let value = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    T::deserialize(&mut ReaderDeserializer::new(
+        BufReader::new(reader),
+        options,
+    ))
 }
 
-/// Deserializes a `T` from TOON text with the given options through the decoding state
-/// machine ([`TextDeserializer`]): the values and errors of
-/// [`from_str_with`](crate::from_str_with), which runs the tree deserializer.
-///
-/// ```
-/// let items: Vec<&str> = toon::decode::from_text_with("[3]: a,b,c", &toon::DecodeOptions::default())?;
-/// assert_eq!(items, ["a", "b", "c"]);
-/// # Ok::<(), toon::Error>(())
-/// ```
-pub fn from_text_with<'de, T: Deserialize<'de>>(
-    text: &'de str,
-    options: &DecodeOptions,
-) -> Result<T> {
-    let mut de = TextDeserializer::from_text(text, options);
-    let value = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
-}
-
-/// Requests a primitive answers itself; anything else answers as `deserialize_any`.
-/// Integer requests locate a primitive's errors themselves (as `from_str` does), the
-/// others leave that to the enclosing field or element.
+/// Requests a primitive answers itself; anything else answers as `deserialize_any`
+/// (the root value is read as a whole document).
+/// Integer requests locate a primitive's errors at the primitive, the others leave
+/// that to the enclosing field or element.
 macro_rules! primitive_first {
     (located $($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.root {
+                return self.whole(|de| de.$m(visitor));
+            }
             match self.next_primitive()? {
                 Some((tok, at)) => self.token(tok).$m(visitor).map_err(|e| self.locate(e, at)),
                 None => self.deserialize_any(visitor),
@@ -404,6 +419,9 @@ macro_rules! primitive_first {
     )*};
     ($($m:ident)*) => {$(
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.root {
+                return self.whole(|de| de.$m(visitor));
+            }
             match self.next_primitive()? {
                 Some((tok, _)) => self.token(tok).$m(visitor),
                 None => self.deserialize_any(visitor),
@@ -413,20 +431,26 @@ macro_rules! primitive_first {
 }
 
 #[allow(private_bounds)]
-impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, I> {
+impl<'de, I: LineInput> de::Deserializer<'de> for &mut Deserializer<'de, I> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.root {
+            return self.whole(|de| de.deserialize_any(visitor));
+        }
         match self.next()? {
             (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
             (Step::Row(cells), at) => row::visit_row(self, visitor, cells.start, at),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
-            (Step::StartArray(len), _) => guarded(|| self.visit_array(len, visitor)),
+            (Step::StartArray, _) => guarded(|| self.visit_array(visitor)),
             (step, at) => Err(self.misplaced(&step, at)),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.root {
+            return self.whole(|de| de.deserialize_option(visitor));
+        }
         let null = match self.peek()?.0 {
             Step::Prim(tok) => Some(*tok),
             _ => None,
@@ -441,13 +465,16 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, 
 
     /// A unit variant from a primitive (its text); from a container, what
     /// [`Value`]'s `deserialize_enum` makes of it (`Variant: …`, externally tagged), so
-    /// the variant's content is read into a `Value` first, as `from_str` reads it.
+    /// the variant's content is read into a `Value` first.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if self.root {
+            return self.whole(|de| de.deserialize_enum(name, variants, visitor));
+        }
         if let Some((tok, _)) = self.next_primitive()? {
             return self.token(tok).deserialize_enum(name, variants, visitor);
         }
@@ -464,6 +491,9 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, 
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.root {
+            return self.whole(|de| de.deserialize_ignored_any(visitor));
+        }
         self.skip_value()?;
         visitor.visit_unit()
     }
@@ -477,85 +507,5 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut MachineDeserializer<'de, 
     forward_to_deserialize_any! {
         bool char bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
-    }
-}
-
-/// An object's fields.
-struct ObjectAccess<'d, 'de, I> {
-    de: &'d mut MachineDeserializer<'de, I>,
-    /// Where the last key was read: errors in its value without a position get it.
-    key_at: Pos,
-    /// A key was read and its value not yet.
-    pending: bool,
-    done: bool,
-}
-
-impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.done {
-            return Ok(None);
-        }
-        if self.pending {
-            // The visitor skipped a value.
-            self.pending = false;
-            self.de.skip_value()?;
-        }
-        match self.de.next()? {
-            (Step::Key(key), at) => {
-                self.key_at = at;
-                self.pending = true;
-                let key = self.de.text(key).key(seed);
-                key.map(Some).map_err(|e| self.de.locate(e, at))
-            }
-            (Step::EndObject, _) => {
-                self.done = true;
-                Ok(None)
-            }
-            (step, at) => Err(self.de.misplaced(&step, at)),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        if !self.pending {
-            return Err(de::Error::custom("value requested before key"));
-        }
-        self.pending = false;
-        let at = self.key_at;
-        seed.deserialize(&mut *self.de)
-            .map_err(|e| self.de.locate(e, at))
-    }
-}
-
-/// An array's elements.
-struct ArrayAccess<'d, 'de, I> {
-    de: &'d mut MachineDeserializer<'de, I>,
-    /// Elements still to come, as the header declares them.
-    left: usize,
-    done: bool,
-}
-
-impl<'de, I: LineInput> SeqAccess<'de> for ArrayAccess<'_, 'de, I> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.done {
-            return Ok(None);
-        }
-        let (step, at) = self.de.peek()?;
-        if matches!(step, Step::EndArray) {
-            self.de.next()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.left = self.left.saturating_sub(1);
-        seed.deserialize(&mut *self.de)
-            .map(Some)
-            .map_err(|e| self.de.locate(e, at))
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
     }
 }

@@ -1,4 +1,4 @@
-//! The events the serde driver ([`ReaderDeserializer`](super::ReaderDeserializer)) pulls
+//! The events the serde driver ([`Deserializer`](super::Deserializer)) pulls
 //! from the state machine: keys and primitives as token text ([`Tok`]), parsed only when
 //! the visitor asks. Over a whole text a token is its place in the text (handed to
 //! visitors borrowed); otherwise it is copied into the queue's text buffer. While a
@@ -42,8 +42,8 @@ impl Tok {
 pub(super) enum Step {
     StartObject,
     EndObject,
-    /// An array and its declared length.
-    StartArray(usize),
+    /// An array (its declared length is not a size hint: see `ArrayAccess::left`).
+    StartArray,
     EndArray,
     /// A key.
     Key(Tok),
@@ -53,8 +53,8 @@ pub(super) enum Step {
     /// A primitive.
     Prim(Tok),
     /// An error the reader found here: raised when the driver reaches it, so a
-    /// visitor's error about an earlier value on the same line comes first, as it does
-    /// with `from_str`, which reads a line's values as they are asked for.
+    /// visitor's error about an earlier value on the same line comes first (a line's
+    /// values are errors only when they are asked for, in order).
     Error(crate::Error),
     /// The document is over.
     End,
@@ -230,8 +230,8 @@ impl Sink for StepQueue {
     fn end_object(&mut self) {
         self.close(Step::EndObject);
     }
-    fn start_array(&mut self, len: usize) {
-        self.open(Step::StartArray(len));
+    fn start_array(&mut self, _len: usize) {
+        self.open(Step::StartArray);
     }
     fn end_array(&mut self) {
         self.close(Step::EndArray);

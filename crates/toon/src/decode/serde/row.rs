@@ -7,7 +7,7 @@ use serde::{Deserialize, forward_to_deserialize_any};
 
 use super::queue::{Name, Tok};
 use super::token::Text;
-use super::{MachineDeserializer, Pos};
+use super::{Deserializer, Pos};
 use crate::decode::input::LineInput;
 use crate::stack::guarded;
 use crate::{Error, Result, Value};
@@ -15,7 +15,7 @@ use crate::{Error, Result, Value};
 /// Hands `visitor` the row whose first cell is at `cell` of the queue's spans; its
 /// table's field list is the queue's names.
 pub(super) fn visit_row<'de, I: LineInput, V: Visitor<'de>>(
-    de: &mut MachineDeserializer<'de, I>,
+    de: &mut Deserializer<'de, I>,
     visitor: V,
     cell: usize,
     at: Pos,
@@ -32,7 +32,7 @@ pub(super) fn visit_row<'de, I: LineInput, V: Visitor<'de>>(
 
 /// The fields of a row or field group.
 struct RowAccess<'d, 'de, I> {
-    de: &'d mut MachineDeserializer<'de, I>,
+    de: &'d mut Deserializer<'de, I>,
     /// The next field's entry in the queue's names.
     entry: usize,
     /// The end of this level's entries.
@@ -82,15 +82,24 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
         value.map_err(|e| self.de.locate(e, self.at))
     }
 
+    /// The fields left at this level (a group counts as one).
     fn size_hint(&self) -> Option<usize> {
-        // Exact for rows without groups (entries of groups count their fields).
-        Some(self.end.saturating_sub(self.entry))
+        let names = &self.de.driver.sink_ref().names;
+        let (mut entry, mut left) = (self.entry, 0);
+        while entry < self.end {
+            left += 1;
+            entry += match names.get(entry) {
+                Some(&Name::Group { entries, .. }) => 1 + entries,
+                _ => 1,
+            };
+        }
+        Some(left)
     }
 }
 
 /// A field group of a row: an object, as the row's events would make it.
 struct GroupDe<'d, 'de, I> {
-    de: &'d mut MachineDeserializer<'de, I>,
+    de: &'d mut Deserializer<'de, I>,
     entry: usize,
     end: usize,
     cell: usize,

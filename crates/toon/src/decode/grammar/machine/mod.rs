@@ -7,20 +7,22 @@
 //! handed over borrowed from the line (from the text itself for a [`TextSource`]).
 
 mod arrays;
+mod objects;
 
 use std::io::BufRead;
+use std::sync::Arc;
 
 use crate::decode::input::{IoSource, LineInput, TextSource};
 
 use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
-use super::header::{Field, Header, OwnedFieldCache};
+use super::header::{Field, FieldList, Header, OwnedFieldCache};
 use super::scanner::Line;
 use super::sink::{RowCache, Sink};
 use super::slot::{
     At, Ctx, Slot, array_slot, count_message, field_line, is_array_header_content, over_indented,
     resolve_header, token_slot,
 };
-use super::tokens::{PlainKey, find_unquoted, plain_key_colon, split_delimited, trim_spaces};
+use super::tokens::{find_unquoted, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
 /// The state machine over a line source, feeding a [`Sink`].
@@ -46,7 +48,7 @@ struct State<S> {
     /// The field lists and row caches of the last tables closed (at most
     /// [`ROW_STASH`], oldest first), for the next table with the same fields (as in a
     /// list of objects that each hold the same tables).
-    row_stash: Vec<(Vec<Field<'static>>, RowCache)>,
+    row_stash: Vec<(FieldList, RowCache)>,
     /// Field lists of recent headers.
     field_lists: OwnedFieldCache,
 }
@@ -191,7 +193,7 @@ impl<S: Sink> State<S> {
         match self
             .row_stash
             .iter()
-            .rposition(|(stashed, _)| same_fields(stashed, fields))
+            .rposition(|(stashed, _)| Arc::ptr_eq(stashed, fields) || same_fields(stashed, fields))
         {
             Some(i) => self.row_stash.remove(i).1,
             None => RowCache::default(),
@@ -359,10 +361,13 @@ impl<S: Sink> State<S> {
                 let header = a.header;
                 if header.keyed {
                     let entry_depth = self.scope_content_depth(src, a.base_depth)?;
-                    let seen = self.new_keys();
+                    let mut seen = self.new_keys();
+                    if let Some(seen) = &mut seen {
+                        seen.expect(header.length);
+                    }
                     let rows = self.rows_for(&header);
                     self.out.start_object();
-                    self.stack.push(Frame::Keyed(KeyedFrame {
+                    self.stack.push(Frame::Keyed(Box::new(KeyedFrame {
                         leaves: header.leaf_count(),
                         header,
                         base_depth: a.base_depth,
@@ -372,7 +377,7 @@ impl<S: Sink> State<S> {
                         head: a.at,
                         seen,
                         rows,
-                    }));
+                    })));
                 } else if let Some(range) = a.inline {
                     let Some(line) = src.current() else {
                         return Err(Error::new(ErrorKind::Syntax, "internal: lost the line"));
@@ -400,7 +405,7 @@ impl<S: Sink> State<S> {
                     let row_depth = self.scope_content_depth(src, a.base_depth)?;
                     self.out.start_array(header.length);
                     let rows = self.rows_for(&header);
-                    self.stack.push(Frame::Tabular(TabularFrame {
+                    self.stack.push(Frame::Tabular(Box::new(TabularFrame {
                         leaves: header.leaf_count(),
                         header,
                         base_depth: a.base_depth,
@@ -409,7 +414,7 @@ impl<S: Sink> State<S> {
                         span: Default::default(),
                         head: a.at,
                         rows,
-                    }));
+                    })));
                 } else {
                     let item_depth = self.scope_content_depth(src, a.base_depth)?;
                     self.out.start_array(header.length);
@@ -462,36 +467,6 @@ impl<S: Sink> State<S> {
         }
     }
 
-    /// A field of the object on top: duplicate check, key, value.
-    fn object_field<I: LineInput>(
-        &mut self,
-        src: &mut I,
-        key: String,
-        slot: Slot,
-        at: At,
-    ) -> Result<()> {
-        self.check_key(src, &key, at)?;
-        self.out.key_owned(key);
-        self.enter_slot(src, slot)
-    }
-
-    /// The strict duplicate check of a key of the object on top.
-    fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
-            && !seen.insert(key)
-        {
-            return Err(at_error(
-                src,
-                at,
-                ErrorKind::Syntax,
-                format!("Duplicate sibling key \"{key}\""),
-            ));
-        }
-        Ok(())
-    }
-
     /// Closes the frame on top.
     fn close(&mut self, object: bool) {
         let (seen, table) = match self.stack.pop() {
@@ -522,58 +497,6 @@ impl<S: Sink> State<S> {
             self.out.end_array();
         }
         self.leave();
-    }
-
-    fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let Some(Frame::Object(f)) = self.stack.last() else {
-            return Ok(());
-        };
-        let (min_depth, fixed) = (f.min_depth, f.depth);
-        let ctx = self.ctx;
-        let Some(line) = self.peek(src)? else {
-            self.close(true);
-            return Ok(());
-        };
-        if line.depth < min_depth {
-            self.close(true);
-            return Ok(());
-        }
-        let depth = fixed.unwrap_or(line.depth);
-        if let Some(Frame::Object(f)) = self.stack.last_mut() {
-            f.depth = Some(depth);
-        }
-        if line.depth != depth {
-            return Err(over_indented(&line, depth));
-        }
-        // `key: primitive`, the commonest line: key and token straight from the line.
-        if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
-            let rest = trim_spaces(&line.content[colon + 1..]);
-            if !rest.is_empty() && rest != "[]" {
-                src.consume()?;
-                let Some(line) = src.current() else {
-                    return Ok(());
-                };
-                let key = trim_spaces(&line.content[..colon]);
-                let rest = trim_spaces(&line.content[colon + 1..]);
-                if let Some(Frame::Object(ObjectFrame {
-                    seen: Some(seen), ..
-                })) = self.stack.last_mut()
-                    && !seen.insert(key)
-                {
-                    return Err(At::of(&line).error(
-                        ErrorKind::Syntax,
-                        format!("Duplicate sibling key \"{key}\""),
-                        line.raw,
-                    ));
-                }
-                self.out.key(key);
-                return self.out.token(&line, rest);
-            }
-        }
-        let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
-        let at = At::of(&line);
-        src.consume()?;
-        self.object_field(src, key, slot, at)
     }
 }
 

@@ -1,0 +1,209 @@
+//! Tests of the token functions against plain readings of the rules.
+
+use super::*;
+use crate::Value;
+
+#[test]
+fn numbers_follow_the_spec_grammar() {
+    for ok in [
+        "0", "-0", "42", "-3.14", "1e-6", "-1E+9", "0.5", "0e1", "1.5000",
+    ] {
+        assert!(numeric_kind(ok).is_some(), "{ok}");
+    }
+    for bad in [
+        "05", "-05", ".5", "1.", "+5", "0x10", "1_000", "Infinity", "1e", "-", "",
+    ] {
+        assert!(numeric_kind(bad).is_none(), "{bad}");
+    }
+    assert_eq!(numeric_kind("12"), Some(NumericKind::Int));
+    assert_eq!(numeric_kind("1e2"), Some(NumericKind::Float));
+}
+
+/// `plain_key_colon` finds the first of `:`, `[` and `"` wherever it lies (in the
+/// words it reads eight bytes at a time, their remainder, or the vector search).
+#[test]
+fn plain_key_colon_finds_the_first_stop() {
+    let stops = [b':', b'[', b'"'];
+    for len in 0..40usize {
+        for at in 0..=len {
+            for &stop in &stops {
+                for &later in &stops {
+                    let mut b: Vec<u8> = (0..len).map(|i| b"ab\x01\xff "[i % 5]).collect();
+                    if at < len {
+                        b[at] = stop;
+                        if at + 1 < len {
+                            b[at + 1] = later;
+                        }
+                    }
+                    let text = String::from_utf8_lossy(&b).into_owned();
+                    let want = text.bytes().position(|c| stops.contains(&c));
+                    let got = match plain_key_colon(&text) {
+                        PlainKey::Colon(i) => Some((i, b':')),
+                        PlainKey::Other => want.map(|i| (i, text.as_bytes()[i])),
+                        PlainKey::Nothing => None,
+                    };
+                    assert_eq!(got.map(|g| g.0), want, "{text:?}");
+                    if let (Some(i), PlainKey::Other) = (want, plain_key_colon(&text)) {
+                        assert_ne!(text.as_bytes()[i], b':', "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `find_unquoted` agrees with a byte-by-byte reading of the quoting rules on every
+/// short string over the bytes that matter.
+#[test]
+fn find_unquoted_matches_the_byte_by_byte_rules() {
+    fn reference(s: &str, target: u8, start: usize) -> Option<usize> {
+        let b = s.as_bytes();
+        let (mut in_quotes, mut i) = (false, start);
+        while i < b.len() {
+            let c = b[i];
+            if in_quotes && c == b'\\' && i + 1 < b.len() {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_quotes = !in_quotes;
+            } else if c == target && !in_quotes {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+    let alphabet = ['a', ':', '"', '\\', ','];
+    let mut strings = vec![String::new()];
+    for _ in 0..6 {
+        let longer: Vec<String> = strings
+            .iter()
+            .filter(|s| s.len() == strings.last().map_or(0, String::len))
+            .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+            .collect();
+        strings.extend(longer);
+    }
+    for s in &strings {
+        for start in 0..=s.len() + 1 {
+            for target in [b':', b',', b'\\', b'"'] {
+                assert_eq!(
+                    find_unquoted(s, target, start),
+                    reference(s, target, start),
+                    "{s:?} {} {start}",
+                    target as char
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn escapes_and_errors() {
+    assert_eq!(unescape(r#"a\nb\t\"\\\u0041"#).unwrap(), "a\nb\t\"\\A");
+    assert!(unescape(r"\x").unwrap_err().message.contains("\\x"));
+    assert!(unescape(r"\u12").unwrap_err().message.contains("truncated"));
+    assert!(
+        unescape(r"\ud800")
+            .unwrap_err()
+            .message
+            .contains("lone surrogate")
+    );
+    assert!(
+        unescape("\\")
+            .unwrap_err()
+            .message
+            .contains("end of string")
+    );
+}
+
+#[test]
+fn splitting_respects_quotes() {
+    let mut out = Vec::new();
+    split_delimited(r#"a, "b,c" ,,d"#, b',', &mut out);
+    assert_eq!(out, vec!["a", "\"b,c\"", "", "d"]);
+    split_delimited("", b',', &mut out);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn rows_are_told_from_key_value_lines() {
+    let mut out = Vec::new();
+    assert!(split_row("1,a:b", b',', &mut out));
+    assert_eq!(out, ["1", "a:b"]);
+    assert!(!split_row("a: 1,2", b',', &mut out));
+    assert!(split_row("\"x:y\"", b',', &mut out));
+    assert!(split_row("plain", b'|', &mut out));
+    for line in ["1,a:b", "a: 1,2", "\"x:y\",2", "k|v:1", "x"] {
+        let mut cells = Vec::new();
+        let is_row = split_row(line, b',', &mut cells);
+        let colon = find_unquoted(line, b':', 0);
+        let delim = find_unquoted(line, b',', 0);
+        let expected = colon.is_none() || delim.is_some_and(|d| d < colon.unwrap_or(0));
+        assert_eq!(is_row, expected, "{line}");
+        if is_row {
+            split_delimited(line, b',', &mut out);
+            assert_eq!(cells, out);
+        }
+    }
+}
+
+/// `split_row` agrees with a plain byte-by-byte reading of the row rules on many
+/// lines over the bytes that matter, for every delimiter.
+#[test]
+fn split_row_matches_the_byte_by_byte_rules() {
+    fn reference<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) -> bool {
+        out.clear();
+        let b = line.as_bytes();
+        let (mut seen_delim, mut start, mut i) = (false, 0, 0);
+        while i < b.len() {
+            match b[i] {
+                b'"' => match skip_quoted(b, i) {
+                    Some(end) => i = end + 1,
+                    None => break,
+                },
+                b':' if !seen_delim => return false,
+                c if c == delim => {
+                    out.push(trim_spaces(&line[start..i]));
+                    start = i + 1;
+                    seen_delim = true;
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        out.push(trim_spaces(&line[start..]));
+        true
+    }
+    let alphabet = [b'a', b',', b':', b'"', b'|', b'\\', b' ', b'\t', b'b'];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for n in 0..4000 {
+        let len = n % 37;
+        let line: String = (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(alphabet[(seed % alphabet.len() as u64) as usize])
+            })
+            .collect();
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for delim in [b',', b'|', b'\t'] {
+            let expected = reference(&line, delim, &mut want);
+            assert_eq!(split_row(&line, delim, &mut got), expected, "{line:?}");
+            if expected {
+                assert_eq!(got, want, "{line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn primitives() {
+    let v = |t: &str| crate::decode_value(&format!("k: {t}")).unwrap()["k"].clone();
+    assert_eq!(v("1e400"), Value::String("1e400".into()));
+    assert_eq!(v("-0"), Value::from(0));
+    assert_eq!(v(" \"x\" "), Value::from("x"));
+    assert_eq!(v("1.5000"), Value::from(1.5));
+    assert!(crate::decode_value("k: \"x\"y").is_err());
+}
