@@ -166,7 +166,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
         TASK_TEXT,
         TASK_NUMBERS,
         TASK_LISTS,
-        "task_extra",
+        TASK_EXTRA,
     );
     if out.get("tasks").is_none() {
         out.insert("tasks".into(), Value::Array(Vec::new()));
@@ -181,23 +181,28 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     Value::Object(out)
 }
 
-/// Tables and maps that name tasks by id: while one of them is written, the tasks table
-/// keeps its `id` column, so a reader sees the ids they refer to.
-const TASK_ID_REFERENCES: &[&str] = &[
-    "deps",
-    "tools",
-    "capabilities",
-    "outputs",
-    "params",
-    "task_extra",
-];
+/// The map of tasks' `params` objects, keyed by task id.
+const PARAMS: &str = "params";
+/// The map of tasks' extra fields, keyed by task id.
+const TASK_EXTRA: &str = "task_extra";
+
+/// Whether `out` writes a table or map that names tasks by id (an edge table of
+/// [`TASK_LISTS`], [`PARAMS`], [`TASK_EXTRA`]): then the tasks table keeps its `id`
+/// column, so a reader sees the ids they refer to.
+fn names_tasks_by_id(out: &Map<String, Value>) -> bool {
+    TASK_LISTS
+        .iter()
+        .map(|(_, table, _)| *table)
+        .chain([PARAMS, TASK_EXTRA])
+        .any(|k| out.contains_key(k))
+}
 
 /// A tasks table whose ids are exactly the ones their titles give
 /// ([`ids_from_titles`]), and that nothing else refers to, is written without its `id`
 /// column: [`from_tree`] gives them back.
 fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
     if plan.tasks.is_empty()
-        || TASK_ID_REFERENCES.iter().any(|k| out.contains_key(*k))
+        || names_tasks_by_id(out)
         || plan.tasks.iter().any(|t| t.title.is_none())
         || ids_from_titles(plan.tasks.iter().map(|t| t.title.as_deref()))
             .iter()
@@ -341,7 +346,7 @@ fn flatten(
         }
     }
     if !params.is_empty() {
-        out.insert("params".into(), Value::Object(params));
+        out.insert(PARAMS.into(), Value::Object(params));
     }
     if !extras.is_empty() {
         out.insert(extra_key.to_owned(), Value::Object(extras));
@@ -401,8 +406,8 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             tables.insert(name, rows);
         }
     }
-    let params = f.object("params").unwrap_or_default();
-    let task_extra = f.object("task_extra").unwrap_or_default();
+    let params = f.object(PARAMS).unwrap_or_default();
+    let task_extra = f.object(TASK_EXTRA).unwrap_or_default();
     let group_extra = f.object("group_extra").unwrap_or_default();
     if let Some(groups) = f.array("groups") {
         plan.groups = groups

@@ -103,7 +103,7 @@ impl Layout {
     /// string as text, a list of strings as a list, seconds as `30s`, anything else as
     /// JSON.
     fn kind(&self, key: &str) -> ValueKind {
-        match self.table.field(key).or_else(|| other_table(key)) {
+        match self.table.field(key) {
             Some(f) if f.seconds => ValueKind::Seconds,
             Some(f) => match f.kind {
                 Kind::Str => ValueKind::Text,
@@ -115,15 +115,10 @@ impl Layout {
     }
 }
 
-/// A field of a workflow task or step by key, for labels written as another item's
-/// field name (`Task ID` under a task).
-fn other_table(key: &str) -> Option<&'static crate::table::Field> {
-    TASK.field(key).or_else(|| STEP.field(key))
-}
-
 /// The key a bullet label stands for, and how its value reads: a label of the layout,
-/// or a workflow field's key written with spaces (`Agent Type` for `agent_type`), else
-/// the label itself (a field the layout does not name, its value read as JSON).
+/// or a workflow task's or step's key written with spaces (`Agent Type` for
+/// `agent_type`, `Task ID` even under a task, its value then read as text), else the
+/// label itself (a field the layout does not name, its value read as JSON).
 pub(super) fn key_for_label(label: &str, layout: &Layout) -> (String, ValueKind) {
     let lower = label.trim().to_ascii_lowercase();
     if let Some((_, k)) = layout
@@ -134,11 +129,9 @@ pub(super) fn key_for_label(label: &str, layout: &Layout) -> (String, ValueKind)
         return ((*k).to_owned(), layout.kind(k));
     }
     let spelled = |key: &str| key.replace('_', " ") == lower;
-    let by_key = layout
-        .table
+    let by_key = TASK
         .fields
         .iter()
-        .chain(TASK.fields)
         .chain(STEP.fields)
         .find(|f| f.key.contains('_') && spelled(f.key));
     if let Some(f) = by_key {
