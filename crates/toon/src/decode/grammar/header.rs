@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::tokens::{
     TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
+    unquoted_bytes,
 };
 
 pub(crate) use crate::fields::Field;
@@ -323,50 +324,34 @@ fn parse_bracket_segment(seg: &str) -> Option<(usize, u8, bool)> {
 
 /// Byte index of the `}` matching the `{` at `start`, ignoring quoted braces.
 fn find_matching_brace(s: &str, start: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut in_quotes = false;
     let mut depth = 0usize;
-    let mut i = start;
-    while i < b.len() {
-        let c = b[i];
-        if in_quotes && c == b'\\' && i + 1 < b.len() {
-            i += 2;
-            continue;
-        }
-        if c == b'"' {
-            in_quotes = !in_quotes;
-        } else if !in_quotes {
-            if c == b'{' {
-                depth += 1;
-            } else if c == b'}' {
+    for (i, c) in unquoted_bytes(s, start) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return Some(i);
                 }
             }
+            _ => {}
         }
-        i += 1;
     }
     None
 }
 
-/// The deepest unquoted `{` nesting in `s` (quotes and escapes as in
-/// [`find_matching_brace`]).
+/// The deepest unquoted `{` nesting in `s`.
 fn brace_depth(s: &str) -> usize {
-    let b = s.as_bytes();
-    let (mut in_quotes, mut depth, mut deepest, mut i) = (false, 0usize, 0usize, 0);
-    while i < b.len() {
-        match b[i] {
-            b'\\' if in_quotes => i += 1,
-            b'"' => in_quotes = !in_quotes,
-            b'{' if !in_quotes => {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for (_, c) in unquoted_bytes(s, 0) {
+        match c {
+            b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
             }
-            b'}' if !in_quotes => depth = depth.saturating_sub(1),
+            b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        i += 1;
     }
     deepest
 }
@@ -383,31 +368,18 @@ fn depth_error(max_depth: usize, offset: usize) -> TokenError {
 
 /// Splits a field list on the delimiter at brace depth zero (offsets of each entry).
 fn split_fields(s: &str, delim: u8) -> Vec<(usize, &str)> {
-    let b = s.as_bytes();
     let mut out = Vec::new();
-    let mut in_quotes = false;
-    let mut depth = 0i64;
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if in_quotes && c == b'\\' && i + 1 < b.len() {
-            i += 2;
-            continue;
-        }
-        if c == b'"' {
-            in_quotes = !in_quotes;
-        } else if !in_quotes {
-            if c == b'{' {
-                depth += 1;
-            } else if c == b'}' {
-                depth -= 1;
-            } else if c == delim && depth == 0 {
+    let (mut depth, mut start) = (0i64, 0);
+    for (i, c) in unquoted_bytes(s, 0) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => depth -= 1,
+            c if c == delim && depth == 0 => {
                 out.push((start, &s[start..i]));
                 start = i + 1;
             }
+            _ => {}
         }
-        i += 1;
     }
     out.push((start, &s[start..]));
     out
@@ -577,5 +549,28 @@ mod tests {
             parse_header("a: b[2]: x", 10, &mut OwnedFieldCache::default()),
             HeaderParse::NotHeader
         ));
+    }
+
+    #[test]
+    fn quoted_braces_delimiters_and_escapes_do_not_count() {
+        let list = r#"a,"b,{\"}",c{d,"e}"},f"#;
+        let parts: Vec<(usize, &str)> = split_fields(list, b',');
+        assert_eq!(
+            parts,
+            [
+                (0, "a"),
+                (2, r#""b,{\"}""#),
+                (11, r#"c{d,"e}"}"#),
+                (21, "f")
+            ]
+        );
+        assert_eq!(find_matching_brace(list, 12), Some(19));
+        assert_eq!(brace_depth(list), 1);
+        assert_eq!(brace_depth(r#"a{b{c},"{{{"}"#), 2);
+        // A backslash ends a quoted run only as an escape; outside quotes it is a byte.
+        assert_eq!(
+            split_fields(r#"\,"\\",x"#, b','),
+            [(0, r"\"), (2, r#""\\""#), (7, "x")]
+        );
     }
 }

@@ -68,6 +68,49 @@ pub(crate) fn find_unquoted(s: &str, target: u8, start: usize) -> Option<usize> 
     }
 }
 
+/// The bytes of `s` from `start` that stand outside double quotes, with their byte
+/// indices: a `"` opens or closes a quoted run and is not yielded, and inside quotes a
+/// backslash escapes the byte after it. The byte-by-byte twin of [`find_unquoted`], for
+/// the header's scans that look at several bytes ([`split_delimited`], run on every
+/// inline array, keeps its own loop: it is faster there).
+pub(crate) fn unquoted_bytes(s: &str, start: usize) -> Unquoted<'_> {
+    Unquoted {
+        b: s.as_bytes(),
+        i: start,
+        in_quotes: false,
+    }
+}
+
+/// The iterator of [`unquoted_bytes`].
+pub(crate) struct Unquoted<'a> {
+    b: &'a [u8],
+    i: usize,
+    in_quotes: bool,
+}
+
+impl Iterator for Unquoted<'_> {
+    type Item = (usize, u8);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, u8)> {
+        loop {
+            let at = self.i;
+            let c = *self.b.get(at)?;
+            self.i += 1;
+            if !self.in_quotes {
+                if c != b'"' {
+                    return Some((at, c));
+                }
+                self.in_quotes = true;
+            } else if c == b'\\' {
+                self.i += 1;
+            } else if c == b'"' {
+                self.in_quotes = false;
+            }
+        }
+    }
+}
+
 /// Byte index of the quote closing the one at `start`, skipping escapes.
 pub(crate) fn find_closing_quote(s: &str, start: usize) -> Option<usize> {
     let b = s.as_bytes();
