@@ -487,7 +487,7 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     assert!(
         model
             .text
-            .contains("cursor.task_lines[3]{line,count,indent}:\n    8,3,0\n"),
+            .contains("layout:\n  cursor.tasks_at: 8\n  cursor.nested[1]: 4\n"),
         "{}",
         model.text
     );
@@ -516,12 +516,11 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     );
     let again = toon_plan::load(&linked_model.text, None, None, Some(Format::Toon)).unwrap();
     assert_eq!(again.plan, linked);
-    // A row missing from `cursor.task_lines` (a hand edit): a warning, and the tasks
-    // are still all there (a Cursor file then lists them as `todos`).
+    // A nested task past the last one (a hand edit): a warning, and the tasks are
+    // still all there (a Cursor file then lists them as `todos`).
     let damaged = model
         .text
-        .replace("    12,1,0\n", "")
-        .replace("task_lines[3]", "task_lines[2]");
+        .replace("cursor.nested[1]: 4", "cursor.nested[1]: 6");
     let back = toon_plan::load(&damaged, None, None, Some(Format::Toon)).unwrap();
     assert_eq!(back.plan.tasks.len(), 5);
     let problems = toon_plan::validate(&back);

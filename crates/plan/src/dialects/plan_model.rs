@@ -59,17 +59,20 @@ impl Dialect for PlanModel {
             Some(Value::Object(o)) => {
                 let plan = from_tree(o);
                 let mut out = validate_plan(&plan);
-                if plan.layout.contains_key(body_tasks::TASK_LINES) {
+                if let Some(key) = body_tasks::LAYOUT_KEYS
+                    .into_iter()
+                    .find(|k| plan.layout.contains_key(*k))
+                {
                     // A warning: the tasks are all in the table, and a Cursor file
                     // written from this plan lists them in its front matter instead.
                     out.push(Problem::warning(
                         "layout",
-                        PathBuf::root()
-                            .key("layout")
-                            .key_loc(body_tasks::TASK_LINES),
-                        "the task lines left out of `body` cannot be put back (`cursor.task_lines` \
-                         needs one row per task, lines in ascending order): a Cursor file \
-                         written from this plan lists its tasks as `todos` instead",
+                        PathBuf::root().key("layout").key_loc(key),
+                        "the task lines left out of `body` cannot be put back (`cursor.tasks_at` \
+                         with each number in `cursor.nested` once and at most the number of \
+                         tasks, or `cursor.task_lines` with one row per task and lines in \
+                         ascending order, not both): a Cursor file written from this plan lists \
+                         its tasks as `todos` instead",
                     ));
                 }
                 out
@@ -225,25 +228,33 @@ fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
     let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
         return;
     };
-    if let Some((kept, rows)) = body_tasks::compact(body, &plan.tasks)
+    if let Some((kept, entries)) = body_tasks::compact(body, &plan.tasks)
         && let Some(Value::Object(layout)) = out.get_mut("layout")
     {
-        // The rows say the tasks are the body's task list: the marker would repeat it.
+        // The entries say the tasks are the body's task list: the marker would repeat it.
         layout.shift_remove(cursor::BODY_TASKS);
-        layout.insert(body_tasks::TASK_LINES.into(), rows);
+        layout.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
         out.insert("body".into(), Value::String(kept));
     }
 }
 
-/// The inverse of [`leave_out_task_lines`]: the task lines go back into the body. Rows
+/// The inverse of [`leave_out_task_lines`]: the task lines go back into the body. Entries
 /// that do not fit (a hand-edited file) stay in the layout, where `validate` reports them.
 fn restore_task_lines(plan: &mut Plan) {
-    let (Some(body), Some(rows)) = (&plan.body, plan.layout.get(body_tasks::TASK_LINES)) else {
+    let Some(body) = &plan.body else {
         return;
     };
-    if let Some(full) = body_tasks::expand(body, rows, &plan.tasks) {
+    if !body_tasks::LAYOUT_KEYS
+        .iter()
+        .any(|k| plan.layout.contains_key(*k))
+    {
+        return;
+    }
+    if let Some(full) = body_tasks::expand(body, |k| plan.layout.get(k), &plan.tasks) {
         plan.body = Some(full);
-        plan.layout.shift_remove(body_tasks::TASK_LINES);
+        for k in body_tasks::LAYOUT_KEYS {
+            plan.layout.shift_remove(k);
+        }
         // The marker a Cursor read puts first in the layout.
         plan.layout
             .shift_insert(0, cursor::BODY_TASKS.into(), Value::Bool(true));

@@ -107,20 +107,41 @@ pub fn render_line(task: &Task, indent: usize) -> String {
     line
 }
 
-/// Layout key of a plan model whose body leaves out task lines: runs of tasks, in task
-/// order, `{line, count, indent}`: the next `count` tasks' lines ([`render_line`], all
-/// indented by `indent` spaces) go back as body lines `line`, `line + 1`, … (1-based);
-/// a run with `line` and `indent` null is tasks whose lines the body holds as written.
+/// Layout key of a plan model whose body leaves out the line of every task, and they go
+/// back as one block: the 1-based body line of the first task's line ([`render_line`]);
+/// the others follow on the next lines, in task order, not indented unless [`NESTED`]
+/// lists them. The common case (one task list), so it costs one number.
+pub const TASKS_AT: &str = "cursor.tasks_at";
+
+/// Layout key beside [`TASKS_AT`]: the numbers (from 1, in task order) of the tasks whose
+/// line is indented by two spaces, an item nested in the one above it.
+pub const NESTED: &str = "cursor.nested";
+
+/// Layout key of a plan model whose body leaves out task lines in any other arrangement:
+/// runs of tasks, in task order, `{line, count, indent}`: the next `count` tasks' lines
+/// ([`render_line`], all indented by `indent` spaces) go back as body lines `line`,
+/// `line + 1`, … (1-based); a run with `line` and `indent` null is tasks whose lines the
+/// body holds as written.
 pub const TASK_LINES: &str = "cursor.task_lines";
+
+/// Every layout key that puts task lines back: [`compact`] writes [`TASKS_AT`] (with
+/// [`NESTED`] when some line is indented) or [`TASK_LINES`], and [`expand`] reads them.
+pub const LAYOUT_KEYS: [&str; 3] = [TASKS_AT, NESTED, TASK_LINES];
+
+/// The indentation of a task line nested one level in a `- ` list.
+const NESTED_INDENT: usize = 2;
 
 /// Where one task's line goes back: its 1-based body line and its indentation, or
 /// `None` when the body keeps the line as written.
 type Place = Option<(usize, usize)>;
 
-/// The body without the lines its tasks restore exactly, and the [`TASK_LINES`] rows
-/// that put them back; `None` when `tasks` are not the body's task list or no line can
-/// be left out.
-pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Value)> {
+/// The layout entries of [`LAYOUT_KEYS`] that [`compact`] writes, in writing order.
+pub type Layout = Vec<(&'static str, Value)>;
+
+/// The body without the lines its tasks restore exactly, and the layout entries that
+/// put them back; `None` when `tasks` are not the body's task list or no line can be
+/// left out.
+pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
     let found = located(body);
     if found.len() != tasks.len() || found.iter().zip(tasks).any(|((f, _), t)| f != t) {
         return None;
@@ -153,8 +174,36 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Value)> {
         .filter(|(n, _)| !dropped.contains(n))
         .map(|(_, line)| line)
         .collect();
-    let rows = Value::Array(runs(&places));
-    (expand(&kept, &rows, tasks).as_deref() == Some(body)).then_some((kept, rows))
+    let layout = layout_of(&places);
+    let get = |k: &str| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v);
+    (expand(&kept, get, tasks).as_deref() == Some(body)).then_some((kept, layout))
+}
+
+/// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
+/// indented by nothing or [`NESTED_INDENT`]; else the [`TASK_LINES`] runs.
+fn layout_of(places: &[Place]) -> Layout {
+    let first = places.first().copied().flatten().map(|(line, _)| line);
+    let one_block = first.is_some_and(|first| {
+        places.iter().enumerate().all(|(k, place)| {
+            matches!(place, Some((line, indent))
+                if *line == first + k && (*indent == 0 || *indent == NESTED_INDENT))
+        })
+    });
+    match first {
+        Some(first) if one_block => {
+            let nested: Vec<Value> = (1..)
+                .zip(places)
+                .filter(|(_, place)| matches!(place, Some((_, NESTED_INDENT))))
+                .map(|(k, _)| Value::from(k))
+                .collect();
+            let mut out = vec![(TASKS_AT, Value::from(first))];
+            if !nested.is_empty() {
+                out.push((NESTED, Value::Array(nested)));
+            }
+            out
+        }
+        _ => vec![(TASK_LINES, Value::Array(runs(places)))],
+    }
 }
 
 /// Consecutive places as `{line, count, indent}` runs: kept lines together, and
@@ -187,13 +236,44 @@ fn runs(places: &[Place]) -> Vec<Value> {
         .collect()
 }
 
-/// The body [`compact`] was given, from its result and the same tasks; `None` when the
-/// rows do not fit the body and tasks (a damaged or hand-edited layout).
-pub fn expand(kept: &str, rows: &Value, tasks: &[Task]) -> Option<String> {
-    let mut places: Vec<Place> = Vec::with_capacity(tasks.len());
+/// Each task's place, from the layout entries `get` finds: [`TASKS_AT`] (and
+/// [`NESTED`]) or [`TASK_LINES`], never both; `None` when they do not fit `n` tasks.
+fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, n: usize) -> Option<Vec<Place>> {
+    let Some(first) = get(TASKS_AT) else {
+        if get(NESTED).is_some() {
+            return None;
+        }
+        return places_of_runs(get(TASK_LINES)?, n);
+    };
+    if get(TASK_LINES).is_some() {
+        return None;
+    }
+    let first = usize::try_from(first.as_u64()?).ok()?;
+    let mut out: Vec<Place> = Vec::with_capacity(n);
+    for k in 0..n {
+        out.push(Some((first.checked_add(k)?, 0)));
+    }
+    let nested = match get(NESTED) {
+        Some(v) => v.as_array()?.as_slice(),
+        None => &[],
+    };
+    for k in nested {
+        let k = usize::try_from(k.as_u64()?).ok()?;
+        let (_, indent) = out.get_mut(k.checked_sub(1)?)?.as_mut()?;
+        if *indent != 0 {
+            return None;
+        }
+        *indent = NESTED_INDENT;
+    }
+    Some(out)
+}
+
+/// Each task's place from [`TASK_LINES`] runs.
+fn places_of_runs(rows: &Value, n: usize) -> Option<Vec<Place>> {
+    let mut places: Vec<Place> = Vec::with_capacity(n);
     for row in rows.as_array()? {
         let count = usize::try_from(row.get("count")?.as_u64()?).ok()?;
-        if count > tasks.len() - places.len() {
+        if count > n - places.len() {
             return None;
         }
         let (line, indent) = (row.get("line")?, row.get("indent")?);
@@ -205,11 +285,22 @@ pub fn expand(kept: &str, rows: &Value, tasks: &[Task]) -> Option<String> {
         let indent = usize::try_from(indent.as_u64()?)
             .ok()
             .filter(|&i| i <= 1024)?;
-        places.extend((0..count).map(|k| Some((line + k, indent))));
+        for k in 0..count {
+            places.push(Some((line.checked_add(k)?, indent)));
+        }
     }
-    if places.len() != tasks.len() {
-        return None;
-    }
+    (places.len() == n).then_some(places)
+}
+
+/// The body [`compact`] was given, from its result, the layout entries `get` finds and
+/// the same tasks; `None` when the layout does not fit the body and tasks (a damaged or
+/// hand-edited layout).
+pub fn expand<'a>(
+    kept: &str,
+    get: impl Fn(&str) -> Option<&'a Value>,
+    tasks: &[Task],
+) -> Option<String> {
+    let places = places(get, tasks.len())?;
     // Merge: kept lines fill the body until the next restored line's number.
     let mut out = String::with_capacity(kept.len() + 64 * tasks.len());
     let mut rest = kept.split_inclusive('\n');
@@ -338,51 +429,130 @@ mod tests {
         let tasks = tasks(body);
         assert_eq!(tasks.len(), 6);
         assert_eq!(tasks[0].description.as_deref(), Some("build the `idx` map"));
-        let (kept, rows) = compact(body, &tasks).expect("some lines are left out");
+        let (kept, layout) = compact(body, &tasks).expect("some lines are left out");
         assert_eq!(
             kept,
             "# Plan\n\n- [ ] *Styled* title, kept as written\n> - [ ] quoted, kept\n\
              - [ ] last line without newline"
         );
+        // Lines kept as written between restored ones: the general runs.
         assert_eq!(
-            rows,
-            serde_json::json!([
-                {"line": 3, "count": 2, "indent": 0},
-                {"line": null, "count": 1, "indent": null},
-                {"line": 6, "count": 1, "indent": 2},
-                {"line": null, "count": 2, "indent": null},
-            ])
+            layout,
+            [(
+                TASK_LINES,
+                serde_json::json!([
+                    {"line": 3, "count": 2, "indent": 0},
+                    {"line": null, "count": 1, "indent": null},
+                    {"line": 6, "count": 1, "indent": 2},
+                    {"line": null, "count": 2, "indent": null},
+                ])
+            )]
         );
-        assert_eq!(expand(&kept, &rows, &tasks).as_deref(), Some(body));
+        assert_eq!(
+            expand(&kept, lookup(&layout), &tasks).as_deref(),
+            Some(body)
+        );
+    }
+
+    /// The layout entries as [`expand`] looks them up.
+    fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value> {
+        |k| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v)
+    }
+
+    #[test]
+    fn one_task_list_costs_its_first_line_and_the_nested_items() {
+        let body = "# Plan\n\n- [x] **Index** — build the map\n- [ ] Search box\n\
+                    \x20 - [ ] Debounce typing\n\x20 - [ ] Clear button\n- [ ] Docs\n\nAfter.\n";
+        let tasks = tasks(body);
+        let (kept, layout) = compact(body, &tasks).unwrap();
+        assert_eq!(kept, "# Plan\n\n\nAfter.\n");
+        assert_eq!(
+            layout,
+            [
+                (TASKS_AT, serde_json::json!(3)),
+                (NESTED, serde_json::json!([3, 4]))
+            ]
+        );
+        assert_eq!(
+            expand(&kept, lookup(&layout), &tasks).as_deref(),
+            Some(body)
+        );
+        // No nested item: no `NESTED` entry.
+        let flat = "- [ ] One\n- [ ] Two\n";
+        let (_, layout) = compact(flat, &self::tasks(flat)).unwrap();
+        assert_eq!(layout, [(TASKS_AT, serde_json::json!(1))]);
+        // Deeper than one level: the general runs.
+        let deep = "- [ ] One\n    - [ ] Two\n";
+        let (kept, layout) = compact(deep, &self::tasks(deep)).unwrap();
+        assert_eq!(layout[0].0, TASK_LINES);
+        assert_eq!(
+            expand(&kept, lookup(&layout), &self::tasks(deep)).as_deref(),
+            Some(deep)
+        );
+        // Damaged entries do not fit: a task named twice or out of range, both forms,
+        // a first line past any size, a nested list without a first line.
+        for bad in [
+            vec![
+                (TASKS_AT, serde_json::json!(3)),
+                (NESTED, serde_json::json!([3, 3])),
+            ],
+            vec![
+                (TASKS_AT, serde_json::json!(3)),
+                (NESTED, serde_json::json!([0])),
+            ],
+            vec![
+                (TASKS_AT, serde_json::json!(3)),
+                (NESTED, serde_json::json!([9])),
+            ],
+            vec![
+                (TASKS_AT, serde_json::json!(3)),
+                (NESTED, serde_json::json!(2)),
+            ],
+            vec![(TASKS_AT, serde_json::json!(u64::MAX))],
+            vec![(TASKS_AT, serde_json::json!(-1))],
+            vec![(NESTED, serde_json::json!([1]))],
+            vec![
+                (TASKS_AT, serde_json::json!(3)),
+                (
+                    TASK_LINES,
+                    serde_json::json!([{"line": 3, "count": 5, "indent": 0}]),
+                ),
+            ],
+        ] {
+            assert_eq!(expand(&kept, lookup(&bad), &tasks), None, "{bad:?}");
+        }
     }
 
     #[test]
     fn compact_refuses_tasks_that_are_not_the_body_list_and_expand_bad_rows() {
         let body = "- [ ] One\n- [ ] Two\n";
         let mut tasks = tasks(body);
-        let (kept, rows) = compact(body, &tasks).unwrap();
+        let (kept, layout) = compact(body, &tasks).unwrap();
         assert_eq!(kept, "");
         // An edited title is written into the restored line.
         tasks[1].title = Some("Deux".into());
         assert_eq!(
-            expand(&kept, &rows, &tasks).as_deref(),
+            expand(&kept, lookup(&layout), &tasks).as_deref(),
             Some("- [ ] One\n- [ ] Deux\n")
         );
         assert!(
             compact(body, &tasks).is_none(),
             "tasks differ from the body's list"
         );
+        let runs = |rows: Value| vec![(TASK_LINES, rows)];
+        let run = |line: usize, count: usize| serde_json::json!({"line": line, "count": count, "indent": 0});
         assert!(
-            expand(&kept, &rows, &tasks[..1]).is_none(),
+            expand(&kept, lookup(&runs(serde_json::json!([run(1, 1)]))), &tasks).is_none(),
             "rows for every task"
         );
-        let run = |line: usize, count: usize| serde_json::json!({"line": line, "count": count, "indent": 0});
-        let backwards = serde_json::json!([run(2, 1), run(1, 1)]);
-        assert!(expand(&kept, &backwards, &tasks).is_none());
-        let past_end = serde_json::json!([run(1, 1), run(9, 1)]);
-        assert!(expand(&kept, &past_end, &tasks).is_none());
-        let too_many = serde_json::json!([run(1, 3)]);
-        assert!(expand(&kept, &too_many, &tasks).is_none());
+        let backwards = runs(serde_json::json!([run(2, 1), run(1, 1)]));
+        assert!(expand(&kept, lookup(&backwards), &tasks).is_none());
+        let past_end = runs(serde_json::json!([run(1, 1), run(9, 1)]));
+        assert!(expand(&kept, lookup(&past_end), &tasks).is_none());
+        let too_many = runs(serde_json::json!([run(1, 3)]));
+        assert!(expand(&kept, lookup(&too_many), &tasks).is_none());
+        let huge = runs(serde_json::json!([{"line": u64::MAX, "count": 2, "indent": 0}]));
+        assert!(expand(&kept, lookup(&huge), &tasks).is_none());
     }
 
     #[test]
