@@ -17,7 +17,7 @@ use std::fmt;
 use serde_json::Number;
 
 use crate::dialects::DialectId;
-use crate::model::{Plan, Task};
+use crate::model::{Group, Plan, Task};
 use crate::problem::PlanError;
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
@@ -183,7 +183,88 @@ pub fn fill(
         return Ok((out, fills));
     }
     to.dialect().fill(&mut out, &mut fills);
+    empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
+}
+
+/// The rule of a required text field written empty (see [`empty_required_text`]).
+pub const EMPTY_TEXT: &str = "empty: the plan has no value for it";
+
+/// Every required text field of `to` that the plan still has no value for (a PlanDAG
+/// `success_criteria`, a step's `target`) is written as `""` (the target must hold it,
+/// the plan says nothing): noted as defaulted, so the loss report says so.
+fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    fn walk(table: &'static Table, out: &mut Vec<&'static Field>) {
+        for f in table.fields {
+            match f.kind {
+                Kind::Items(t) | Kind::Nested(t) => walk(t, out),
+                Kind::Str if f.required => out.push(f),
+                _ => {}
+            }
+        }
+    }
+    let mut required = Vec::new();
+    if let Some(root) = to.dialect().table() {
+        walk(root, &mut required);
+    }
+    let empty = |slot: Option<Slot<'_>>| matches!(slot, Some(Slot::Text(None)));
+    for f in required {
+        match f.to {
+            To::Plan(_) => {
+                if empty(plan.slot(f.to)) {
+                    fills.push(plan_fill(f.key, FillKind::Defaulted, EMPTY_TEXT));
+                }
+            }
+            To::Task(_) => {
+                for t in &mut plan.tasks {
+                    if crate::fields::opaque_value(t).is_none() && empty(t.slot(f.to)) {
+                        fills.push(task_fill(t, f.key, FillKind::Defaulted, EMPTY_TEXT));
+                    }
+                }
+            }
+            To::Group(_) => {
+                for g in &mut plan.groups {
+                    if empty(g.slot(f.to)) {
+                        fills.push(group_fill(g, f.key, FillKind::Defaulted, EMPTY_TEXT));
+                    }
+                }
+            }
+            To::Own | To::Extra => {}
+        }
+    }
+}
+
+/// The plan's id when it has none (PlanDAG `plan_id`, staged `id`): its title's words as
+/// a task's are ([`crate::model::ids_from_titles`]: `Add dark mode` → `add-dark-mode`),
+/// else its goal's.
+pub(crate) fn plan_id_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
+    if plan.id.is_some() {
+        return;
+    }
+    let words = |s: &Option<String>| {
+        s.as_deref()
+            .map(crate::model::slug)
+            .filter(|w| !w.is_empty())
+    };
+    let (id, rule) = match (words(&plan.title), words(&plan.goal)) {
+        (Some(id), _) => (id, "from the title"),
+        (None, Some(id)) => (id, "from the goal"),
+        (None, None) => return,
+    };
+    plan.id = Some(id);
+    fills.push(plan_fill("id", FillKind::Derived, rule));
+}
+
+/// The plan's goal when it has none (PlanDAG `intent`, staged `goal`, workflow
+/// `objective`): its title.
+pub(crate) fn goal_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
+    if plan.goal.is_some() {
+        return;
+    }
+    if let Some(title) = plan.title.clone().filter(|t| !t.trim().is_empty()) {
+        plan.goal = Some(title);
+        fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
+    }
 }
 
 /// A task's `kind` in the target's vocabulary (`known`): kept when it is one, else
@@ -211,6 +292,20 @@ pub(crate) fn translate_kind(
 pub(crate) fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
     Fill {
         owner: "plan".to_owned(),
+        field,
+        kind,
+        rule,
+    }
+}
+
+pub(crate) fn group_fill(
+    g: &Group,
+    field: &'static str,
+    kind: FillKind,
+    rule: &'static str,
+) -> Fill {
+    Fill {
+        owner: format!("group {}", g.id),
         field,
         kind,
         rule,
@@ -264,6 +359,19 @@ fn apply_settings(
 ) -> Result<(), PlanError> {
     for s in sets {
         let field = model_field(&s.field).unwrap_or("description");
+        if let Some((tf, _)) = settable(field) {
+            let known = known_values(to, tf);
+            if !known.is_empty() && !one_of(known, &s.value) {
+                let names: Vec<&str> = known.iter().map(|c| c.value).collect();
+                return Err(PlanError::doc(format!(
+                    "--set {}={}: {to} does not know {:?} (one of: {})",
+                    s.field,
+                    s.value,
+                    s.value,
+                    names.join(", ")
+                )));
+            }
+        }
         if let Some(id) = &s.task
             && plan.task(id).is_none()
         {

@@ -96,7 +96,11 @@ impl fmt::Display for Loss {
                     self.after.as_ref().map(short).unwrap_or_default()
                 )?;
                 match self.rule {
-                    Some(rule) if self.change == Change::Derived => write!(f, " ({rule})"),
+                    Some(rule)
+                        if self.change == Change::Derived || rule == crate::derive::EMPTY_TEXT =>
+                    {
+                        write!(f, " ({rule})")
+                    }
                     _ => Ok(()),
                 }
             }
@@ -143,6 +147,42 @@ impl LossReport {
                 };
                 l.rule = Some(f.rule);
             }
+        }
+        // A required text field written empty reads back as not given, so the
+        // comparison cannot see it: its fill is listed as it is, beside its owner's
+        // other entries.
+        let rank = |owner: &str| match owner {
+            "plan" => 0,
+            o if o.starts_with("group ") => 1,
+            _ => 2,
+        };
+        for f in fills.iter().filter(|f| f.rule == crate::derive::EMPTY_TEXT) {
+            if self
+                .losses
+                .iter()
+                .any(|l| l.owner == f.owner && l.field == f.field)
+            {
+                continue;
+            }
+            let at = match self.losses.iter().rposition(|l| l.owner == f.owner) {
+                Some(i) => i + 1,
+                None => self
+                    .losses
+                    .iter()
+                    .position(|l| rank(&l.owner) > rank(&f.owner))
+                    .unwrap_or(self.losses.len()),
+            };
+            self.losses.insert(
+                at,
+                Loss {
+                    owner: f.owner.clone(),
+                    field: f.field.to_owned(),
+                    change: Change::Defaulted,
+                    before: None,
+                    after: Some(Value::String(String::new())),
+                    rule: Some(f.rule),
+                },
+            );
         }
     }
 

@@ -241,3 +241,150 @@ fn staged_titles_come_from_the_words() {
         Some("from the description")
     );
 }
+
+#[test]
+fn plan_id_and_goal_come_from_the_title() {
+    let mut t = task("a", &[]);
+    t.tool = Some("search".into());
+    let titled = Plan {
+        title: Some("Add the dark mode".into()),
+        ..plan(vec![t])
+    };
+    for (to, id_key, goal_key, sets) in [
+        (DialectId::STAGED, "id", "goal", &[][..]),
+        (
+            DialectId::PLANDAG,
+            "plan_id",
+            "intent",
+            &["action=extract", "agent_type=api_agent"][..],
+        ),
+    ] {
+        let (tree, losses, errors) = convert(&titled, DialectId::CURSOR, to, sets);
+        assert_eq!(errors, 0, "{tree}");
+        assert_eq!(tree[id_key], "add-dark-mode", "{to}");
+        assert_eq!(tree[goal_key], "Add the dark mode", "{to}");
+        let id = entry(&losses, "plan", "id");
+        assert_eq!(
+            (id.change, id.rule),
+            (Change::Derived, Some("from the title"))
+        );
+        assert_eq!(entry(&losses, "plan", "goal").rule, Some("from the title"));
+    }
+    // No title: the id comes from the goal, which is kept.
+    let goal_only = Plan {
+        title: None,
+        goal: Some("Ship it".into()),
+        ..titled.clone()
+    };
+    let (tree, losses, _) = convert(&goal_only, DialectId::CURSOR, DialectId::STAGED, &[]);
+    assert_eq!(
+        (&tree["id"], &tree["goal"]),
+        (&"ship".into(), &"Ship it".into())
+    );
+    assert_eq!(entry(&losses, "plan", "id").rule, Some("from the goal"));
+    // The plan's own id and goal are kept.
+    let own = Plan {
+        id: Some("p-7".into()),
+        goal: Some("Mine".into()),
+        ..titled
+    };
+    let (tree, losses, _) = convert(&own, DialectId::CURSOR, DialectId::STAGED, &[]);
+    assert_eq!(
+        (&tree["id"], &tree["goal"]),
+        (&"p-7".into(), &"Mine".into())
+    );
+    assert!(!losses.iter().any(|l| l.owner == "plan" && l.field == "id"));
+}
+
+#[test]
+fn required_text_without_a_value_is_written_empty_and_reported() {
+    let p = Plan {
+        title: Some("T".into()),
+        ..plan(vec![task("a", &[])])
+    };
+    let (tree, losses, errors) = convert(
+        &p,
+        DialectId::CURSOR,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["success_criteria"], "");
+    assert_eq!(tree["steps"][0]["target"], "");
+    for (owner, field) in [("plan", "success_criteria"), ("task a", "target")] {
+        let l = entry(&losses, owner, field);
+        assert_eq!(l.change, Change::Defaulted, "{l}");
+        assert_eq!(l.after, Some(serde_json::json!("")));
+        assert!(
+            l.to_string()
+                .ends_with("defaulted: \"\" (empty: the plan has no value for it)"),
+            "{l}"
+        );
+    }
+    // Beside its owner's other entries: the plan's first, then task a's.
+    let owners: Vec<&str> = losses.iter().map(|l| l.owner.as_str()).collect();
+    let first_task = owners.iter().position(|o| *o != "plan").unwrap();
+    assert!(
+        owners[first_task..].iter().all(|o| *o == "task a"),
+        "{owners:?}"
+    );
+    // A target given a value reports nothing empty.
+    let mut aimed = p.clone();
+    aimed.tasks[0].target = Some("https://example.com".into());
+    let (_, losses, _) = convert(
+        &aimed,
+        DialectId::CURSOR,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    assert!(!losses.iter().any(|l| l.field == "target"), "{losses:#?}");
+}
+
+#[test]
+fn a_source_group_becomes_a_stage_with_a_derived_mode() {
+    let mut a = task("a", &[]);
+    let mut b = task("b", &["a"]);
+    for t in [&mut a, &mut b] {
+        t.group = Some("g".into());
+        t.tool = Some("search".into());
+    }
+    let p = Plan {
+        groups: vec![toon_plan::Group {
+            id: "g".into(),
+            ..Default::default()
+        }],
+        ..plan(vec![a, b])
+    };
+    let (tree, losses, errors) = convert(&p, DialectId::WORKFLOW, DialectId::STAGED, &[]);
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["stages"][0]["mode"], "sequence");
+    let l = entry(&losses, "group g", "mode");
+    assert_eq!(l.change, Change::Derived);
+}
+
+#[test]
+fn workflow_task_description_is_the_plan_goal() {
+    let p = Plan {
+        title: Some("T".into()),
+        goal: Some("Do the thing".into()),
+        ..plan(vec![task("a", &[])])
+    };
+    let (tree, _, errors) = convert(&p, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["tasks"][0]["description"], "Do the thing");
+}
+
+#[test]
+fn a_setting_the_target_does_not_know_is_an_error() {
+    let p = plan(vec![task("a", &[])]);
+    for set in ["agent_type=browser", "a.agent_type=browser"] {
+        let sets = [set.parse().unwrap()];
+        let e = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::PLANDAG, None, &sets)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("plandag does not know \"browser\" (one of: browser_agent, api_agent)"),
+            "{e}"
+        );
+    }
+}

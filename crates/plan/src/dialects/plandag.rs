@@ -1,7 +1,7 @@
 //! PlanDAG (seed 000): a plan of steps for browser/API agents, with six validation
 //! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
-use crate::derive::{Fill, FillKind, plan_fill, task_fill};
+use crate::derive::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::exec::schedule;
 use crate::model::Extra;
 use crate::table::one_of;
@@ -286,6 +286,8 @@ impl Dialect for PlanDag {
     }
 
     fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        plan_id_from_title(plan, fills);
+        goal_from_title(plan, fills);
         if plan.metadata.is_none() {
             plan.metadata = Some(Extra::new());
             fills.push(plan_fill("metadata", FillKind::Defaulted, "{}"));

@@ -6,7 +6,9 @@
 //! level) and each step is annotated with `metadata.stageId`, `metadata.stageIndex`
 //! and `metadata.stageMode`, as the seed's runtime does.
 
-use crate::derive::{Fill, FillKind, task_fill, translate_kind};
+use crate::derive::{
+    Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, translate_kind,
+};
 use crate::table::one_of;
 use std::collections::{HashMap, HashSet};
 
@@ -259,6 +261,8 @@ impl Dialect for Staged {
     }
 
     fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+        plan_id_from_title(plan, fills);
+        goal_from_title(plan, fills);
         for t in &mut plan.tasks {
             if t.title.is_none()
                 && let Some(words) = t.description.clone()
@@ -300,6 +304,21 @@ impl Dialect for Staged {
                 "intent from the workflow step_type",
                 fills,
             );
+        }
+        // A group of the source (a workflow task) becomes a stage: its mode, where the
+        // source does not say, is the one `stages_of` derives.
+        for (stage, _) in stages_of(plan) {
+            if let Some(g) = plan.groups.iter_mut().find(|g| g.id == stage.id)
+                && g.mode.is_none()
+            {
+                g.mode = stage.mode;
+                fills.push(group_fill(
+                    g,
+                    "mode",
+                    FillKind::Derived,
+                    "sequence when one of its steps waits for another, else parallel",
+                ));
+            }
         }
     }
 }

@@ -32,7 +32,7 @@ const STOP_WORDS: &[&str] = &[
 
 /// A short id from a title: its first three words that are not [`STOP_WORDS`], lower
 /// case, joined by `-`: `Add the toggle to settings` → `add-toggle-settings`.
-fn slug(title: &str) -> String {
+pub(crate) fn slug(title: &str) -> String {
     let lower = title.to_lowercase();
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())

@@ -10,6 +10,7 @@ mod task;
 mod timeout;
 
 pub use ids::ids_from_titles;
+pub(crate) use ids::slug;
 
 pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};

@@ -14,7 +14,9 @@ pub use markdown::{from_markdown, to_markdown};
 pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
-use crate::derive::{Fill, FillKind, plan_fill, task_fill, translate_kind};
+use crate::derive::{
+    Fill, FillKind, goal_from_title, group_fill, plan_fill, task_fill, translate_kind,
+};
 use crate::format::{self, Document, Format};
 use crate::model::Group;
 use crate::model::Plan;
@@ -118,7 +120,6 @@ impl Dialect for Workflow {
                 fills,
             );
         }
-        one_workflow_task(plan, fills);
         if plan.title.is_none() {
             let (title, kind, rule) = match &plan.id {
                 Some(id) => (id.clone(), FillKind::Derived, "from the plan id"),
@@ -127,10 +128,8 @@ impl Dialect for Workflow {
             plan.title = Some(title);
             fills.push(plan_fill("title", kind, rule));
         }
-        if plan.goal.is_none() {
-            plan.goal = plan.title.clone();
-            fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
-        }
+        goal_from_title(plan, fills);
+        one_workflow_task(plan, fills);
     }
 }
 
@@ -185,14 +184,17 @@ fn one_workflow_task(plan: &mut Plan, fills: &mut Vec<Fill>) {
     plan.groups.push(Group {
         id: id.clone(),
         name: Some(plan.title.clone().unwrap_or_else(|| "Plan".to_owned())),
+        description: plan.goal.clone(),
         ..Group::default()
     });
-    fills.push(Fill {
-        owner: format!("group {id}"),
-        field: "(whole)",
-        kind: FillKind::Derived,
-        rule: "one workflow task holding every step",
-    });
+    if let Some(g) = plan.groups.last() {
+        fills.push(group_fill(
+            g,
+            "(whole)",
+            FillKind::Derived,
+            "one workflow task holding every step",
+        ));
+    }
     for t in &mut plan.tasks {
         t.group = Some(id.clone());
         fills.push(task_fill(
