@@ -11,6 +11,14 @@ use crate::output;
 use crate::plan_convert_cmd::{ConvertOpts, convert_file, convert_folder, output_format};
 use crate::plan_json;
 
+/// Parses a dialect name; the help lists every registered dialect
+/// ([`DialectId::all`]), so a new dialect appears there by itself.
+pub(crate) fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = DialectId> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(DialectId::all().map(|d| PossibleValue::new(d.name())))
+        .try_map(|name| name.parse::<DialectId>())
+}
+
 /// The plan subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum PlanCommand {
@@ -19,9 +27,8 @@ pub enum PlanCommand {
         /// Files to validate.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Dialect of the files (cursor, plandag, composite, workflow, staged, tooldag,
-        /// plan); detected from the content when absent.
-        #[arg(long, value_name = "DIALECT")]
+        /// Dialect of the files; detected from the content when absent.
+        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
         from: Option<DialectId>,
         /// Format of the files (json, yaml, toon, md); from the extension when absent.
         #[arg(long, value_name = "FORMAT")]
@@ -37,14 +44,14 @@ pub enum PlanCommand {
         /// A plan file, or a folder of plans (e.g. `.cursor/plans/`).
         input: PathBuf,
         /// Dialect of the input; detected from the content when absent.
-        #[arg(long, value_name = "DIALECT")]
+        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
         from: Option<DialectId>,
         /// Format of the input (json, yaml, toon, md); from the extension, else the
         /// content, when absent.
         #[arg(long, value_name = "FORMAT")]
         input_format: Option<Format>,
         /// Dialect to write.
-        #[arg(long, value_name = "DIALECT")]
+        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
         to: DialectId,
         /// Format to write (json, yaml, toon, md); from OUT's extension, else the
         /// target's natural one, when absent. A format that contradicts OUT's extension
@@ -83,7 +90,7 @@ pub enum PlanCommand {
         /// The plan file.
         file: PathBuf,
         /// Dialect of the file; detected when absent.
-        #[arg(long, value_name = "DIALECT")]
+        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
         from: Option<DialectId>,
         /// Format of the file; from the extension when absent.
         #[arg(long, value_name = "FORMAT")]

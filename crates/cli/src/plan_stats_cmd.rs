@@ -16,7 +16,7 @@ pub struct PlanStatsArgs {
     /// The plan file.
     pub file: PathBuf,
     /// Dialect of the file; detected from the content when absent.
-    #[arg(long, value_name = "DIALECT")]
+    #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
     pub from: Option<DialectId>,
     /// Format of the file (json, yaml, toon, md); from the extension when absent.
     #[arg(long, value_name = "FORMAT")]

@@ -443,3 +443,20 @@ fn stdin_is_named_as_the_codec_names_it() {
         stderr(&codec)
     );
 }
+
+#[test]
+fn help_and_errors_list_every_registered_dialect() {
+    let names: Vec<&str> = toon_plan::DialectId::all().map(|d| d.name()).collect();
+    let listed = format!("[possible values: {}]", names.join(", "));
+    for args in [
+        &["plan", "convert", "--help"][..],
+        &["plan", "validate", "--help"],
+        &["plan", "schema", "--help"],
+    ] {
+        let o = toon(args, "");
+        assert!(stdout(&o).contains(&listed), "{args:?}: {}", stdout(&o));
+    }
+    let o = toon(&["plan", "convert", "x.json", "--to", "nope"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(&listed), "{}", stderr(&o));
+}
