@@ -13,7 +13,7 @@ use super::grammar::tokens::{NumericKind, numeric_kind, quoted_str};
 use super::input::LineInput;
 use super::{Event, EventReader};
 use crate::js_number;
-use crate::{DecodeOptions, Error, ErrorKind, Number, Result, Value};
+use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
 
 /// Bytes collected before they are handed to the writer.
 const FLUSH_AT: usize = 64 * 1024;
@@ -25,17 +25,14 @@ struct JsonEmitter {
     indent: usize,
     /// Per open container: is it an object, and has it a member yet.
     open: Vec<(bool, bool)>,
-    /// Integers beyond 128 bits as exact digits (`true`) or as the nearest `f64`.
-    exact_big: bool,
 }
 
 impl JsonEmitter {
-    fn new(indent: usize, exact_big: bool) -> Self {
+    fn new(indent: usize) -> Self {
         JsonEmitter {
             buf: String::new(),
             indent: indent.min(10),
             open: Vec::new(),
-            exact_big,
         }
     }
 
@@ -105,7 +102,7 @@ impl JsonEmitter {
         match v {
             Value::Null => self.buf.push_str("null"),
             Value::Bool(b) => self.buf.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => write_number(&mut self.buf, n, self.exact_big),
+            Value::Number(n) => n.write_canonical(&mut self.buf),
             Value::String(s) => write_json_string(&mut self.buf, s),
             // Events never carry containers; write them whole if one comes anyway.
             other => self.buf.push_str(&crate::value::to_json_string(other, 0)),
@@ -255,29 +252,13 @@ fn write_token(out: &mut String, token: &str) -> bool {
     true
 }
 
-/// A number as JSON: exact integers up to 128 bits, larger ones
-/// as the nearest `f64` (`null` if infinite) unless `exact_big`.
-fn write_number(out: &mut String, n: &Number, exact_big: bool) {
-    match n.as_big_integer_str() {
-        Some(digits)
-            if !exact_big && digits.parse::<i128>().is_err() && digits.parse::<u128>().is_err() =>
-        {
-            match digits.parse::<f64>() {
-                Ok(f) if f.is_finite() => js_number::push_f64(out, f),
-                _ => out.push_str("null"),
-            }
-        }
-        _ => n.write_canonical(out),
-    }
-}
-
 /// Decodes TOON `text` and writes it to `writer` as JSON, formatted as
 /// `JSON.stringify(value, null, indent)` formats it (`indent` 0 is compact, at most 10).
 ///
 /// Strict mode writes while it decodes, without building a tree; non-strict mode, where
 /// a repeated key takes the last value at the first position, builds a
-/// [`Value`] first. Integers beyond 128 bits are written as the nearest `f64` in strict
-/// mode, as the reference does; decode to a [`Value`] to keep them exact. On an error,
+/// [`Value`] first. Integers of any size are written exactly, as a [`Value`] keeps them
+/// (the reference rounds integers beyond 2^53). On an error,
 /// part of the output may have been written already.
 ///
 /// ```
@@ -297,7 +278,7 @@ pub fn to_json_writer<W: Write>(
         return write_value(writer, &value, indent);
     }
     emit(
-        Driver::over_text(text, options, JsonEmitter::new(indent, false)),
+        Driver::over_text(text, options, JsonEmitter::new(indent)),
         writer,
     )
 }
@@ -331,7 +312,7 @@ pub fn reader_to_json_writer<R: BufRead, W: Write>(
         return write_value(writer, &value, indent);
     }
     emit(
-        Driver::over_reader(reader, options, JsonEmitter::new(indent, false)),
+        Driver::over_reader(reader, options, JsonEmitter::new(indent)),
         writer,
     )
 }
@@ -401,7 +382,7 @@ pub fn reader_to_json_lines<R: BufRead, W: Write>(
         _ => return Err(shape_error(&events, "a primitive")),
     };
     let strict = options.strict;
-    let mut out = JsonEmitter::new(0, !strict);
+    let mut out = JsonEmitter::new(0);
     let mut lines = 0u64;
     loop {
         if strict {
@@ -509,7 +490,7 @@ mod tests {
             "\"x",
         ] {
             let mut fast = String::new();
-            let mut slow = JsonEmitter::new(0, false);
+            let mut slow = JsonEmitter::new(0);
             if write_token(&mut fast, t) {
                 slow.primitive(&parse_primitive(t).unwrap());
                 assert_eq!(fast, slow.buf, "{t:?}");
