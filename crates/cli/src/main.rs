@@ -7,11 +7,7 @@
 mod codec_cmd;
 mod failure;
 mod output;
-mod plan_cmd;
-mod plan_convert_cmd;
-mod plan_exec_cmd;
-mod plan_json;
-mod plan_stats_cmd;
+mod plan;
 mod stats_cmd;
 
 use std::process::ExitCode;
@@ -43,7 +39,7 @@ enum Command {
     /// Read, validate and convert agent plans (Cursor, PlanDAG, workflow, …).
     Plan {
         #[command(subcommand)]
-        command: plan_cmd::PlanCommand,
+        command: plan::PlanCommand,
     },
     /// Bytes and exact o200k_base token counts of JSON, YAML, CSV and TOON forms.
     Stats(stats_cmd::StatsArgs),
@@ -52,7 +48,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Plan { command }) => plan_cmd::run(command),
+        Some(Command::Plan { command }) => plan::run(command),
         Some(Command::Stats(args)) => stats_cmd::run(args),
         None => codec_cmd::run(cli.codec),
     }

@@ -10,9 +10,9 @@ use toon_plan::{DialectId, Format, Severity};
 
 use serde_json::{Map, Value, json};
 
+use super::json;
+use super::{load, report_problems};
 use crate::output;
-use crate::plan_cmd::{load, report_problems};
-use crate::plan_json;
 
 /// The format to write a single file in: `--format`, else what OUT's extension says;
 /// the two must agree.
@@ -84,7 +84,7 @@ fn convert_one(
     };
     record.insert("from".into(), json!(loaded.dialect.name()));
     let problems = toon_plan::validate(&loaded);
-    record.insert("problems".into(), plan_json::problems(&problems));
+    record.insert("problems".into(), json::problems(&problems));
     let errors = report_problems(path, &problems);
     if errors > 0 && !opts.force {
         eprintln!(
@@ -111,12 +111,9 @@ fn convert_one(
     record.insert("format".into(), json!(conv.format.name()));
     record.insert(
         "losses".into(),
-        Value::Array(conv.report.losses.iter().map(plan_json::loss).collect()),
+        Value::Array(conv.report.losses.iter().map(json::loss).collect()),
     );
-    record.insert(
-        "target_problems".into(),
-        plan_json::problems(&conv.problems),
-    );
+    record.insert("target_problems".into(), json::problems(&conv.problems));
     let n = conv.report.dropped().count();
     let filled = conv.report.losses.len() - n;
     if n + filled > 0 {
@@ -189,7 +186,7 @@ pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts)
     let code = convert_file_recording(input, out, opts, &mut record);
     if opts.json {
         record.insert("ok".into(), json!(code == ExitCode::SUCCESS));
-        if let Err(e) = plan_json::print(&Value::Object(record)) {
+        if let Err(e) = json::print(&Value::Object(record)) {
             eprintln!("cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
@@ -459,7 +456,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     }
     eprintln!("{summary}");
     if opts.json
-        && let Err(e) = plan_json::print(&Value::Array(records))
+        && let Err(e) = json::print(&Value::Array(records))
     {
         eprintln!("cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;

@@ -1,4 +1,12 @@
-//! `toon plan …`: validate, convert and show agent plans in any dialect.
+//! `toon plan …`: validate, convert and show agent plans in any dialect. The
+//! subcommands and loading live here; converting files and folders in [`convert`],
+//! schedules, graphs and schemas in [`exec`], token statistics in [`stats`], and the
+//! machine-readable (`--json`) records in [`json`].
+
+mod convert;
+mod exec;
+mod json;
+mod stats;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,8 +16,7 @@ use std::process::ExitCode;
 use toon_plan::{DialectId, Format, Loaded, Severity};
 
 use crate::output;
-use crate::plan_convert_cmd::{ConvertOpts, convert_file, convert_folder, output_format};
-use crate::plan_json;
+use convert::{ConvertOpts, convert_file, convert_folder, output_format};
 
 /// Parses a dialect name; the help lists every registered dialect
 /// ([`DialectId::all`]), so a new dialect appears there by itself.
@@ -28,7 +35,7 @@ pub enum PlanCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Dialect of the files; detected from the content when absent.
-        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+        #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
         from: Option<DialectId>,
         /// Format of the files (json, yaml, toon, md); from the extension when absent.
         #[arg(long, value_name = "FORMAT")]
@@ -44,14 +51,14 @@ pub enum PlanCommand {
         /// A plan file, or a folder of plans (e.g. `.cursor/plans/`).
         input: PathBuf,
         /// Dialect of the input; detected from the content when absent.
-        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+        #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
         from: Option<DialectId>,
         /// Format of the input (json, yaml, toon, md); from the extension, else the
         /// content, when absent.
         #[arg(long, value_name = "FORMAT")]
         input_format: Option<Format>,
         /// Dialect to write.
-        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+        #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
         to: DialectId,
         /// Format to write (json, yaml, toon, md); from OUT's extension, else the
         /// target's natural one, when absent. A format that contradicts OUT's extension
@@ -90,7 +97,7 @@ pub enum PlanCommand {
         /// The plan file.
         file: PathBuf,
         /// Dialect of the file; detected when absent.
-        #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+        #[arg(long, value_name = "DIALECT", value_parser = dialect_parser())]
         from: Option<DialectId>,
         /// Format of the file; from the extension when absent.
         #[arg(long, value_name = "FORMAT")]
@@ -101,14 +108,14 @@ pub enum PlanCommand {
     },
     /// Bytes and exact o200k_base tokens of a plan: its source, its dialect as JSON and
     /// as TOON, and the plan model as TOON.
-    Stats(crate::plan_stats_cmd::PlanStatsArgs),
+    Stats(stats::PlanStatsArgs),
     /// Waves, stages, critical path and makespan of a plan; with --events, a dry run's
     /// events as JSON lines.
-    Schedule(crate::plan_exec_cmd::ScheduleArgs),
+    Schedule(exec::ScheduleArgs),
     /// Draw a plan's graph with its waves: Mermaid, Graphviz DOT or terminal text.
-    Graph(crate::plan_exec_cmd::GraphArgs),
+    Graph(exec::GraphArgs),
     /// Print the JSON Schema of a dialect (for structured output from a model).
-    Schema(crate::plan_exec_cmd::SchemaArgs),
+    Schema(exec::SchemaArgs),
 }
 
 /// Runs a plan subcommand, printing its own errors to stderr.
@@ -168,10 +175,10 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             format,
             json,
         } => show(&file, from, format, json),
-        PlanCommand::Stats(args) => crate::plan_stats_cmd::run(&args),
-        PlanCommand::Schedule(args) => crate::plan_exec_cmd::schedule(args),
-        PlanCommand::Graph(args) => crate::plan_exec_cmd::graph(args),
-        PlanCommand::Schema(args) => crate::plan_exec_cmd::schema(args),
+        PlanCommand::Stats(args) => stats::run(&args),
+        PlanCommand::Schedule(args) => exec::schedule(args),
+        PlanCommand::Graph(args) => exec::graph(args),
+        PlanCommand::Schema(args) => exec::schema(args),
     }
 }
 
@@ -235,7 +242,7 @@ fn validate(
                         "format": loaded.format.name(),
                         "tasks": loaded.plan.tasks.len(),
                         "valid": errors == 0,
-                        "problems": plan_json::problems(&problems),
+                        "problems": json::problems(&problems),
                     }));
                     errors
                 } else {
@@ -267,7 +274,7 @@ fn validate(
             }
         }
     }
-    if json && let Err(e) = plan_json::print(&serde_json::Value::Array(records)) {
+    if json && let Err(e) = json::print(&serde_json::Value::Array(records)) {
         eprintln!("cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
@@ -326,9 +333,9 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
             "edges": plan.edges().len(),
             "groups": plan.groups.len(),
             "valid": errors == 0,
-            "problems": plan_json::problems(&problems),
+            "problems": json::problems(&problems),
         });
-        if let Err(e) = plan_json::print(&summary) {
+        if let Err(e) = json::print(&summary) {
             eprintln!("cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
@@ -420,253 +427,4 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::plan_convert_cmd::{output_name, plan_files};
-
-    fn testdata(rel: &str) -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/plans")
-            .join(rel)
-    }
-
-    fn convert_cmd(
-        input: PathBuf,
-        to: DialectId,
-        format: Option<Format>,
-        output: Option<PathBuf>,
-    ) -> PlanCommand {
-        PlanCommand::Convert {
-            input,
-            from: None,
-            input_format: None,
-            to,
-            format,
-            output,
-            force: false,
-            quiet: true,
-            lean: false,
-            sets: Vec::new(),
-            json: false,
-        }
-    }
-
-    #[test]
-    fn lean_leaves_the_body_out() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = testdata("cursor/valid/dark-mode.plan.md");
-        let [full, lean] = ["full.toon", "lean.toon"].map(|n| dir.path().join(n));
-        for (out, lean_flag) in [(&full, false), (&lean, true)] {
-            let mut cmd = convert_cmd(input.clone(), DialectId::PLAN, None, Some(out.clone()));
-            if let PlanCommand::Convert { lean, .. } = &mut cmd {
-                *lean = lean_flag;
-            }
-            assert_eq!(run(cmd), ExitCode::SUCCESS);
-        }
-        let full = std::fs::read_to_string(full).unwrap();
-        let lean = std::fs::read_to_string(lean).unwrap();
-        assert!(full.contains("body:"), "{full}");
-        assert!(!lean.contains("body:"), "{lean}");
-        assert!(lean.contains("tasks[4]{id,description,status}:"), "{lean}");
-    }
-
-    #[test]
-    fn output_names_follow_the_target() {
-        let p = Path::new("plans/auth.plan.md");
-        assert_eq!(
-            output_name(p, DialectId::PLAN, Format::Toon),
-            "auth.plan.toon"
-        );
-        assert_eq!(
-            output_name(Path::new("t/auth.plan.toon"), DialectId::CURSOR, Format::Md),
-            "auth.plan.md"
-        );
-        // A name without `.plan` keeps its name.
-        assert_eq!(
-            output_name(Path::new("x-plan.toon"), DialectId::CURSOR, Format::Md),
-            "x-plan.md"
-        );
-        assert_eq!(
-            output_name(Path::new("x.json"), DialectId::WORKFLOW, Format::Md),
-            "x.md"
-        );
-        let c = output_name(p, DialectId::COMPOSITE, Format::Yaml);
-        assert!(
-            c.starts_with("PLAN-") && c.ends_with(".yaml") && c.len() == "PLAN-.yaml".len() + 10
-        );
-    }
-
-    #[test]
-    fn validate_exits_by_validity() {
-        let ok = PlanCommand::Validate {
-            files: vec![testdata("plandag/valid/checkout.json")],
-            from: None,
-            format: None,
-            json: false,
-        };
-        assert_eq!(run(ok), ExitCode::SUCCESS);
-        let bad = PlanCommand::Validate {
-            files: vec![
-                testdata("plandag/valid/checkout.json"),
-                testdata("plandag/invalid/acyclic.json"),
-            ],
-            from: None,
-            format: None,
-            json: false,
-        };
-        assert_eq!(run(bad), ExitCode::FAILURE);
-        let missing = PlanCommand::Validate {
-            files: vec![testdata("nope.json")],
-            from: None,
-            format: None,
-            json: false,
-        };
-        assert_eq!(run(missing), ExitCode::FAILURE);
-    }
-
-    #[test]
-    fn converts_a_file_atomically_and_refuses_invalid_input() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("checkout.toon");
-        let cmd = convert_cmd(
-            testdata("plandag/valid/checkout.json"),
-            DialectId::PLAN,
-            Some(Format::Toon),
-            Some(out.clone()),
-        );
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let text = std::fs::read_to_string(&out).unwrap();
-        assert!(text.contains("deps[4]{task,on}:"), "{text}");
-        let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
-        assert_eq!(back.dialect, DialectId::PLAN);
-        assert_eq!(back.plan.tasks.len(), 4);
-
-        let refused = dir.path().join("refused.json");
-        let cmd = convert_cmd(
-            testdata("composite/invalid/no-cycles.yaml"),
-            DialectId::PLAN,
-            None,
-            Some(refused.clone()),
-        );
-        assert_eq!(run(cmd), ExitCode::FAILURE);
-        assert!(!refused.exists());
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(names.len(), 1, "no temporary files left behind");
-    }
-
-    #[test]
-    fn a_conversion_the_target_would_reject_needs_force() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("dark-mode.json");
-        let input = testdata("cursor/valid/dark-mode.plan.md");
-        // A Cursor plan has no `tool` for a tool DAG: refused, nothing written.
-        let cmd = convert_cmd(input.clone(), DialectId::TOOLDAG, None, Some(out.clone()));
-        assert_eq!(run(cmd), ExitCode::FAILURE);
-        assert!(!out.exists());
-        // With --force it is written (exit status still 1), and it is what the tool
-        // DAG validator rejects for exactly the reason printed.
-        let forced = PlanCommand::Convert {
-            input,
-            from: None,
-            input_format: None,
-            to: DialectId::TOOLDAG,
-            format: None,
-            output: Some(out.clone()),
-            force: true,
-            quiet: true,
-            lean: false,
-            sets: Vec::new(),
-            json: false,
-        };
-        assert_eq!(run(forced), ExitCode::FAILURE);
-        let text = std::fs::read_to_string(&out).unwrap();
-        let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
-        let errors: Vec<_> = toon_plan::validate(&back)
-            .into_iter()
-            .filter(|p| p.severity == Severity::Error)
-            .map(|p| p.location.to_string())
-            .collect();
-        assert_eq!(
-            errors,
-            ["dag[0].tool", "dag[1].tool", "dag[2].tool", "dag[3].tool"]
-        );
-        // A target that holds everything the source needs still converts at once.
-        let cmd = convert_cmd(
-            testdata("plandag/valid/checkout.json"),
-            DialectId::CURSOR,
-            None,
-            Some(dir.path().join("checkout.plan.md")),
-        );
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-    }
-
-    #[test]
-    fn a_folder_of_cursor_plans_goes_to_toon_and_back_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
-        let toon_dir = dir.path().join("toon");
-        let back_dir = dir.path().join("back");
-        let src = testdata("cursor/messy");
-        let cmd = convert_cmd(
-            src.clone(),
-            DialectId::PLAN,
-            Some(Format::Toon),
-            Some(toon_dir.clone()),
-        );
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let cmd = convert_cmd(toon_dir, DialectId::CURSOR, None, Some(back_dir.clone()));
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let files = plan_files(&src).unwrap();
-        assert!(files.len() >= 12);
-        for f in files {
-            let name = f.file_name().unwrap();
-            let back = std::fs::read(back_dir.join(name)).unwrap();
-            assert_eq!(back, std::fs::read(&f).unwrap(), "{}", f.display());
-        }
-    }
-
-    #[test]
-    fn a_file_into_a_folder_gets_a_composite_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let cmd = convert_cmd(
-            testdata("tooldag/valid/birthdays.json"),
-            DialectId::COMPOSITE,
-            None,
-            Some(dir.path().to_path_buf()),
-        );
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names.len(), 1);
-        assert!(names[0].starts_with("PLAN-") && names[0].ends_with(".yaml"));
-        let text = std::fs::read_to_string(dir.path().join(&names[0])).unwrap();
-        let back = toon_plan::load(&text, Some(Path::new(&names[0])), None, None).unwrap();
-        assert_eq!(back.dialect, DialectId::COMPOSITE);
-        assert_eq!(back.plan.tasks.len(), 3);
-    }
-
-    #[test]
-    fn a_folder_needs_an_output_folder() {
-        let cmd = convert_cmd(testdata("cursor/valid"), DialectId::PLAN, None, None);
-        assert_eq!(run(cmd), ExitCode::FAILURE);
-    }
-
-    #[test]
-    fn show_summarises() {
-        let cmd = PlanCommand::Show {
-            file: testdata("cursor/valid/dark-mode.plan.md"),
-            from: None,
-            format: None,
-            json: false,
-        };
-        assert_eq!(run(cmd), ExitCode::SUCCESS);
-        let cmd = PlanCommand::Show {
-            file: testdata("cursor/invalid/acyclic.plan.md"),
-            from: None,
-            format: None,
-            json: false,
-        };
-        assert_eq!(run(cmd), ExitCode::FAILURE);
-    }
-}
+mod tests;

@@ -42,7 +42,7 @@ pub struct ScheduleArgs {
     #[arg(long, conflicts_with = "events")]
     pub json: bool,
     /// Dialect of the file; detected from the content when absent.
-    #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+    #[arg(long, value_name = "DIALECT", value_parser = super::dialect_parser())]
     pub from: Option<DialectId>,
     /// Format of the file (json, yaml, toon, md); from the extension when absent.
     #[arg(long, value_name = "FORMAT")]
@@ -58,7 +58,7 @@ pub struct GraphArgs {
     #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
     pub format: GraphFormat,
     /// Dialect of the file; detected from the content when absent.
-    #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+    #[arg(long, value_name = "DIALECT", value_parser = super::dialect_parser())]
     pub from: Option<DialectId>,
     /// Format of the file (json, yaml, toon, md); from the extension when absent.
     #[arg(long, value_name = "FORMAT")]
@@ -69,7 +69,7 @@ pub struct GraphArgs {
 #[derive(clap::Args, Debug)]
 pub struct SchemaArgs {
     /// The dialect.
-    #[arg(value_parser = crate::plan_cmd::dialect_parser())]
+    #[arg(value_parser = super::dialect_parser())]
     pub dialect: DialectId,
 }
 

@@ -16,7 +16,7 @@ pub struct PlanStatsArgs {
     /// The plan file.
     pub file: PathBuf,
     /// Dialect of the file; detected from the content when absent.
-    #[arg(long, value_name = "DIALECT", value_parser = crate::plan_cmd::dialect_parser())]
+    #[arg(long, value_name = "DIALECT", value_parser = super::dialect_parser())]
     pub from: Option<DialectId>,
     /// Format of the file (json, yaml, toon, md); from the extension when absent.
     #[arg(long, value_name = "FORMAT")]
@@ -51,7 +51,7 @@ struct Row<'a> {
 }
 
 fn stats(args: &PlanStatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
-    let (text, loaded) = crate::plan_cmd::load_with_text(&args.file, args.from, args.format)?;
+    let (text, loaded) = super::load_with_text(&args.file, args.from, args.format)?;
     let forms = toon_plan::forms::forms(&loaded, &text)
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
     let rows: Vec<Row> = forms
