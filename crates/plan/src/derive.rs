@@ -187,7 +187,8 @@ pub fn fill(
     Ok((out, fills))
 }
 
-/// The rule of a required text field written empty (see [`empty_required_text`]).
+/// The rule of a required text field written `""` on conversion: the target must hold
+/// it, and the plan has no value for it and no rule gives one.
 pub const EMPTY_TEXT: &str = "empty: the plan has no value for it";
 
 /// Every required text field of `to` that the plan still has no value for (a PlanDAG

@@ -1,104 +1,17 @@
-//! The `plan` dialect: the plan model itself, in one table-friendly schema for JSON,
-//! YAML and TOON alike (so its TOON is plain TOON of its JSON): tasks and groups are
-//! tables of their scalar fields, and every list-valued field becomes its own
-//! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
-//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id. A
-//! tasks table whose ids are the ones their titles give, and that nothing else names,
-//! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
-//! fields read; the reader takes either form.
+//! The plan model's flat, table-friendly form: tasks and groups as rows of their scalar
+//! fields, each list-valued field as its own two-column table, per-task objects in maps
+//! keyed by id ([`to_flat_tree`]); and the reader of either form ([`from_tree`]).
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Number, Value};
 
-use super::cursor::{self, body_tasks};
-use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Node};
-use crate::fields::{self, Fields};
-use crate::format::{self, Document, Format};
-use crate::model::{Extra, Group, Plan, Task, ids_from_titles};
-use crate::problem::{Location, PathBuf, PlanError, Problem};
-
-/// The plan-model dialect.
-pub struct PlanModel;
-
-/// The value of the `schema` key that marks a plan-model document.
-pub const SCHEMA: &str = "toon-plan/1";
-
-impl DialectId {
-    /// The plan model itself.
-    pub const PLAN: DialectId = DialectId::named("plan");
-}
-
-impl Dialect for PlanModel {
-    fn id(&self) -> DialectId {
-        DialectId::PLAN
-    }
-
-    fn natural_format(&self) -> Format {
-        Format::Json
-    }
-
-    fn detect(&self, doc: &Document) -> u8 {
-        match doc.tree().and_then(|v| v.get("schema")) {
-            Some(Value::String(s)) if s == SCHEMA => 100,
-            _ => 0,
-        }
-    }
-
-    fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a plan-model document is an object"))?;
-        Ok(from_tree(obj).into())
-    }
-
-    fn validate(&self, doc: &Document) -> Vec<Problem> {
-        match doc.tree() {
-            Some(Value::Object(o)) => {
-                let plan = from_tree(o);
-                let mut out = validate_plan(&plan);
-                if let Some(key) = body_tasks::LAYOUT_KEYS
-                    .into_iter()
-                    .find(|k| plan.layout.contains_key(*k))
-                {
-                    // A warning: the tasks are all in the table, and a Cursor file
-                    // written from this plan lists them in its front matter instead.
-                    out.push(Problem::warning(
-                        "layout",
-                        PathBuf::root().key("layout").key_loc(key),
-                        "the task lines left out of `body` cannot be put back (`cursor.tasks_at` \
-                         with each number in `cursor.nested` once and at most the number of \
-                         tasks, or `cursor.task_lines` with one row per task and lines in \
-                         ascending order, not both): a Cursor file written from this plan lists \
-                         its tasks as `todos` instead",
-                    ));
-                }
-                out
-            }
-            _ => vec![Problem::error(
-                "schema",
-                Location::Document,
-                "a plan-model document is an object (JSON, YAML or TOON)",
-            )],
-        }
-    }
-
-    fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
-        format::write_tree(&to_flat_tree(plan), format)
-    }
-}
-
-/// The nested tree: `schema` then the model's fields.
-pub fn to_nested_tree(plan: &Plan) -> Value {
-    let mut m = Map::new();
-    m.insert("schema".into(), Value::String(SCHEMA.into()));
-    if let Ok(Value::Object(body)) = serde_json::to_value(plan) {
-        m.extend(body);
-    }
-    Value::Object(m)
-}
+use super::derivable::{
+    give_title_ids, leave_out_task_lines, leave_out_title_ids, restore_task_lines,
+};
+use super::to_nested_tree;
+use crate::fields::Fields;
+use crate::model::{Extra, Group, Plan, Task};
 
 const TASK_TEXT: &[&str] = &[
     "title",
@@ -115,7 +28,7 @@ const TASK_TEXT: &[&str] = &[
 ];
 const TASK_NUMBERS: &[&str] = &["timeout_ms", "retries", "parallel_group"];
 /// List fields of a task and their edge tables: (field, table, column).
-const TASK_LISTS: &[(&str, &str, &str)] = &[
+pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
     ("dependencies", "deps", "on"),
     ("tools", "tools", "tool"),
     ("capabilities", "capabilities", "capability"),
@@ -185,81 +98,9 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
 }
 
 /// The map of tasks' `params` objects, keyed by task id.
-const PARAMS: &str = "params";
+pub(super) const PARAMS: &str = "params";
 /// The map of tasks' extra fields, keyed by task id.
-const TASK_EXTRA: &str = "task_extra";
-
-/// Whether `out` writes a table or map that names tasks by id (an edge table of
-/// [`TASK_LISTS`], [`PARAMS`], [`TASK_EXTRA`]): then the tasks table keeps its `id`
-/// column, so a reader sees the ids they refer to.
-fn names_tasks_by_id(out: &Map<String, Value>) -> bool {
-    TASK_LISTS
-        .iter()
-        .map(|(_, table, _)| *table)
-        .chain([PARAMS, TASK_EXTRA])
-        .any(|k| out.contains_key(k))
-}
-
-/// A tasks table whose ids are exactly the ones their titles give
-/// ([`ids_from_titles`]), and that nothing else refers to, is written without its `id`
-/// column: [`from_tree`] gives them back.
-fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
-    if plan.tasks.is_empty()
-        || names_tasks_by_id(out)
-        || plan.tasks.iter().any(|t| t.title.is_none())
-        || ids_from_titles(plan.tasks.iter().map(|t| t.title.as_deref()))
-            .iter()
-            .zip(&plan.tasks)
-            .any(|(id, t)| *id != t.id)
-    {
-        return;
-    }
-    if let Some(Value::Array(rows)) = out.get_mut("tasks") {
-        for row in rows.iter_mut().filter_map(Value::as_object_mut) {
-            row.shift_remove("id");
-        }
-    }
-}
-
-/// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
-/// not give back exactly: the tasks table holds the rest, so nothing is stored twice.
-fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
-    let in_body = plan.layout.get(cursor::BODY_TASKS) == Some(&Value::Bool(true));
-    let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
-        return;
-    };
-    if let Some((kept, entries)) = body_tasks::compact(body, &plan.tasks)
-        && let Some(Value::Object(layout)) = out.get_mut("layout")
-    {
-        // The entries say the tasks are the body's task list: the marker would repeat it.
-        layout.shift_remove(cursor::BODY_TASKS);
-        layout.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
-        out.insert("body".into(), Value::String(kept));
-    }
-}
-
-/// The inverse of [`leave_out_task_lines`]: the task lines go back into the body. Entries
-/// that do not fit (a hand-edited file) stay in the layout, where `validate` reports them.
-fn restore_task_lines(plan: &mut Plan) {
-    let Some(body) = &plan.body else {
-        return;
-    };
-    if !body_tasks::LAYOUT_KEYS
-        .iter()
-        .any(|k| plan.layout.contains_key(*k))
-    {
-        return;
-    }
-    if let Some(full) = body_tasks::expand(body, |k| plan.layout.get(k), &plan.tasks) {
-        plan.body = Some(full);
-        for k in body_tasks::LAYOUT_KEYS {
-            plan.layout.shift_remove(k);
-        }
-        // The marker a Cursor read puts first in the layout.
-        plan.layout
-            .shift_insert(0, cursor::BODY_TASKS.into(), Value::Bool(true));
-    }
-}
+pub(super) const TASK_EXTRA: &str = "task_extra";
 
 fn task_object(t: &Task) -> Map<String, Value> {
     match serde_json::to_value(t) {
@@ -535,70 +376,4 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     }
     restore_task_lines(&mut plan);
     plan
-}
-
-/// The inverse of [`leave_out_title_ids`]: when no row of the tasks table has an `id`
-/// and every row has a title, each task gets the id its title gives.
-fn give_title_ids(rows: &[Value], tasks: &mut [Task]) {
-    let rows: Vec<&Map<String, Value>> = rows.iter().filter_map(Value::as_object).collect();
-    if rows.is_empty()
-        || rows.iter().any(|r| r.contains_key("id"))
-        || tasks.iter().any(|t| t.title.is_none())
-    {
-        return;
-    }
-    let ids = ids_from_titles(tasks.iter().map(|t| t.title.as_deref()));
-    for (t, id) in tasks.iter_mut().zip(ids) {
-        t.id = id;
-    }
-}
-
-/// Checks any plan in the model: ids present and unique, dependencies that exist, no
-/// cycles, groups that exist. Paths point into the nested form.
-pub fn validate_plan(plan: &Plan) -> Vec<Problem> {
-    let base = PathBuf::root().key("tasks");
-    let mut out = Vec::new();
-    let mut nodes = Vec::new();
-    let groups: HashSet<&str> = plan.groups.iter().map(|g| g.id.as_str()).collect();
-    for (i, t) in plan.tasks.iter().enumerate() {
-        let path = base.index(i);
-        if fields::opaque_value(t).is_some() {
-            out.push(Problem::error(
-                "schema",
-                path.loc(),
-                "task is not an object",
-            ));
-            continue;
-        }
-        if t.id.is_empty() {
-            out.push(Problem::error("schema", path.loc(), "task has no id"));
-            continue;
-        }
-        if let Some(g) = &t.group
-            && !plan.groups.is_empty()
-            && !groups.contains(g.as_str())
-        {
-            out.push(Problem::error(
-                "known-groups",
-                path.key_loc("group"),
-                format!("task {:?} names unknown group {g:?}", t.id),
-            ));
-        }
-        let deps = t
-            .dependencies
-            .iter()
-            .flatten()
-            .enumerate()
-            .map(|(j, d)| (d.as_str(), path.key("dependencies").index(j)))
-            .collect();
-        nodes.push(Node {
-            id: t.id.as_str(),
-            path,
-            deps,
-        });
-    }
-    out.extend(checks::unique_ids(&nodes, "unique-ids", "task"));
-    out.extend(checks::known_refs(&nodes, "known-dependencies", "task"));
-    out.extend(checks::acyclic(&nodes, "acyclic"));
-    out
 }
