@@ -94,7 +94,7 @@ pub fn run(args: CodecArgs) -> ExitCode {
     match convert(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("{}", failure.report(args.verbose));
+            errln!("{}", failure.report(args.verbose));
             ExitCode::FAILURE
         }
     }

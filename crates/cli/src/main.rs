@@ -4,6 +4,31 @@
 //! never partial (files are written atomically, stdout only after success), and errors
 //! show the line, column and a caret.
 
+/// `eprintln!` that ignores a closed or failing stderr (`toon … 2>&1 | head -1`): a
+/// diagnostic that cannot be shown is dropped; the exit code still tells.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that ignores a closed or failing stderr, like [`errln!`].
+macro_rules! errout {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `println!` that ignores a closed or failing stdout, like [`errln!`].
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod codec_cmd;
 mod failure;
 mod output;

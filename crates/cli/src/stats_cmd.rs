@@ -29,7 +29,7 @@ pub fn run(args: StatsArgs) -> ExitCode {
         Ok(out) => match crate::output::emit(None, format!("{out}\n").as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!(
+                errln!(
                     "error: cannot write stdout: {}",
                     crate::output::describe_io(&e)
                 );
@@ -37,7 +37,7 @@ pub fn run(args: StatsArgs) -> ExitCode {
             }
         },
         Err(msg) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::FAILURE
         }
     }
@@ -47,8 +47,8 @@ pub fn run(args: StatsArgs) -> ExitCode {
 /// JSON as given, `toon_text` the encoded output.
 pub fn print_encode_stats(json_text: &str, toon_text: &str) {
     match Bpe::o200k_base() {
-        Ok(bpe) => eprint!("{}", encode_stats(json_text, toon_text, &bpe)),
-        Err(e) => eprintln!("error: cannot count tokens: {e}"),
+        Ok(bpe) => errout!("{}", encode_stats(json_text, toon_text, &bpe)),
+        Err(e) => errln!("error: cannot count tokens: {e}"),
     }
 }
 

@@ -175,3 +175,51 @@ fn output_onto_a_directory_is_a_one_line_error() {
     assert!(stderr(&o).contains("directory"), "{}", stderr(&o));
     assert_eq!(entries(dir.path()), 0);
 }
+
+/// Diagnostics to a stderr (or results to a stdout) that cannot be written — a full
+/// device here, a pipe closed by `head` in a shell — never turn into a panic: the exit
+/// code still says what happened.
+#[test]
+fn an_unwritable_stderr_or_stdout_is_no_panic() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.toon");
+    std::fs::write(&bad, "a:\n   b: 1\n").unwrap();
+    let good = dir.path().join("good.json");
+    std::fs::write(
+        &good,
+        r#"{"dag":[{"id":"a","tool":"t","query":"q","dependencies":[]}]}"#,
+    )
+    .unwrap();
+    let full = || std::fs::File::create("/dev/full").expect("/dev/full");
+    for (args, code) in [
+        (vec!["plan", "validate", bad.to_str().unwrap()], 1),
+        (vec!["plan", "validate", good.to_str().unwrap()], 0),
+        (
+            vec!["plan", "convert", good.to_str().unwrap(), "--to", "cursor"],
+            0,
+        ),
+        (vec!["-d", bad.to_str().unwrap()], 1),
+        (vec!["stats", good.to_str().unwrap()], 0),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_toon"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(full())
+            .output()
+            .expect("run toon");
+        assert_eq!(o.status.code(), Some(code), "{args:?} with stderr full");
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_toon"))
+        .args(["plan", "validate", good.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(full())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run toon");
+    assert_ne!(o.status.code(), Some(101), "stdout full: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}

@@ -77,7 +77,7 @@ fn convert_one(
     let loaded = match load(path, opts.from, opts.input_format) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             record.insert("error".into(), json!(e));
             return Err(Outcome::Failed);
         }
@@ -87,7 +87,7 @@ fn convert_one(
     record.insert("problems".into(), json::problems(&problems));
     let errors = report_problems(path, &problems);
     if errors > 0 && !opts.force {
-        eprintln!(
+        errln!(
             "{}: not converted: {errors} error(s) (use --force to convert anyway)",
             output::input_name(Some(path))
         );
@@ -103,7 +103,7 @@ fn convert_one(
     ) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{}: {e}", output::input_name(Some(path)));
+            errln!("{}: {e}", output::input_name(Some(path)));
             record.insert("error".into(), json!(e.to_string()));
             return Err(Outcome::Failed);
         }
@@ -119,21 +119,21 @@ fn convert_one(
     if n + filled > 0 {
         if opts.quiet {
             if !quiet_ok {
-                eprintln!(
+                errln!(
                     "{}: {n} field(s) not carried over to {}, {filled} filled in",
                     output::input_name(Some(path)),
                     opts.to
                 );
             }
         } else {
-            eprintln!(
+            errln!(
                 "{}: {} → {}: {n} field(s) not carried over, {filled} filled in:",
                 output::input_name(Some(path)),
                 loaded.dialect,
                 opts.to
             );
             for l in &conv.report.losses {
-                eprintln!("  {l}");
+                errln!("  {l}");
             }
         }
     }
@@ -144,7 +144,7 @@ fn convert_one(
         } else {
             "not converted (use --force to write it anyway)"
         };
-        eprintln!(
+        errln!(
             "{}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
              (it needs what the source does not hold):",
             output::input_name(Some(path)),
@@ -156,7 +156,7 @@ fn convert_one(
             .iter()
             .filter(|p| p.severity == Severity::Error)
         {
-            eprintln!("  {}: {} [{}]", p.location, p.message, p.rule);
+            errln!("  {}: {} [{}]", p.location, p.message, p.rule);
         }
         let settable = conv.settable_fields();
         if !settable.is_empty() {
@@ -164,7 +164,7 @@ fn convert_one(
                 .iter()
                 .map(|f| format!("--set {f}=VALUE"))
                 .collect();
-            eprintln!(
+            errln!(
                 "  the plan has no value for these; give one with {} (or TASK.FIELD=VALUE for one task)",
                 hint.join(" ")
             );
@@ -187,7 +187,7 @@ pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts)
     if opts.json {
         record.insert("ok".into(), json!(code == ExitCode::SUCCESS));
         if let Err(e) = json::print(&Value::Object(record)) {
-            eprintln!("cannot write stdout: {}", output::describe_io(&e));
+            errln!("cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
     }
@@ -209,7 +209,7 @@ fn convert_file_recording(
                 .map(|d| d.join(output_name(input, opts.to, conv.format)));
             let out = in_dir.as_deref().or(out);
             if let Some(o) = out.filter(|o| same_file(o, input)) {
-                eprintln!(
+                errln!(
                     "{}: is the input: refusing to write over it (name another output file)",
                     o.display()
                 );
@@ -219,7 +219,7 @@ fn convert_file_recording(
                 record.insert("text".into(), json!(conv.text));
             } else if let Err(e) = output::emit(out, conv.text.as_bytes()) {
                 let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
-                eprintln!("cannot write {target}: {}", output::describe_io(&e));
+                errln!("cannot write {target}: {}", output::describe_io(&e));
                 return ExitCode::FAILURE;
             } else {
                 record.insert("written".into(), json!(true));
@@ -305,46 +305,46 @@ impl Progress {
         let filled = done * width / self.total.max(1);
         let bar: String = "=".repeat(filled) + &" ".repeat(width - filled);
         let name: String = name.chars().take(40).collect();
-        eprint!("\r\x1b[2K[{bar}] {done}/{} {name}", self.total);
+        errout!("\r\x1b[2K[{bar}] {done}/{} {name}", self.total);
         let _ = std::io::stderr().flush();
     }
 
     /// Clears the bar before other output.
     fn clear(&self) {
         if self.shown {
-            eprint!("\r\x1b[2K");
+            errout!("\r\x1b[2K");
         }
     }
 }
 
 pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
     let Some(out_dir) = out else {
-        eprintln!(
+        errln!(
             "{} is a folder: name an output folder with -o",
             input.display()
         );
         return ExitCode::FAILURE;
     };
     if out_dir.exists() && !out_dir.is_dir() {
-        eprintln!("{}: exists and is not a folder", out_dir.display());
+        errln!("{}: exists and is not a folder", out_dir.display());
         return ExitCode::FAILURE;
     }
     let files = match plan_files(input) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("{}: {}", input.display(), output::describe_io(&e));
+            errln!("{}: {}", input.display(), output::describe_io(&e));
             return ExitCode::FAILURE;
         }
     };
     if files.is_empty() {
-        eprintln!(
+        errln!(
             "{}: no plan files (.md, .json, .yaml, .toon) found",
             input.display()
         );
         return ExitCode::FAILURE;
     }
     if same_file(out_dir, input) {
-        eprintln!(
+        errln!(
             "{}: is the input folder: refusing to write over the plans in it (name another output folder)",
             out_dir.display()
         );
@@ -363,7 +363,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         })
         .collect();
     if let Some(clash) = target_clash(&files, &targets) {
-        eprintln!("{clash}: nothing written");
+        errln!("{clash}: nothing written");
         return ExitCode::FAILURE;
     }
     let foreign = foreign_dialects(&files, opts);
@@ -376,7 +376,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         progress.tick(i, &output::input_name(Some(path)));
         progress.clear();
         if let Some((dialect, folder)) = foreign.get(path) {
-            eprintln!(
+            errln!(
                 "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
                 output::input_name(Some(path))
             );
@@ -400,7 +400,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                     .and_then(|()| output::write_atomic(target, conv.text.as_bytes()));
                 match (written, outcome) {
                     (Err(e), _) => {
-                        eprintln!(
+                        errln!(
                             "cannot write {}: {}",
                             target.display(),
                             output::describe_io(&e)
@@ -414,7 +414,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                         }
                         // A name the dialect made up says nothing of its source.
                         if opts.to.dialect().new_file_name(format).is_some() {
-                            eprintln!("{} → {}", output::input_name(Some(path)), target.display());
+                            errln!("{} → {}", output::input_name(Some(path)), target.display());
                         }
                         "converted"
                     }
@@ -454,11 +454,11 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
             summary.push_str(&format!("; {n} {k}"));
         }
     }
-    eprintln!("{summary}");
+    errln!("{summary}");
     if opts.json
         && let Err(e) = json::print(&Value::Array(records))
     {
-        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if converted == files.len() {

@@ -110,7 +110,7 @@ fn load_schedule(
     shows_findings: bool,
 ) -> Result<(Loaded, Schedule, bool), ExitCode> {
     let loaded = load(path, from, format).map_err(|e| {
-        eprintln!("{e}");
+        errln!("{e}");
         ExitCode::FAILURE
     })?;
     let schedule = exec::schedule(&loaded.plan);
@@ -127,12 +127,12 @@ fn load_schedule(
         if p.is_error() {
             invalid = true;
             if !shown(&p) {
-                eprintln!("{}: {p}", output::input_name(Some(path)));
+                errln!("{}: {p}", output::input_name(Some(path)));
             }
         }
     }
     let schedule = schedule.map_err(|e| {
-        eprintln!("{}: cannot schedule: {e}", output::input_name(Some(path)));
+        errln!("{}: cannot schedule: {e}", output::input_name(Some(path)));
         ExitCode::FAILURE
     })?;
     Ok((loaded, schedule, invalid))
@@ -140,7 +140,7 @@ fn load_schedule(
 
 fn print(text: &str) -> Result<(), ExitCode> {
     output::emit(None, text.as_bytes()).map_err(|e| {
-        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("cannot write stdout: {}", output::describe_io(&e));
         ExitCode::FAILURE
     })
 }
@@ -275,7 +275,7 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
         match exec::dry_run(&loaded.plan, &opts) {
             Ok(run) => exec::to_json_lines(&run.events),
             Err(e) => {
-                eprintln!("{}: {e}", args.file.display());
+                errln!("{}: {e}", args.file.display());
                 return ExitCode::FAILURE;
             }
         }
@@ -286,13 +286,13 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
                 s
             }
             Err(e) => {
-                eprintln!("cannot write the schedule as JSON: {e}");
+                errln!("cannot write the schedule as JSON: {e}");
                 return ExitCode::FAILURE;
             }
         }
     } else {
         if !args.fail.is_empty() || !args.tool_cap.is_empty() {
-            eprintln!("note: --fail and --tool-cap apply to the dry run (--events)");
+            errln!("note: --fail and --tool-cap apply to the dry run (--events)");
         }
         describe(&loaded, &schedule)
     };

@@ -148,7 +148,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             let format = match format {
                 Ok(f) => f,
                 Err(e) => {
-                    eprintln!("{e}");
+                    errln!("{e}");
                     return ExitCode::FAILURE;
                 }
             };
@@ -251,7 +251,7 @@ fn validate(
                 if errors > 0 {
                     failed += 1;
                 } else if !json {
-                    println!(
+                    outln!(
                         "{}: ok ({} {}, {} tasks)",
                         output::input_name(Some(path)),
                         loaded.dialect,
@@ -268,19 +268,19 @@ fn validate(
                         "error": e,
                     }));
                 } else {
-                    eprintln!("{e}");
+                    errln!("{e}");
                 }
                 failed += 1;
             }
         }
     }
     if json && let Err(e) = json::print(&serde_json::Value::Array(records)) {
-        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if failed > 0 {
         if files.len() > 1 && !json {
-            eprintln!("{failed} of {} files invalid", files.len());
+            errln!("{failed} of {} files invalid", files.len());
         }
         ExitCode::FAILURE
     } else {
@@ -302,7 +302,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
     let loaded = match load(path, from, format) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -336,7 +336,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
             "problems": json::problems(&problems),
         });
         if let Err(e) = json::print(&summary) {
-            eprintln!("cannot write stdout: {}", output::describe_io(&e));
+            errln!("cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
         return if errors > 0 {
@@ -413,12 +413,12 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
         out.push('\n');
     }
     if let Err(e) = output::emit(None, out.as_bytes()) {
-        eprintln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if errors > 0 {
         for p in problems.iter().filter(|p| p.is_error()) {
-            eprintln!("{}: {p}", output::input_name(Some(path)));
+            errln!("{}: {p}", output::input_name(Some(path)));
         }
         ExitCode::FAILURE
     } else {

@@ -38,7 +38,7 @@ pub fn run(args: &PlanStatsArgs) -> ExitCode {
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::FAILURE
         }
     }
