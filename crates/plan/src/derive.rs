@@ -182,7 +182,7 @@ pub fn fill(
     if from == to {
         return Ok((out, fills));
     }
-    to.dialect().fill(&mut out, &mut fills);
+    to.dialect().fill(&mut out, from, &mut fills);
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
 }

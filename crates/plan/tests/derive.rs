@@ -388,3 +388,30 @@ fn a_setting_the_target_does_not_know_is_an_error() {
         );
     }
 }
+
+#[test]
+fn cursor_status_is_not_invented_for_a_plan_model_source() {
+    // A Cursor todo without a status, through the plan model as TOON and back: the same
+    // bytes, with nothing filled.
+    let md = "---\nname: No status\ntodos:\n  - id: a\n    content: Do the thing\n---\n";
+    let loaded = toon_plan::load(md, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
+    let model = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
+    let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
+    assert_eq!(back.dialect, DialectId::PLAN);
+    let c = toon_plan::convert_from(
+        &back.plan,
+        DialectId::PLAN,
+        DialectId::CURSOR,
+        Some(Format::Md),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(c.text, md);
+    assert!(c.report.is_empty(), "{:#?}", c.report);
+    // From a dialect without statuses, `pending` as before.
+    let mut t = task("a", &[]);
+    t.title = Some("Do the thing".into());
+    let (tree, losses, _) = convert(&plan(vec![t]), DialectId::STAGED, DialectId::CURSOR, &[]);
+    assert_eq!(tree["todos"][0]["status"], "pending");
+    assert_eq!(entry(&losses, "task a", "status").change, Change::Defaulted);
+}

@@ -137,11 +137,11 @@ pub trait Dialect: Sync {
     /// Writes a plan in a format.
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError>;
 
-    /// Before a plan read in another dialect is written in this one: fills in what this
-    /// dialect requires and the plan can give (derived) or has one obvious value for
-    /// (defaulted), noting each in `fills` (see [`crate::derive`] and the table in
-    /// `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
-    fn fill(&self, _plan: &mut Plan, _fills: &mut Vec<Fill>) {}
+    /// Before a plan read in another dialect (`from`) is written in this one: fills in
+    /// what this dialect requires and the plan can give (derived) or has one obvious
+    /// value for (defaulted), noting each in `fills` (see [`crate::derive`] and the table
+    /// in `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
+    fn fill(&self, _plan: &mut Plan, _from: DialectId, _fills: &mut Vec<Fill>) {}
 }
 
 /// Every dialect. Detection takes the most confident; of equally confident ones, the

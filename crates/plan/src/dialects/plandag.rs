@@ -285,7 +285,7 @@ impl Dialect for PlanDag {
         format::write_tree(&to_tree(plan), format)
     }
 
-    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+    fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
         plan_id_from_title(plan, fills);
         goal_from_title(plan, fills);
         if plan.metadata.is_none() {

@@ -122,7 +122,7 @@ impl Dialect for ToolDag {
         format::write_tree(&to_tree(plan), format)
     }
 
-    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+    fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
         for t in &mut plan.tasks {
             text_from_title(t, fills);
             if t.tool.is_none()

@@ -239,14 +239,18 @@ impl Dialect for Cursor {
         }
     }
 
-    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+    fn fill(&self, plan: &mut Plan, from: DialectId, fills: &mut Vec<Fill>) {
         // Tasks read from a Cursor body's task list go back into the body as they are.
         if plan.layout.get(BODY_TASKS) == Some(&Value::Bool(true)) {
             return;
         }
+        // The plan model holds a status wherever its source had one: a task without
+        // one stays without (a todo needs none), so a Cursor plan stored as the plan
+        // model comes back byte for byte. A dialect without statuses gets `pending`.
+        let default_status = from != DialectId::PLAN;
         for t in &mut plan.tasks {
             text_from_title(t, fills);
-            if t.status.is_none() {
+            if default_status && t.status.is_none() {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
             }

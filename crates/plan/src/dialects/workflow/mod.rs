@@ -109,7 +109,7 @@ impl Dialect for Workflow {
         }
     }
 
-    fn fill(&self, plan: &mut Plan, fills: &mut Vec<Fill>) {
+    fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
         for t in &mut plan.tasks {
             translate_kind(
                 t,
