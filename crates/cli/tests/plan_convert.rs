@@ -460,3 +460,71 @@ fn help_and_errors_list_every_registered_dialect() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains(&listed), "{}", stderr(&o));
 }
+
+#[test]
+fn toon_in_any_file_and_a_checklist_on_stdin_are_recognised() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = toon(
+        &[
+            "plan",
+            "convert",
+            &testdata("cursor/valid/dark-mode.plan.md"),
+            "--to",
+            "plan",
+            "--format",
+            "toon",
+        ],
+        "",
+    );
+    assert!(model.status.success(), "{}", stderr(&model));
+    for name in ["m.yaml", "m.md", "m.json", "m.txt"] {
+        let f = dir.path().join(name);
+        std::fs::write(&f, &model.stdout).unwrap();
+        let o = toon(&["plan", "validate", path(&f)], "");
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("ok (plan toon, 4 tasks)"),
+            "{name}: {}",
+            stdout(&o)
+        );
+    }
+    let o = toon(
+        &["plan", "convert", "-", "--to", "plan", "--format", "json"],
+        "- [ ] alpha\n- [x] beta\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["tasks"].as_array().map(Vec::len), Some(2), "{v}");
+}
+
+#[test]
+fn a_folder_does_not_convert_into_a_file_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("plans");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::copy(
+        testdata("cursor/valid/dark-mode.plan.md"),
+        src.join("d.plan.md"),
+    )
+    .unwrap();
+    let out = dir.path().join("single.toon");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--to",
+            "plan",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("a folder converts into a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}

@@ -71,8 +71,42 @@ impl Format {
         if yaml::parse(text).is_ok_and(|v| v.is_object()) {
             return Format::Yaml;
         }
+        // A GFM task list (`- [ ] step`) is a Cursor plan's body without front matter.
+        if t.lines().any(is_task_item) {
+            return Format::Md;
+        }
         Format::Toon
     }
+
+    /// The format of a file at `path` holding `text`: its extension's, unless the text
+    /// is TOON (it has TOON's array headers and decodes as TOON) in a file named for
+    /// another format (TOON in `plan.yaml`, `notes.md` or `x.json`); the content's
+    /// ([`Format::sniff`]) when the extension names none.
+    pub fn of_file(path: Option<&Path>, text: &str) -> Format {
+        match path.and_then(Format::from_path) {
+            Some(Format::Toon) => Format::Toon,
+            Some(named) => {
+                let t = text.trim_start_matches('\u{feff}').trim_start();
+                let toon = !t.starts_with(['{', '[', '#', '<'])
+                    && !t.starts_with("---")
+                    && t.lines().any(has_toon_header)
+                    && Document::parse(text, Format::Toon).is_ok();
+                if toon { Format::Toon } else { named }
+            }
+            None => Format::sniff(text),
+        }
+    }
+}
+
+/// Whether a line is a GFM task-list item: `- [ ] …`, `* [x] …`, `+ [X] …`.
+fn is_task_item(line: &str) -> bool {
+    let t = line.trim_start();
+    let Some(rest) = t.strip_prefix(['-', '*', '+']) else {
+        return false;
+    };
+    ["[ ] ", "[x] ", "[X] "]
+        .iter()
+        .any(|box_| rest.strip_prefix(' ').is_some_and(|r| r.starts_with(box_)))
 }
 
 /// Whether a line holds a TOON array header: an optional `- `, a key (plain or quoted)
@@ -235,6 +269,38 @@ mod json_error_tests {
             Format::Yaml
         );
         assert_eq!(Format::sniff("a[x]: 1\nb: 2"), Format::Yaml);
+        // A task list without front matter is markdown.
+        assert_eq!(Format::sniff("- [ ] alpha\n- [x] beta\n"), Format::Md);
+        assert_eq!(Format::sniff("Intro\n\n* [ ] alpha\n"), Format::Md);
+    }
+
+    #[test]
+    fn toon_in_a_file_named_for_another_format_is_toon() {
+        let toon = "schema: toon-plan/1\ntasks[1]{id,title}:\n  a,Do it\n";
+        for name in ["p.yaml", "p.md", "p.json", "p.toon", "p"] {
+            assert_eq!(
+                Format::of_file(Some(Path::new(name)), toon),
+                Format::Toon,
+                "{name}"
+            );
+        }
+        // What the extension says otherwise, even with a header-like line.
+        let md = "Notes\n\nitems[2]: a,b\nmore prose\n";
+        assert_eq!(Format::of_file(Some(Path::new("n.md")), md), Format::Md);
+        let yaml = "tasks:\n  - id: a\n";
+        assert_eq!(
+            Format::of_file(Some(Path::new("p.yaml")), yaml),
+            Format::Yaml
+        );
+        let front = "---\nname: x\n---\nitems[1]: a\n";
+        assert_eq!(
+            Format::of_file(Some(Path::new("x.plan.md")), front),
+            Format::Md
+        );
+        assert_eq!(
+            Format::of_file(Some(Path::new("x.json")), "{\"a[1]\": 1}"),
+            Format::Json
+        );
     }
 
     #[test]

@@ -79,17 +79,15 @@ pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
         .map(|d| d.id())
 }
 
-/// Reads a plan from text. The format comes from `format`, else the path's extension,
-/// else the content; the dialect from `dialect`, else the content (then the path).
+/// Reads a plan from text. The format comes from `format`, else the path's extension
+/// (unless the text is TOON: [`Format::of_file`]), else the content; the dialect from `dialect`, else the content (then the path).
 pub fn load(
     text: &str,
     path: Option<&Path>,
     dialect: Option<DialectId>,
     format: Option<Format>,
 ) -> Result<Loaded, PlanError> {
-    let format = format
-        .or_else(|| path.and_then(Format::from_path))
-        .unwrap_or_else(|| Format::sniff(text));
+    let format = format.unwrap_or_else(|| Format::of_file(path, text));
     if format == Format::Md
         && let Some(d) = dialect
         && !d.dialect().supports(Format::Md)

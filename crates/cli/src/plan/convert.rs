@@ -329,6 +329,17 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         errln!("{}: exists and is not a folder", out_dir.display());
         return ExitCode::FAILURE;
     }
+    // A new output named like a file (`-o out.toon`) is a file the user meant, not a
+    // folder: a folder of plans converts into a folder.
+    if !out_dir.exists()
+        && let Some(named) = Format::from_path(out_dir)
+    {
+        errln!(
+            "{}: a folder converts into a folder, and this names a {named} file: give a folder name (with --format {named} for {named} files)",
+            out_dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let files = match plan_files(input) {
         Ok(f) => f,
         Err(e) => {
