@@ -360,7 +360,22 @@ fn apply_settings(
 ) -> Result<(), PlanError> {
     for s in sets {
         let field = model_field(&s.field).unwrap_or("description");
+        if s.value.is_empty() {
+            return Err(PlanError::doc(format!(
+                "--set {}=: give a value after `=`",
+                s.field
+            )));
+        }
         if let Some((tf, _)) = settable(field) {
+            // The plan model holds every field; a dialect, the ones its tables name.
+            let held = to.dialect().table().is_none()
+                || task_keys(to).iter().any(|f| f.to == To::Task(tf));
+            if !held {
+                return Err(PlanError::doc(format!(
+                    "--set {}={}: {to} has no field for a task's {field}, so the value would go nowhere",
+                    s.field, s.value
+                )));
+            }
             let known = known_values(to, tf);
             if !known.is_empty() && !one_of(known, &s.value) {
                 let names: Vec<&str> = known.iter().map(|c| c.value).collect();

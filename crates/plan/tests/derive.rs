@@ -415,3 +415,24 @@ fn cursor_status_is_not_invented_for_a_plan_model_source() {
     assert_eq!(tree["todos"][0]["status"], "pending");
     assert_eq!(entry(&losses, "task a", "status").change, Change::Defaulted);
 }
+
+#[test]
+fn a_setting_that_would_go_nowhere_is_an_error() {
+    let p = plan(vec![task("a", &[])]);
+    for (to, set, says) in [
+        (
+            DialectId::CURSOR,
+            "tool=web",
+            "cursor has no field for a task's tool",
+        ),
+        (DialectId::TOOLDAG, "tool=", "give a value after `=`"),
+    ] {
+        let sets = [set.parse().unwrap()];
+        let e = toon_plan::convert_from(&p, DialectId::STAGED, to, None, &sets).unwrap_err();
+        assert!(e.to_string().contains(says), "{set}: {e}");
+    }
+    // The plan model holds every field.
+    let sets = ["tool=web".parse().unwrap()];
+    let c = toon_plan::convert_from(&p, DialectId::STAGED, DialectId::PLAN, None, &sets).unwrap();
+    assert!(c.text.contains("web"), "{}", c.text);
+}
