@@ -326,28 +326,47 @@ pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'s
 /// has none: its title, else its action and target (`navigate https://…`), else its
 /// expected outcome.
 pub(crate) fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
-    if t.description
-        .as_deref()
-        .is_some_and(|d| !d.trim().is_empty())
-    {
+    if present(&t.description).is_some() {
         return;
     }
-    let present = |s: &Option<String>| s.clone().filter(|s| !s.trim().is_empty());
-    let (text, rule) = if let Some(title) = present(&t.title) {
-        (title, "from the title")
-    } else if let Some(action) = present(&t.action) {
+    if let Some((text, rule)) = words(t, present(&t.title).map(|w| (w, "from the title"))) {
+        t.description = Some(text);
+        fills.push(task_fill(t, "description", FillKind::Derived, rule));
+    }
+}
+
+/// A task's title (a staged step's `title`) when it has none: its words (description),
+/// else its action and target, else its expected outcome.
+pub(crate) fn title_from_words(t: &mut Task, fills: &mut Vec<Fill>) {
+    if t.title.is_some() {
+        return;
+    }
+    let first = present(&t.description).map(|w| (w, "from the description"));
+    if let Some((text, rule)) = words(t, first) {
+        t.title = Some(text);
+        fills.push(task_fill(t, "title", FillKind::Derived, rule));
+    }
+}
+
+/// Text that is there and not blank.
+fn present(s: &Option<String>) -> Option<String> {
+    s.clone().filter(|s| !s.trim().is_empty())
+}
+
+/// `first`, else the task's action and target, else its expected outcome, with the
+/// rule that gave it.
+fn words(t: &Task, first: Option<(String, &'static str)>) -> Option<(String, &'static str)> {
+    if first.is_some() {
+        return first;
+    }
+    if let Some(action) = present(&t.action) {
         let text = match present(&t.target) {
             Some(target) => format!("{action} {target}"),
             None => action,
         };
-        (text, "from the action and target")
-    } else if let Some(outcome) = present(&t.expected_outcome) {
-        (outcome, "from the expected outcome")
-    } else {
-        return;
-    };
-    t.description = Some(text);
-    fills.push(task_fill(t, "description", FillKind::Derived, rule));
+        return Some((text, "from the action and target"));
+    }
+    present(&t.expected_outcome).map(|o| (o, "from the expected outcome"))
 }
 
 /// Applies `--set` values: to the named task, or to every task whose value is missing

@@ -436,3 +436,18 @@ fn a_setting_that_would_go_nowhere_is_an_error() {
     let c = toon_plan::convert_from(&p, DialectId::STAGED, DialectId::PLAN, None, &sets).unwrap();
     assert!(c.text.contains("web"), "{}", c.text);
 }
+
+#[test]
+fn staged_titles_come_from_the_action_without_words() {
+    let mut t = task("load", &[]);
+    t.action = Some("load_csv".into());
+    t.tool = Some("pandas".into());
+    let (tree, losses, errors) =
+        convert(&plan(vec![t]), DialectId::WORKFLOW, DialectId::STAGED, &[]);
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["stages"][0]["steps"][0]["title"], "load_csv");
+    assert_eq!(
+        entry(&losses, "task load", "title").rule,
+        Some("from the action and target")
+    );
+}

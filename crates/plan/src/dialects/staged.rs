@@ -7,7 +7,8 @@
 //! and `metadata.stageMode`, as the seed's runtime does.
 
 use crate::derive::{
-    Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, translate_kind,
+    Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, title_from_words,
+    translate_kind,
 };
 use crate::table::one_of;
 use std::collections::{HashMap, HashSet};
@@ -264,17 +265,7 @@ impl Dialect for Staged {
         plan_id_from_title(plan, fills);
         goal_from_title(plan, fills);
         for t in &mut plan.tasks {
-            if t.title.is_none()
-                && let Some(words) = t.description.clone()
-            {
-                t.title = Some(words);
-                fills.push(task_fill(
-                    t,
-                    "title",
-                    FillKind::Derived,
-                    "from the description",
-                ));
-            }
+            title_from_words(t, fills);
             if t.tools.is_none()
                 && let Some(tool) = t.tool.clone()
             {
