@@ -20,7 +20,12 @@
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
 
-use crate::{DialectId, Format, Loaded, Plan, PlanError, convert};
+use serde_json::Value;
+
+use crate::{
+    Change, Conversion, DialectId, Format, Loaded, Loss, Plan, PlanError, Setting, convert,
+    convert_from,
+};
 
 /// The plan for a prompt: its title, goal and tasks with their fields, without the
 /// markdown body and without the layout kept to write the source back byte for byte.
@@ -30,6 +35,47 @@ pub fn lean(plan: &Plan) -> Plan {
         layout: Default::default(),
         ..plan.clone()
     }
+}
+
+/// Converts `plan` (read in `from`) to `to`, or its [`lean`] form when `lean`: the lean
+/// plan converts as a plan-model plan (the target fills what it needs from the tasks,
+/// as a Cursor todo's `content` from a checklist task's title), and the report lists
+/// the body and each layout entry it leaves out as dropped.
+pub fn convert_maybe_lean(
+    plan: &Plan,
+    from: DialectId,
+    to: DialectId,
+    format: Option<Format>,
+    sets: &[Setting],
+    lean: bool,
+) -> Result<Conversion, PlanError> {
+    if !lean {
+        return convert_from(plan, from, to, format, sets);
+    }
+    let mut c = convert_from(&self::lean(plan), DialectId::PLAN, to, format, sets)?;
+    let dropped = |field: String, before: Value| Loss {
+        owner: "plan".to_owned(),
+        field,
+        change: Change::Dropped,
+        before: Some(before),
+        after: None,
+        rule: None,
+    };
+    let mut left_out: Vec<Loss> = plan
+        .body
+        .iter()
+        .map(|b| dropped("body".to_owned(), Value::String(b.clone())))
+        .collect();
+    left_out.extend(
+        plan.layout
+            .iter()
+            .map(|(k, v)| dropped(format!("layout.{k}"), v.clone())),
+    );
+    c.report
+        .losses
+        .retain(|l| !(l.owner == "plan" && left_out.iter().any(|x| x.field == l.field)));
+    c.report.losses.splice(0..0, left_out);
+    Ok(c)
 }
 
 /// One form of a plan.
@@ -145,6 +191,45 @@ mod tests {
         let back = crate::load(&lean_form.text, None, None, Some(Format::Toon))?;
         assert_eq!(back.plan.tasks, loaded.plan.tasks);
         assert_eq!(back.plan.body, None);
+        Ok(())
+    }
+
+    #[test]
+    fn a_lean_conversion_fills_what_the_body_held_and_reports_the_body() -> Result<(), PlanError> {
+        let text = "---\nname: Ship\n---\n\n- [x] **Build** — the binary\n- [ ] Test it\n";
+        let loaded = crate::load(text, None, Some(DialectId::CURSOR), Some(Format::Md))?;
+        let c = convert_maybe_lean(
+            &loaded.plan,
+            DialectId::CURSOR,
+            DialectId::CURSOR,
+            Some(Format::Md),
+            &[],
+            true,
+        )?;
+        // Every todo has its words: the body that held them is gone.
+        assert!(c.text.contains("content: the binary"), "{}", c.text);
+        assert!(c.text.contains("content: Test it"), "{}", c.text);
+        assert!(!c.text.contains("- [x]"), "{}", c.text);
+        let dropped: Vec<&str> = c.report.dropped().map(|l| l.field.as_str()).collect();
+        assert_eq!(
+            dropped[..2],
+            ["body", "layout.cursor.body_tasks"],
+            "{dropped:?}"
+        );
+        // To the plan model too, the body is reported.
+        let m = convert_maybe_lean(
+            &loaded.plan,
+            DialectId::CURSOR,
+            DialectId::PLAN,
+            None,
+            &[],
+            true,
+        )?;
+        assert!(
+            m.report.dropped().any(|l| l.field == "body"),
+            "{:#?}",
+            m.report
+        );
         Ok(())
     }
 }

@@ -120,7 +120,7 @@ impl LoadedPlan {
         to_json(&run.events)
     }
 
-    /// `toon_plan::convert_from` (after `forms::lean` when `lean`): the text, its
+    /// `toon_plan::forms::convert_maybe_lean`: the text, its
     /// format, the losses and target problems as JSON, and the fields `sets` could
     /// fill to clear the target's errors.
     fn convert(
@@ -137,13 +137,13 @@ impl LoadedPlan {
             .iter()
             .map(|s| s.parse().map_err(PyValueError::new_err))
             .collect::<PyResult<_>>()?;
-        let lean_plan = lean.then(|| toon_plan::forms::lean(&self.loaded.plan));
-        let conv = toon_plan::convert_from(
-            lean_plan.as_ref().unwrap_or(&self.loaded.plan),
+        let conv = toon_plan::forms::convert_maybe_lean(
+            &self.loaded.plan,
             self.loaded.dialect,
             to,
             format,
             &sets,
+            lean,
         )
         .map_err(|e| plan_error(py, &e))?;
         let settable = conv.settable_fields();

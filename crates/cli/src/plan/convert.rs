@@ -93,13 +93,13 @@ fn convert_one(
         );
         return Err(Outcome::Invalid);
     }
-    let lean_plan = opts.lean.then(|| toon_plan::forms::lean(&loaded.plan));
-    let conv = match toon_plan::convert_from(
-        lean_plan.as_ref().unwrap_or(&loaded.plan),
+    let conv = match toon_plan::forms::convert_maybe_lean(
+        &loaded.plan,
         loaded.dialect,
         opts.to,
         opts.format,
         &opts.sets,
+        opts.lean,
     ) {
         Ok(c) => c,
         Err(e) => {
