@@ -352,6 +352,28 @@ fn parallel_execution_false_runs_one_step_at_a_time() {
     assert_eq!(waves, [["a"], ["b"], ["c"]]);
     assert_eq!(s.makespan_ms, Some(35_000));
     assert_eq!(s.task("c").unwrap().start_ms, Some(30_000));
+    // The dry run runs them one at a time too, finishing when the schedule says.
+    let run = exec::dry_run(&p, &DryRunOptions::default()).unwrap();
+    assert_eq!(run.max_running, 1);
+    assert_eq!(run.finished_ms, 35_000);
+    // Converted to staged, a derived stage holding independent steps runs them in
+    // sequence.
+    let staged = toon_plan::convert_from(
+        &p,
+        toon_plan::DialectId::WORKFLOW,
+        toon_plan::DialectId::STAGED,
+        Some(Format::Json),
+        &["executor=writer".parse().unwrap()],
+    )
+    .unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&staged.text).unwrap();
+    let modes: Vec<&str> = tree["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["mode"].as_str().unwrap())
+        .collect();
+    assert!(modes.iter().all(|m| *m == "sequence"), "{modes:?}");
     // The real dependencies are still the ones reported.
     assert_eq!(s.task("b").unwrap().waits_for, Vec::<String>::new());
     assert!(

@@ -403,7 +403,8 @@ pub fn stages_of(plan: &Plan) -> Vec<(Group, Vec<usize>)> {
 }
 
 /// A stage's mode when the source does not say: `sequence` when one of its steps
-/// waits for another of them, else `parallel`.
+/// waits for another of them, or the plan runs one step at a time
+/// (`workflow_config.parallel_execution: false`), else `parallel`.
 fn derived_mode(plan: &Plan, members: &[usize]) -> &'static str {
     let ids: HashSet<&str> = members.iter().map(|&i| plan.tasks[i].id.as_str()).collect();
     let inner = members.iter().any(|&i| {
@@ -413,7 +414,7 @@ fn derived_mode(plan: &Plan, members: &[usize]) -> &'static str {
             .flatten()
             .any(|d| ids.contains(d.as_str()))
     });
-    if inner || members.len() <= 1 {
+    if inner || members.len() <= 1 || crate::exec::parallel_disabled_by(plan) {
         "sequence"
     } else {
         "parallel"

@@ -45,6 +45,7 @@ mod simulate;
 pub use durations::{DurationSource, task_duration};
 pub use error::ExecError;
 pub use events::{Event, StepEvent, StepStatus, to_json_lines};
+pub(crate) use placement::parallel_disabled_by;
 pub use placement::{Finding, FindingLevel};
 pub use refs::{RefError, Reference, references, resolve, resolve_with, scan};
 pub use schedule::{Schedule, ScheduledTask, StageAnnotation, Wave, schedule};

@@ -120,6 +120,15 @@ pub fn dry_run(plan: &Plan, options: &DryRunOptions) -> Result<DryRun, ExecError
             return Err(ExecError::Options(format!("no step {id:?} in the plan")));
         }
     }
+    // `workflow_config.parallel_execution: false`: one step at a time, as the schedule
+    // has it.
+    if super::placement::parallel_disabled_by(plan) && options.cap > 1 {
+        let serial = DryRunOptions {
+            cap: 1,
+            ..options.clone()
+        };
+        return Ok(Sim::new(plan, &g, schedule, &serial).run());
+    }
     Ok(Sim::new(plan, &g, schedule, options).run())
 }
 
