@@ -9,6 +9,7 @@
 
 mod derivable;
 mod flat;
+pub mod table;
 
 use std::collections::HashSet;
 
@@ -21,6 +22,7 @@ use crate::fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::Table;
 use flat::{from_tree, to_flat_tree};
 
 /// The plan-model dialect.
@@ -50,6 +52,10 @@ impl Dialect for PlanModel {
         }
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&table::PLAN)
+    }
+
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
         let obj = doc
             .tree()
@@ -61,8 +67,9 @@ impl Dialect for PlanModel {
     fn validate(&self, doc: &Document) -> Vec<Problem> {
         match doc.tree() {
             Some(Value::Object(o)) => {
+                let mut out = crate::table::check(o, &PathBuf::root(), &table::PLAN);
                 let plan = from_tree(o);
-                let mut out = validate_plan(&plan);
+                out.extend(validate_plan(&plan));
                 if let Some(key) = body_tasks::LAYOUT_KEYS
                     .into_iter()
                     .find(|k| plan.layout.contains_key(*k))
