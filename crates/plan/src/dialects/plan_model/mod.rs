@@ -5,7 +5,8 @@
 //! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id. A
 //! tasks table whose ids are the ones their titles give, and that nothing else names,
 //! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
-//! fields read; the reader takes either form.
+//! fields read; the reader takes either form. Both forms are described once, in
+//! [`table`], which `validate` checks and the JSON Schema is generated from.
 
 mod derivable;
 mod flat;
