@@ -275,6 +275,7 @@ pub fn convert_from(
     let document = Document::parse(&text, format)?;
     let back = d.read(&document)?.plan;
     let mut report = LossReport::between(plan, &back);
+    report.note_emptied_lists(&filled);
     report.explain(&fills);
     Ok(Conversion {
         report,

@@ -186,6 +186,45 @@ impl LossReport {
         }
     }
 
+    /// A list the conversion emptied (PlanDAG keeps only its own capabilities) is
+    /// written `[]`; where the target's field is required, `[]` reads back as "not
+    /// given" (what its writer puts for a missing list), so the comparison sees the
+    /// field dropped. The target holds it, empty: the entry becomes changed to `[]`.
+    /// `written` is the plan as it was written.
+    pub fn note_emptied_lists(&mut self, written: &Plan) {
+        let plan = to_map(written);
+        let item = |kind: &str, id: &str| {
+            before_list(&plan, kind)
+                .iter()
+                .find(|v| v.get("id").and_then(Value::as_str) == Some(id))
+                .and_then(Value::as_object)
+        };
+        for l in &mut self.losses {
+            let had_items = l
+                .before
+                .as_ref()
+                .and_then(Value::as_array)
+                .is_some_and(|a| !a.is_empty());
+            if l.change != Change::Dropped || !had_items {
+                continue;
+            }
+            let holder = match l.owner.split_once(' ') {
+                Some(("task", id)) => item("tasks", id),
+                Some(("group", id)) => item("groups", id),
+                _ if l.owner == "plan" => Some(&plan),
+                _ => None,
+            };
+            let emptied = holder
+                .and_then(|o| o.get(&l.field))
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty);
+            if emptied {
+                l.change = Change::Changed;
+                l.after = Some(Value::Array(Vec::new()));
+            }
+        }
+    }
+
     /// Whether the plan's content came through: every loss, if any, is of the plan's
     /// layout — what it keeps only to write its source text back byte for byte (line
     /// endings, a byte-order mark, a head or markdown style), which a dialect's JSON,

@@ -61,6 +61,53 @@ fn plandag_parallel_group_is_the_schedule_wave_and_metadata_defaults() {
     assert_eq!(entry(&losses, "task a", "action").change, Change::Set);
 }
 
+/// PlanDAG keeps only its own capabilities: a list with others is changed, to `[]`
+/// when none is left (the step holds `capabilities_required: []`), never dropped.
+#[test]
+fn plandag_capabilities_outside_its_set_are_reported_changed() {
+    let caps = |t: &mut Task, c: &[&str]| {
+        t.capabilities = Some(c.iter().map(|s| (*s).to_owned()).collect());
+    };
+    let (mut a, mut b, mut c) = (task("a", &[]), task("b", &[]), task("c", &[]));
+    caps(&mut a, &["deploy"]);
+    caps(&mut b, &["deploy", "CAP_READ"]);
+    caps(&mut c, &["CAP_READ"]);
+    let (tree, losses, _) = convert(
+        &plan(vec![a, b, c]),
+        DialectId::PLAN,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    let written: Vec<&serde_json::Value> = tree["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["capabilities_required"])
+        .collect();
+    assert_eq!(
+        written,
+        [
+            &serde_json::json!([]),
+            &serde_json::json!(["CAP_READ"]),
+            &serde_json::json!(["CAP_READ"])
+        ]
+    );
+    for (owner, after) in [
+        ("task a", serde_json::json!([])),
+        ("task b", serde_json::json!(["CAP_READ"])),
+    ] {
+        let l = entry(&losses, owner, "capabilities");
+        assert_eq!(l.change, Change::Changed, "{owner}: {l}");
+        assert_eq!(l.after.as_ref(), Some(&after), "{owner}: {l}");
+    }
+    assert!(
+        !losses
+            .iter()
+            .any(|l| l.owner == "task c" && l.field == "capabilities"),
+        "{losses:#?}"
+    );
+}
+
 #[test]
 fn plandag_action_and_agent_type_have_no_sensible_value() {
     let p = plan(vec![task("a", &[])]);

@@ -94,9 +94,12 @@ fn test_plans() -> Vec<(String, DialectId, Value)> {
 /// A value of a kind the field does not take (`None` when it takes any value).
 fn wrong_value(kind: &Kind) -> Option<Value> {
     match kind {
-        Kind::Str | Kind::Strings | Kind::Number | Kind::Integer | Kind::Items(_) => {
-            Some(json!({"not": "this"}))
-        }
+        Kind::Str
+        | Kind::Strings
+        | Kind::StringsOrCount
+        | Kind::Number
+        | Kind::Integer
+        | Kind::Items(_) => Some(json!({"not": "this"})),
         Kind::Bool | Kind::Object | Kind::Nested(_) => Some(json!([1])),
         Kind::Any => None,
     }
@@ -187,19 +190,7 @@ fn check_with_mutations(dialect: DialectId, tree: &Value, name: &str) -> usize {
     if !assert_agree(dialect, tree, name) {
         return 1;
     }
-    let Some(table) = fields_table(dialect) else {
-        // The plan model has no field table; unknown keys are allowed there too.
-        let mut t = tree.clone();
-        if let Some(o) = t.as_object_mut() {
-            o.insert("x_unknown_key".into(), json!(1));
-        }
-        assert!(assert_agree(
-            dialect,
-            &t,
-            &format!("{name} with an unknown key")
-        ));
-        return 2;
-    };
+    let table = fields_table(dialect).expect("every dialect has a field table");
     let mut muts = Vec::new();
     mutations(tree, "", table, &mut muts);
     assert!(!muts.is_empty(), "{name}: no mutations");
@@ -276,6 +267,7 @@ fn schema_and_validate_agree_on_every_seed_example_and_its_mutations() {
 #[test]
 fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
     let mut without_ids = 0;
+    let mut checked = 0;
     // Invalid plans break rules across tasks (cycles, unknown references), which are
     // the validator's alone.
     for (name, d, tree) in test_plans()
@@ -292,6 +284,9 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
         };
         let model: Value = serde_json::from_str(&text).unwrap();
         let valid = assert_agree(DialectId::PLAN, &model, &name);
+        if valid {
+            checked += check_with_mutations(DialectId::PLAN, &model, &name);
+        }
         let Some(rows) = model["tasks"].as_array().filter(|r| r[0].is_object()) else {
             continue;
         };
@@ -335,4 +330,77 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
         without_ids >= 2,
         "only {without_ids} plans without an id column"
     );
+    assert!(checked > 500, "only {checked} plan-model documents checked");
+}
+
+/// The plan model's test plan in both forms: the flat form as written, and the nested
+/// form (each task's lists and objects in its own row, as a plan whose ids repeat is
+/// written).
+fn plan_model_forms() -> [(&'static str, Value); 2] {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/plans/plan/valid/release.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let flat: Value = serde_json::from_str(&text).unwrap();
+    let plan = toon_plan::load(&text, Some(&path), None, None)
+        .unwrap()
+        .plan;
+    let nested = toon_plan::dialects::plan_model::to_nested_tree(&plan);
+    assert!(nested["tasks"][2]["dependencies"].is_array(), "{nested}");
+    assert!(nested.get("deps").is_none(), "{nested}");
+    [("flat", flat), ("nested", nested)]
+}
+
+/// Values of the wrong kind in the plan model, each with the path `validate` reports it
+/// at: the schema rejects each, and `validate` reports a `[schema]` error there.
+#[test]
+fn plan_model_values_of_the_wrong_kind_are_schema_errors_in_both_forms() {
+    let mut checked = 0;
+    for (form, doc) in plan_model_forms() {
+        assert!(assert_agree(DialectId::PLAN, &doc, form), "{form}");
+        checked += check_with_mutations(DialectId::PLAN, &doc, form);
+        let mut cases: Vec<(&str, &str, Value)> = vec![
+            ("/tasks/0/status", "tasks[0].status", json!(["done"])),
+            ("/tasks/0/timeout_ms", "tasks[0].timeout_ms", json!("30 s")),
+            ("/tasks/1/title", "tasks[1].title", json!(5)),
+            ("/constraints", "constraints", json!("x")),
+            ("/schema", "schema", json!("x")),
+            (
+                "/tasks/2/dependencies",
+                "tasks[2].dependencies",
+                json!("linux"),
+            ),
+            ("/tasks/2/dependencies", "tasks[2].dependencies", json!(-1)),
+        ];
+        if form == "flat" {
+            cases.push(("/deps/0/task", "deps[0].task", json!(5)));
+            cases.push(("/groups/0/id", "groups[0].id", json!(1)));
+        } else {
+            cases.push(("/tasks/2/dependencies/0", "tasks[2].dependencies", json!(5)));
+            cases.push(("/tasks/2/extra", "tasks[2].extra", json!("x")));
+        }
+        for (pointer, path, bad) in cases {
+            let mut t = doc.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            match t.pointer_mut(parent) {
+                Some(Value::Object(o)) => {
+                    o.insert(key.into(), bad.clone());
+                }
+                Some(Value::Array(a)) => a[key.parse::<usize>().unwrap()] = bad.clone(),
+                _ => panic!("{form}: no {parent}"),
+            }
+            let what = format!("{form}: {pointer} = {bad}");
+            assert!(!assert_agree(DialectId::PLAN, &t, &what), "{what}");
+            let problems = DialectId::PLAN
+                .dialect()
+                .validate(&Document::Tree(t.clone()));
+            assert!(
+                problems.iter().any(|p| p.is_error()
+                    && p.rule == "schema"
+                    && p.location.to_string().starts_with(path)),
+                "{what}: {problems:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked} documents checked");
 }

@@ -244,8 +244,8 @@ fn messy() -> Vec<PathBuf> {
     files(&root().join("cursor/messy"))
 }
 
-/// cursor → cursor, and cursor → plan (json, yaml, toon) → cursor, give the file back
-/// byte for byte.
+/// cursor → cursor, and cursor → plan or cursor (json, yaml, toon) → cursor, give the
+/// file back byte for byte, the intermediate documents detected as what they are.
 fn round_trips_exactly(name: &str, bytes: &str) {
     let l = toon_plan::load(bytes, Some(Path::new(name)), None, None).unwrap();
     assert_eq!(l.dialect, DialectId::CURSOR, "{name}");
@@ -264,7 +264,10 @@ fn round_trips_exactly(name: &str, bytes: &str) {
                 "{name} → {via} {fmt}: {}",
                 conv.report
             );
-            let back = toon_plan::load(&conv.text, None, Some(via), Some(fmt)).unwrap();
+            // Read back without naming the dialect: what we write is detected as it.
+            let back = toon_plan::load(&conv.text, None, None, Some(fmt))
+                .unwrap_or_else(|e| panic!("{name} → {via} {fmt}: {e}"));
+            assert_eq!(back.dialect, via, "{name} → {via} {fmt}");
             let again = toon_plan::write(&back.plan, DialectId::CURSOR, None).unwrap();
             assert!(again == bytes, "{name} → {via} {fmt} → cursor differs");
         }
@@ -279,6 +282,38 @@ fn messy_cursor_files_come_back_byte_for_byte() {
         let bytes = std::fs::read_to_string(&p).unwrap();
         round_trips_exactly(&p.display().to_string(), &bytes);
     }
+}
+
+/// A tree with a text `body` and no keys but Cursor's (and `layout`) is a Cursor plan,
+/// as the Cursor JSON of a file without front matter is; a key of no Cursor plan, or a
+/// `body` that is not text, leaves the dialect untold; other dialects still win.
+#[test]
+fn a_cursor_tree_with_only_a_body_is_detected_as_cursor() {
+    let detect = |text: &str, fmt: Format| toon_plan::load(text, None, None, Some(fmt));
+    for (text, fmt) in [
+        (r#"{"body": "- [ ] Ship it\n"}"#, Format::Json),
+        (
+            r##"{"body": "# Plan\n", "layout": {"crlf": true}}"##,
+            Format::Json,
+        ),
+        ("body: \"# Plan\\n\"\n", Format::Yaml),
+        ("body: \"# Plan\\n\"\n", Format::Toon),
+    ] {
+        let l = detect(text, fmt).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(l.dialect, DialectId::CURSOR, "{text}");
+        assert!(l.plan.body.is_some(), "{text}");
+    }
+    for text in [
+        r#"{"body": "x", "owner": "me"}"#,
+        r#"{"body": 5}"#,
+        r#"{"layout": {}}"#,
+    ] {
+        let e = detect(text, Format::Json).map(|l| l.dialect);
+        assert!(e.is_err(), "{text}: {e:?}");
+    }
+    let model = r#"{"schema": "toon-plan/1", "body": "x", "tasks": []}"#;
+    let l = detect(model, Format::Json).unwrap();
+    assert_eq!(l.dialect, DialectId::PLAN);
 }
 
 fn read(name: &str) -> toon_plan::Loaded {

@@ -122,7 +122,7 @@ pub trait Dialect: Sync {
     }
 
     /// The field table of its root object, which its reader, writer, validator and
-    /// JSON Schema follow (`None` for the plan model, described by serde types).
+    /// JSON Schema follow.
     fn table(&self) -> Option<&'static Table> {
         None
     }

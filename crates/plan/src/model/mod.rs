@@ -16,7 +16,6 @@ pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};
 
 use indexmap::IndexMap;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -25,7 +24,7 @@ pub type Extra = IndexMap<String, Value>;
 
 /// A plan: plan-level facts, its tasks, and the groups (workflow tasks, stages) the
 /// tasks belong to.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Plan {
     /// Plan identifier (`plan_id` in PlanDAG, `id` in a staged plan).

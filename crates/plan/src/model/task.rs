@@ -1,13 +1,12 @@
 //! Tasks and groups of the plan model.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
 use super::Extra;
 
 /// One executable unit of a plan (a PlanDAG step, a Cursor todo, a DAG node, …).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Task {
     /// Identifier, unique within the plan when the plan is valid.
@@ -75,7 +74,7 @@ pub struct Task {
 }
 
 /// A group of tasks: a workflow task holding steps (seed 002) or a stage (seed 003).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Group {
     /// Identifier.

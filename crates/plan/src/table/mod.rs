@@ -68,6 +68,10 @@ pub enum Kind {
     Bool,
     /// Any object.
     Object,
+    /// A list of strings, or the number of them where their items are kept elsewhere
+    /// (the plan model's flat form counts a task's list in its row and keeps the items
+    /// in an edge table).
+    StringsOrCount,
     /// Any value.
     Any,
     /// An object with fields of its own.
@@ -181,6 +185,7 @@ impl Kind {
             Kind::Integer => v.is_i64() || v.is_u64(),
             Kind::Bool => v.is_boolean(),
             Kind::Object | Kind::Nested(_) => v.is_object(),
+            Kind::StringsOrCount => v.is_u64() || Kind::Strings.accepts(v),
             Kind::Items(_) => v.is_array(),
             Kind::Any => true,
         }
@@ -194,6 +199,7 @@ impl Kind {
             Kind::Integer => "an integer",
             Kind::Bool => "true or false",
             Kind::Object | Kind::Nested(_) => "an object",
+            Kind::StringsOrCount => "a list of strings or a count",
             Kind::Items(_) => "a list",
             Kind::Any => "a value",
         }

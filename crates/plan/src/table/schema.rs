@@ -52,6 +52,10 @@ fn field(f: &Field) -> Value {
         Kind::Integer => scalar("integer", &f.check),
         Kind::Bool => json!({"type": "boolean"}),
         Kind::Object => json!({"type": "object"}),
+        Kind::StringsOrCount => json!({"oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "integer", "minimum": 0}
+        ]}),
         Kind::Any => any(f),
         Kind::Nested(inner) => object(inner),
         Kind::Items(inner) => json!({"type": "array", "items": object(inner)}),

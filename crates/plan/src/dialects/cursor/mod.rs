@@ -66,6 +66,17 @@ const NAME: &str = PLAN.fields[0].key;
 const OVERVIEW: &str = PLAN.fields[1].key;
 const TODOS: &str = PLAN.list_key();
 const BODY: &str = PLAN.fields[3].key;
+/// The key of the tree form that holds the plan's `layout` (not front matter).
+const LAYOUT: &str = "layout";
+
+/// Whether an object is what the tree form of a Cursor plan without `name`, `overview`
+/// and `todos` is (a file without front matter): a text `body`, and no key but the
+/// Cursor keys and `layout`. Other dialects name keys of their own, so a document
+/// they claim scores higher.
+fn is_tree_form(o: &Map<String, Value>) -> bool {
+    o.get(BODY).is_some_and(Value::is_string)
+        && o.keys().all(|k| k == LAYOUT || PLAN.field(k).is_some())
+}
 
 /// Whether a front matter key is one the model names (the body is not front matter).
 fn named_key(key: &str) -> bool {
@@ -186,6 +197,8 @@ impl Dialect for Cursor {
                     70
                 } else if o.contains_key(BODY) && o.contains_key(NAME) {
                     60
+                } else if is_tree_form(o) {
+                    40
                 } else {
                     0
                 }
@@ -221,7 +234,7 @@ impl Dialect for Cursor {
             }
             Document::Tree(Value::Object(o)) => {
                 let mut m = o.clone();
-                m.shift_remove("layout");
+                m.shift_remove(LAYOUT);
                 validate_map(&m)
             }
             Document::Tree(_) => vec![Problem::error(
@@ -378,7 +391,7 @@ pub fn write_markdown(plan: &Plan) -> String {
 fn read_tree(o: &Map<String, Value>) -> Read {
     let mut fm = o.clone();
     let body = fm.shift_remove(BODY);
-    let layout = fm.shift_remove("layout");
+    let layout = fm.shift_remove(LAYOUT);
     let mut plan = Plan::default();
     front_matter::to_plan(&fm, &mut plan);
     match body {
@@ -391,7 +404,7 @@ fn read_tree(o: &Map<String, Value>) -> Read {
     match layout {
         Some(Value::Object(l)) => plan.layout = l.into_iter().collect(),
         Some(other) => {
-            plan.extra.insert("layout".into(), other);
+            plan.extra.insert(LAYOUT.into(), other);
         }
         None => {}
     }
@@ -415,7 +428,7 @@ pub fn to_tree(plan: &Plan) -> Value {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if !layout.is_empty() {
-        m.insert("layout".into(), Value::Object(layout));
+        m.insert(LAYOUT.into(), Value::Object(layout));
     }
     Value::Object(m)
 }

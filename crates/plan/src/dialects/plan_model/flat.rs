@@ -9,24 +9,11 @@ use serde_json::{Map, Number, Value};
 use super::derivable::{
     give_title_ids, leave_out_task_lines, leave_out_title_ids, restore_task_lines,
 };
-use super::to_nested_tree;
+use super::{table, to_nested_tree};
 use crate::fields::Fields;
 use crate::model::{Extra, Group, Plan, Task};
+use crate::table::{Kind, Table};
 
-const TASK_TEXT: &[&str] = &[
-    "title",
-    "description",
-    "status",
-    "executor",
-    "tool",
-    "action",
-    "target",
-    "kind",
-    "expected_outcome",
-    "group",
-    "branch",
-];
-const TASK_NUMBERS: &[&str] = &["timeout_ms", "retries", "parallel_group"];
 /// List fields of a task and their edge tables: (field, table, column).
 pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
     ("dependencies", "deps", "on"),
@@ -34,8 +21,8 @@ pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
     ("capabilities", "capabilities", "capability"),
     ("outputs", "outputs", "output"),
 ];
-const GROUP_TEXT: &[&str] = &["name", "description", "mode", "executor"];
-const GROUP_LISTS: &[(&str, &str, &str)] = &[
+/// List fields of a group and their edge tables: (field, table, column).
+pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[
     ("dependencies", "group_deps", "on"),
     ("tools", "group_tools", "tool"),
 ];
@@ -69,8 +56,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
         groups,
         "groups",
         "group",
-        GROUP_TEXT,
-        &[],
+        &table::GROUP,
         GROUP_LISTS,
         "group_extra",
     );
@@ -79,8 +65,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
         tasks,
         "tasks",
         "task",
-        TASK_TEXT,
-        TASK_NUMBERS,
+        &table::TASK,
         TASK_LISTS,
         TASK_EXTRA,
     );
@@ -116,7 +101,7 @@ fn group_object(g: &Group) -> Map<String, Value> {
     }
 }
 
-/// Writes rows of scalar columns, one edge table per list field, and the per-row
+/// Writes rows of scalar columns (the text and number fields of `row_table`), one edge table per list field, and the per-row
 /// objects (`params`, extra) in maps keyed by id.
 #[allow(clippy::too_many_arguments)]
 fn flatten(
@@ -124,8 +109,7 @@ fn flatten(
     rows: Vec<Map<String, Value>>,
     table: &str,
     owner: &str,
-    text: &[&str],
-    numbers: &[&str],
+    row_table: &Table,
     lists: &[(&str, &str, &str)],
     extra_key: &str,
 ) {
@@ -146,7 +130,13 @@ fn flatten(
         })
         .collect();
     let mut cols: Vec<&str> = vec!["id"];
-    cols.extend(text.iter().chain(numbers).copied().filter(|k| has(k)));
+    // The scalar columns are the row table's text and number fields, in its order.
+    let scalars = row_table
+        .fields
+        .iter()
+        .filter(|f| f.key != "id" && matches!(f.kind, Kind::Str | Kind::Number))
+        .map(|f| f.key);
+    cols.extend(scalars.filter(|k| has(k)));
     cols.extend(count_cols.iter().copied());
     let mut table_rows = Vec::with_capacity(rows.len());
     let mut edges: Vec<Vec<Value>> = vec![Vec::new(); lists.len()];

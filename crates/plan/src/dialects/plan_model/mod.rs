@@ -5,10 +5,12 @@
 //! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id. A
 //! tasks table whose ids are the ones their titles give, and that nothing else names,
 //! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
-//! fields read; the reader takes either form.
+//! fields read; the reader takes either form. Both forms are described once, in
+//! [`table`], which `validate` checks and the JSON Schema is generated from.
 
 mod derivable;
 mod flat;
+pub mod table;
 
 use std::collections::HashSet;
 
@@ -21,6 +23,7 @@ use crate::fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::table::Table;
 use flat::{from_tree, to_flat_tree};
 
 /// The plan-model dialect.
@@ -50,6 +53,10 @@ impl Dialect for PlanModel {
         }
     }
 
+    fn table(&self) -> Option<&'static Table> {
+        Some(&table::PLAN)
+    }
+
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
         let obj = doc
             .tree()
@@ -61,8 +68,9 @@ impl Dialect for PlanModel {
     fn validate(&self, doc: &Document) -> Vec<Problem> {
         match doc.tree() {
             Some(Value::Object(o)) => {
+                let mut out = crate::table::check(o, &PathBuf::root(), &table::PLAN);
                 let plan = from_tree(o);
-                let mut out = validate_plan(&plan);
+                out.extend(validate_plan(&plan));
                 if let Some(key) = body_tasks::LAYOUT_KEYS
                     .into_iter()
                     .find(|k| plan.layout.contains_key(*k))
