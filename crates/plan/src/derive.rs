@@ -387,8 +387,7 @@ fn apply_settings(
         }
         if let Some((tf, _)) = settable(field) {
             // The plan model holds every field; a dialect, the ones its tables name.
-            let held = to.dialect().table().is_none()
-                || task_keys(to).iter().any(|f| f.to == To::Task(tf));
+            let held = to == DialectId::PLAN || task_keys(to).iter().any(|f| f.to == To::Task(tf));
             if !held {
                 return Err(PlanError::doc(format!(
                     "--set {}={}: {to} has no field for a task's {field}, so the value would go nowhere",
