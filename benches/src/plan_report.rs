@@ -65,7 +65,7 @@ fn measure(
         .collect();
     let lossy = all
         .iter()
-        .filter(|f| f.lossless == Some(false))
+        .filter(|f| f.keeps_content == Some(false))
         .map(|f| f.key)
         .collect();
     let body = loaded

@@ -23,8 +23,8 @@
 use serde_json::Value;
 
 use crate::{
-    Change, Conversion, DialectId, Format, Loaded, Loss, Plan, PlanError, Setting, convert,
-    convert_from,
+    Change, Conversion, DialectId, Format, Loaded, Loss, LossReport, Plan, PlanError, Setting,
+    convert, convert_from,
 };
 
 /// The plan for a prompt: its title, goal and tasks with their fields, without the
@@ -88,10 +88,28 @@ pub struct Form {
     pub label: String,
     /// The text.
     pub text: String,
-    /// Whether reading the text back gives the same plan content (see
-    /// [`crate::LossReport::keeps_content`]; `None` for the source, and for the lean
-    /// form, which leaves the body out on purpose).
+    /// Whether reading the text back gives the same plan, layout included: the
+    /// conversion's round trip (write, read back, compare) reports no loss at all, so
+    /// the source converts back from this form byte for byte. `None` for the source,
+    /// and for the lean form, which leaves the body out on purpose.
     pub lossless: Option<bool>,
+    /// Whether reading the text back gives the same plan content, perhaps without the
+    /// layout that writes the source text back byte for byte (see
+    /// [`crate::LossReport::keeps_content`]); `None` where `lossless` is.
+    pub keeps_content: Option<bool>,
+}
+
+impl Form {
+    /// A converted form, with what its round trip kept.
+    fn converted(key: &'static str, label: String, text: String, report: &LossReport) -> Form {
+        Form {
+            key,
+            label,
+            text,
+            lossless: Some(report.is_empty()),
+            keeps_content: Some(report.keeps_content()),
+        }
+    }
 }
 
 /// Every form of a loaded plan whose source text is `source`.
@@ -108,44 +126,44 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         label: format!("source ({dialect} {})", loaded.format),
         text: source.to_owned(),
         lossless: None,
+        keeps_content: None,
     }];
     let json = convert(plan, dialect, Some(Format::Json))?;
-    let json_lossless = json.report.keeps_content();
     let compact = compact_json(&json.text)?;
-    out.push(Form {
-        key: "json_pretty",
-        label: format!("{dialect} as JSON (pretty)"),
-        text: json.text,
-        lossless: Some(json_lossless),
-    });
-    out.push(Form {
-        key: "json_compact",
-        label: format!("{dialect} as JSON (compact)"),
-        text: compact,
-        lossless: Some(json_lossless),
-    });
+    out.push(Form::converted(
+        "json_pretty",
+        format!("{dialect} as JSON (pretty)"),
+        json.text,
+        &json.report,
+    ));
+    out.push(Form::converted(
+        "json_compact",
+        format!("{dialect} as JSON (compact)"),
+        compact,
+        &json.report,
+    ));
     let toon = convert(plan, dialect, Some(Format::Toon))?;
-    out.push(Form {
-        key: "toon",
-        label: format!("{dialect} as TOON"),
-        lossless: Some(toon.report.keeps_content()),
-        text: toon.text,
-    });
+    out.push(Form::converted(
+        "toon",
+        format!("{dialect} as TOON"),
+        toon.text,
+        &toon.report,
+    ));
     if dialect != DialectId::PLAN {
         let model_json = convert(plan, DialectId::PLAN, Some(Format::Json))?;
-        out.push(Form {
-            key: "plan_json_compact",
-            label: "plan model as JSON (compact)".to_owned(),
-            lossless: Some(model_json.report.keeps_content()),
-            text: compact_json(&model_json.text)?,
-        });
+        out.push(Form::converted(
+            "plan_json_compact",
+            "plan model as JSON (compact)".to_owned(),
+            compact_json(&model_json.text)?,
+            &model_json.report,
+        ));
         let model = convert(plan, DialectId::PLAN, Some(Format::Toon))?;
-        out.push(Form {
-            key: "plan_toon",
-            label: "plan model as TOON".to_owned(),
-            lossless: Some(model.report.keeps_content()),
-            text: model.text,
-        });
+        out.push(Form::converted(
+            "plan_toon",
+            "plan model as TOON".to_owned(),
+            model.text,
+            &model.report,
+        ));
     }
     if plan.body.is_some() || !plan.layout.is_empty() {
         let model = convert(&lean(plan), DialectId::PLAN, Some(Format::Toon))?;
@@ -153,6 +171,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
             key: "plan_lean",
             label: "plan model as TOON, lean (no body or layout)".to_owned(),
             lossless: None,
+            keeps_content: None,
             text: model.text,
         });
     }
@@ -230,6 +249,48 @@ mod tests {
             "{:#?}",
             m.report
         );
+        Ok(())
+    }
+
+    /// A workflow markdown file written in its own style: its dialect's JSON and TOON
+    /// forms keep the content but not the style, so they are not lossless; the plan
+    /// model's forms keep the style and are.
+    #[test]
+    fn lossless_means_the_round_trip_reports_nothing() -> Result<(), PlanError> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/plans/workflow/valid/onboarding.md"
+        );
+        let text = std::fs::read_to_string(path).map_err(|e| PlanError::doc(e.to_string()))?;
+        let loaded = crate::load(&text, None, None, None)?;
+        assert!(loaded.plan.layout.contains_key("workflow.md_patch"));
+        let all = forms(&loaded, &text)?;
+        for f in &all[1..] {
+            if f.key == "plan_lean" {
+                continue;
+            }
+            let target = if f.key.starts_with("plan_") {
+                DialectId::PLAN
+            } else {
+                DialectId::WORKFLOW
+            };
+            let format = if f.key.contains("json") {
+                Format::Json
+            } else {
+                Format::Toon
+            };
+            // The round trip by hand: read the form back, write the source again.
+            let back = crate::load(&f.text, None, Some(target), Some(format))?;
+            let again = crate::write(&back.plan, DialectId::WORKFLOW, Some(Format::Md))?;
+            assert_eq!(f.lossless, Some(again == text), "{}", f.key);
+            assert_eq!(f.keeps_content, Some(true), "{}", f.key);
+        }
+        let lossless: Vec<&str> = all
+            .iter()
+            .filter(|f| f.lossless == Some(true))
+            .map(|f| f.key)
+            .collect();
+        assert_eq!(lossless, ["plan_json_compact", "plan_toon"]);
         Ok(())
     }
 }

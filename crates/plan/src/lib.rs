@@ -42,6 +42,7 @@ pub mod problem;
 pub mod table;
 pub mod tabular;
 pub mod text_patch;
+pub mod toon_numbers;
 pub mod yaml;
 
 use std::path::Path;

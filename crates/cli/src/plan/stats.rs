@@ -22,7 +22,8 @@ pub struct PlanStatsArgs {
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<Format>,
     /// Print the figures as JSON (`{file, dialect, format, tokenizer, forms: {key:
-    /// {label, bytes, tokens, lossless}}}`).
+    /// {label, bytes, tokens, lossless, keeps_content}}}`; `lossless`: the
+    /// source converts back from the form unchanged, `keeps_content`: its content does).
     #[arg(long)]
     pub json: bool,
 }
@@ -79,6 +80,7 @@ fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &st
                     "bytes": r.form.text.len(),
                     "tokens": r.tokens,
                     "lossless": r.form.lossless,
+                    "keeps_content": r.form.keeps_content,
                 }),
             )
         })
@@ -118,10 +120,11 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
         } else {
             percent_change(source, r.tokens)
         };
-        let lossless = match r.form.lossless {
-            None => "",
-            Some(true) => "yes",
-            Some(false) => "no (see toon plan convert)",
+        let lossless = match (r.form.lossless, r.form.keeps_content) {
+            (None, _) => "",
+            (Some(true), _) => "yes",
+            (Some(false), Some(true)) => "content only (not the source's layout)",
+            (Some(false), _) => "no (see toon plan convert)",
         };
         let line = format!(
             "{:<width$} {:>10} {:>10} {:>10}  {lossless}",
@@ -132,19 +135,32 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    // The smallest form that holds the whole plan (the lean form leaves the body out).
-    if let Some(best) = rows
-        .iter()
-        .filter(|r| r.form.lossless == Some(true))
-        .min_by_key(|r| r.tokens)
-    {
-        let _ = write!(
-            out,
-            "\nsmallest lossless: {} ({} tokens, {} against the source)",
-            best.form.label,
-            thousands(best.tokens),
-            percent_change(source, best.tokens)
-        );
+    // The smallest form that holds the whole plan (the lean form leaves the body out),
+    // and a smaller one that holds its content when there is one.
+    let smallest = |keep: fn(&Form) -> bool| {
+        rows.iter()
+            .filter(|r| keep(r.form))
+            .min_by_key(|r| r.tokens)
+    };
+    let lossless = smallest(|f| f.lossless == Some(true));
+    let content = smallest(|f| f.keeps_content == Some(true))
+        .filter(|c| lossless.is_none_or(|l| c.tokens < l.tokens));
+    for (what, best) in [
+        ("smallest lossless", lossless),
+        (
+            "smallest keeping the content (not the source's layout)",
+            content,
+        ),
+    ] {
+        if let Some(best) = best {
+            let _ = write!(
+                out,
+                "\n{what}: {} ({} tokens, {} against the source)",
+                best.form.label,
+                thousands(best.tokens),
+                percent_change(source, best.tokens)
+            );
+        }
     }
     out
 }
@@ -227,6 +243,42 @@ mod tests {
             out.contains("\nsmallest lossless: tooldag as JSON (compact) (1 tokens"),
             "{out}"
         );
+        Ok(())
+    }
+
+    /// A workflow markdown file in its own style: the workflow JSON and TOON forms
+    /// drop its `workflow.md_patch`, so they are not lossless, and the advice names a
+    /// form the file converts back from unchanged.
+    #[test]
+    fn lossless_forms_are_those_the_source_converts_back_from() -> Result<(), String> {
+        let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata/plans/workflow/valid/onboarding.md");
+        let mut a = PlanStatsArgs {
+            file,
+            from: None,
+            format: None,
+            json: true,
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&stats(&a, &Words)?).map_err(|e| e.to_string())?;
+        for key in ["json_pretty", "json_compact", "toon"] {
+            assert_eq!(v["forms"][key]["lossless"], false, "{key}");
+            assert_eq!(v["forms"][key]["keeps_content"], true, "{key}");
+        }
+        for key in ["plan_json_compact", "plan_toon"] {
+            assert_eq!(v["forms"][key]["lossless"], true, "{key}");
+        }
+        a.json = false;
+        let out = stats(&a, &Words)?;
+        assert!(
+            out.contains("workflow as JSON (compact)") && out.contains("content only"),
+            "{out}"
+        );
+        let advice = out
+            .split("\nsmallest lossless: ")
+            .nth(1)
+            .ok_or(out.clone())?;
+        assert!(advice.starts_with("plan model as "), "{out}");
         Ok(())
     }
 

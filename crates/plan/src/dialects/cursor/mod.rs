@@ -24,7 +24,7 @@ use crate::format::{self, Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To};
-use crate::text_patch;
+use crate::{text_patch, toon_numbers};
 
 /// The Cursor dialect.
 pub struct Cursor;
@@ -292,7 +292,7 @@ pub fn read_markdown(text: &str) -> Read {
         plan.layout.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
-        let canonical = front_matter::render_head(&front_plan(&plan));
+        let canonical = canonical_head(&front_plan(&plan));
         let hunks = text_patch::diff(&canonical, &s.head);
         plan.layout
             .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
@@ -345,23 +345,34 @@ fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
 }
 
 /// Whether a head states exactly the front-matter facts (title, goal, tasks, other
-/// keys) of `front`.
+/// keys) of `front`, numbers compared in TOON form.
 fn states_front(head: &str, front: &Plan) -> bool {
     let s = split::split(head);
     let mut facts = Plan::default();
     if let Some(fm) = &s.front_matter {
         front_matter::to_plan(&front_matter::parse(fm, 1).map, &mut facts);
     }
-    facts.title == front.title
-        && facts.goal == front.goal
-        && facts.tasks == front.tasks
-        && facts.extra == front.extra
+    let same = |facts: &Plan, front: &Plan| {
+        facts.title == front.title
+            && facts.goal == front.goal
+            && facts.tasks == front.tasks
+            && facts.extra == front.extra
+    };
+    same(&facts, front) || same(&toon_numbers::plan(&facts), &toon_numbers::plan(front))
+}
+
+/// The canonical head of the plan's front-matter facts, numbers in the form
+/// plan-model TOON gives them ([`toon_numbers`]: `3.0` is written `3`), so a plan has
+/// one canonical head before and after a trip through TOON, and a head patch taken
+/// from it holds for both.
+fn canonical_head(front: &Plan) -> String {
+    front_matter::render_head(&toon_numbers::plan(front))
 }
 
 /// Writes a plan as a Cursor markdown file.
 pub fn write_markdown(plan: &Plan) -> String {
     let front = front_plan(plan);
-    let canonical = front_matter::render_head(&front);
+    let canonical = canonical_head(&front);
     let kept = match plan.layout.get(HEAD) {
         Some(Value::String(h)) => Some(h.clone()),
         _ => plan

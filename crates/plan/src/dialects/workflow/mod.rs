@@ -22,7 +22,7 @@ use crate::model::Group;
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
 use crate::table::Table;
-use crate::text_patch;
+use crate::{text_patch, toon_numbers};
 
 /// Layout key: the lines where the markdown a plan was read from differs from the
 /// canonical markdown of the same plan (a [`crate::text_patch`]).
@@ -102,10 +102,9 @@ impl Dialect for Workflow {
     }
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
-        let tree = to_tree(plan);
         match format {
-            Format::Md => Ok(write_markdown(plan, to_markdown(&tree))),
-            other => format::write_tree(&tree, other),
+            Format::Md => Ok(write_markdown(plan, canonical_markdown(plan))),
+            other => format::write_tree(&to_tree(plan), other),
         }
     }
 
@@ -133,11 +132,18 @@ impl Dialect for Workflow {
     }
 }
 
+/// The canonical markdown of a plan, numbers in the form plan-model TOON gives them
+/// ([`toon_numbers`]: `5.0` is written `5`), so a plan has one canonical text before
+/// and after a trip through TOON, and a layout patch taken from it holds for both.
+fn canonical_markdown(plan: &Plan) -> String {
+    to_markdown(&to_tree(&toon_numbers::plan(plan)))
+}
+
 /// Notes in the plan's layout how `text` differs from the plan's canonical markdown,
 /// when it does and the difference can be applied again.
 fn keep_markdown_style(plan: &mut Plan, text: &str) {
     plan.layout.shift_remove(MD_PATCH);
-    let canonical = to_markdown(&to_tree(plan));
+    let canonical = canonical_markdown(plan);
     if canonical == text {
         return;
     }
@@ -150,8 +156,8 @@ fn keep_markdown_style(plan: &mut Plan, text: &str) {
 }
 
 /// The plan's markdown: `canonical` with the plan's [`MD_PATCH`] applied, as long as
-/// the patched text still reads back to the same plan (an edited value, task or step
-/// gives the canonical text instead).
+/// the patched text still reads back to the same plan, numbers compared in TOON form
+/// (an edited value, task or step gives the canonical text instead).
 fn write_markdown(plan: &Plan, canonical: String) -> String {
     let Some(patched) = plan
         .layout
@@ -165,7 +171,7 @@ fn write_markdown(plan: &Plan, canonical: String) -> String {
         let mut plan = plan.clone();
         back.layout.shift_remove(MD_PATCH);
         plan.layout.shift_remove(MD_PATCH);
-        back == plan
+        toon_numbers::same_plan(&back, &plan)
     });
     if same { patched } else { canonical }
 }

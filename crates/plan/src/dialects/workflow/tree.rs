@@ -412,7 +412,7 @@ fn write_step(t: &Task) -> Value {
 }
 
 /// Gives every object in the list the same keys, adding `null` where one is missing.
-fn make_uniform(items: &mut [Value]) {
+pub(super) fn make_uniform(items: &mut [Value]) {
     let mut all: IndexSet<String> = IndexSet::new();
     for it in items.iter() {
         if let Value::Object(o) = it {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::labels::{HEADING, STEP_LABELS, TASK_LABELS, key_for_label, label_safe};
 use super::values::{ValueKind, parse_value};
+use crate::dialects::workflow::tree::make_uniform;
 use crate::problem::{Location, Problem};
 
 /// A markdown plan read into the workflow tree, with where each part came from.
@@ -522,7 +523,7 @@ impl<'a> Reader<'a> {
         }
         // A `Name` bullet wins over the heading. A step heading equal to the action
         // or id (or empty) is the writer's default, not a name.
-        let steps: Vec<Value> = self
+        let mut steps: Vec<Value> = self
             .steps
             .drain(..)
             .map(|mut s| {
@@ -538,7 +539,7 @@ impl<'a> Reader<'a> {
                 Value::Object(s)
             })
             .collect();
-        let tasks: Vec<Value> = self
+        let mut tasks: Vec<Value> = self
             .tasks
             .drain(..)
             .map(|mut t| {
@@ -551,6 +552,10 @@ impl<'a> Reader<'a> {
                 Value::Object(t)
             })
             .collect();
+        // A bullet a task or step leaves out is a field it holds as `null`: the tree
+        // has uniform arrays, as seed 002's Markdown → JSON step gives them.
+        make_uniform(&mut tasks);
+        make_uniform(&mut steps);
         tree.insert("tasks".into(), Value::Array(tasks));
         tree.insert("steps".into(), Value::Array(steps));
         if let Some(v) = self.root.shift_remove("shared_inputs") {
