@@ -22,6 +22,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
             format!("{} is a directory", path.display()),
         ));
     }
+    if is_device(path) {
+        return write_device(path, bytes);
+    }
     let mut tmp = temp_file_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
@@ -30,6 +33,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Whether `path` is an existing device, pipe or socket (`-o /dev/null`, `-o
+/// /dev/stdout`, a FIFO): written in place, as renaming a file over it would replace it.
+fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Writes `bytes` into an existing device or pipe.
+fn write_device(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+    f.write_all(bytes)?;
+    f.flush()
 }
 
 /// A temporary file in `dir`, to be renamed over the output. It is created with the
@@ -63,6 +79,11 @@ pub fn emit_with(
                 return Err(Failure::new(format!("{}: is a directory", p.display())));
             }
             let fail = |e: io::Error| io_failure(format!("cannot write {}", p.display()), &e);
+            if is_device(p) {
+                let mut buf = Vec::new();
+                produce(&mut buf)?;
+                return write_device(p, &buf).map_err(fail);
+            }
             let tmp = temp_file_in(dir).map_err(fail)?;
             let mut w = io::BufWriter::new(tmp);
             produce(&mut w)?;

@@ -223,3 +223,57 @@ fn an_unwritable_stderr_or_stdout_is_no_panic() {
     assert_ne!(o.status.code(), Some(101), "stdout full: {}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+/// `-o` naming a device or pipe (`/dev/null`, `/dev/stdout`, a FIFO) writes into it: a
+/// file renamed over it would replace the device itself.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_pipe_is_written_in_place() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("out.fifo");
+    if !Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        return;
+    }
+    // Opened for reading and writing, the pipe neither blocks this open nor the writer's.
+    let mut pipe = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .expect("open fifo");
+    let input = dir.path().join("x.json");
+    std::fs::write(&input, r#"{"a":1}"#).unwrap();
+    let plan = dir.path().join("p.json");
+    std::fs::write(
+        &plan,
+        r#"{"dag":[{"id":"a","tool":"t","query":"q","dependencies":[]}]}"#,
+    )
+    .unwrap();
+    for args in [
+        vec![input.to_str().unwrap(), "-o", fifo.to_str().unwrap()],
+        vec![
+            "plan",
+            "convert",
+            plan.to_str().unwrap(),
+            "--to",
+            "plan",
+            "--format",
+            "toon",
+            "-o",
+            fifo.to_str().unwrap(),
+        ],
+    ] {
+        let o = toon(&args, b"");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{args:?} replaced the pipe");
+        let mut buf = vec![0u8; 4096];
+        let n = pipe.read(&mut buf).expect("read the pipe");
+        assert!(n > 0, "{args:?}: nothing written");
+    }
+}
