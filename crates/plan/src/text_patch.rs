@@ -41,39 +41,38 @@ pub fn diff(canonical: &str, original: &str) -> Vec<Hunk> {
     let ops =
         capture_diff_slices_deadline(Algorithm::Myers, &old_lines, &new_lines, Some(deadline));
     let mut hunks: Vec<Hunk> = Vec::new();
+    // Positions come from walking the operations in order: an operation's own indices
+    // are not always the ones its place in the script implies (an insert after an
+    // equal run can carry the index from before it).
+    let (mut old, mut new) = (0usize, 0usize);
     for op in ops {
-        let (old_start, old_len, new_start, new_len) = match op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } => (old_index, old_len, new_index, 0),
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => (old_index, 0, new_index, new_len),
+        let (old_len, new_len) = match op {
+            DiffOp::Equal { len, .. } => {
+                old += len;
+                new += len;
+                continue;
+            }
+            DiffOp::Delete { old_len, .. } => (old_len, 0),
+            DiffOp::Insert { new_len, .. } => (0, new_len),
             DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => (old_index, old_len, new_index, new_len),
+                old_len, new_len, ..
+            } => (old_len, new_len),
         };
-        let text: String = new_lines[new_start..new_start + new_len].concat();
+        let text: String = new_lines[new..new + new_len].concat();
         match hunks.last_mut() {
             // Adjacent operations (a delete then an insert) make one hunk.
-            Some(h) if h.line - 1 + h.cut == old_start => {
+            Some(h) if h.line - 1 + h.cut == old => {
                 h.cut += old_len;
                 h.text.push_str(&text);
             }
             _ => hunks.push(Hunk {
-                line: old_start + 1,
+                line: old + 1,
                 cut: old_len,
                 text,
             }),
         }
+        old += old_len;
+        new += new_len;
     }
     hunks
 }
@@ -211,6 +210,14 @@ mod tests {
             from_value(&serde_json::json!([{"line": 1, "cut": 0, "text": "", "x": 1}])),
             None
         );
+    }
+
+    #[test]
+    fn an_insert_after_an_equal_run_lands_after_it() {
+        // The diff library reports this insert with the index from before the equal
+        // line; the hunk must still go after it.
+        let hunks = diff("\r\n\n", "\na\n\n");
+        assert_eq!(apply("\r\n\n", &hunks).as_deref(), Some("\na\n\n"));
     }
 
     proptest! {
