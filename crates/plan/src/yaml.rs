@@ -19,7 +19,10 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
     if text.trim().is_empty() {
         return Ok(Value::Null);
     }
-    serde_saphyr::from_str::<Value>(text).map_err(|e| {
+    // YAML 1.2's core schema: only `true`/`false` are booleans, so a todo's `content:
+    // Yes` or a `name: Off` stays the text it is (YAML 1.1 read them as booleans).
+    let options = serde_saphyr::options! { strict_booleans: true };
+    serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let (loc, column) = match e.location() {
             Some(l) => (Location::Line(l.line() as usize), Some(l.column() as usize)),
             None => (Location::Document, None),
@@ -240,6 +243,15 @@ pub fn quote(s: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn only_true_and_false_are_booleans() {
+        let v = parse("a: Yes\nb: off\nc: y\nd: true\ne: False\n").unwrap();
+        assert_eq!(
+            v,
+            json!({"a": "Yes", "b": "off", "c": "y", "d": true, "e": false})
+        );
+    }
 
     #[test]
     fn block_style_reads_back() {
