@@ -528,3 +528,74 @@ fn a_folder_does_not_convert_into_a_file_name() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn json_records_locate_unreadable_files_and_name_what_set_fills() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("short.toon");
+    std::fs::write(&bad, "tasks[2]:\n  - id: a\n").unwrap();
+    for args in [
+        &["plan", "validate", "--json", path(&bad)][..],
+        &["plan", "show", "--json", path(&bad)],
+        &["plan", "convert", "--json", path(&bad), "--to", "cursor"],
+    ] {
+        let o = toon(args, "");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)));
+        let record = if v.is_array() { &v[0] } else { &v };
+        let p = &record["problems"][0];
+        assert_eq!(
+            (&p["line"], &p["column"]),
+            (&2.into(), &3.into()),
+            "{args:?}: {v}"
+        );
+        assert_eq!(p["rule"], "syntax");
+        assert!(record["error"].as_str().unwrap().contains("^"), "{v}");
+    }
+    // A refused conversion names the fields --set fills.
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            "--json",
+            &testdata("cursor/valid/dark-mode.plan.md"),
+            "--to",
+            "tooldag",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["settable"], serde_json::json!(["tool"]), "{v}");
+    assert_eq!(v["written"], false);
+    // Folder entries say whether each was written, as a single file's record does.
+    let src = dir.path().join("plans");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::copy(
+        testdata("cursor/valid/dark-mode.plan.md"),
+        src.join("d.plan.md"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            "--json",
+            path(&src),
+            "--to",
+            "plan",
+            "-o",
+            path(&out),
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let entries = v
+        .as_array()
+        .map(|a| a.to_vec())
+        .or_else(|| v["files"].as_array().cloned())
+        .unwrap_or_default();
+    assert!(!entries.is_empty(), "{v}");
+    assert!(entries.iter().all(|e| e["written"] == true), "{v}");
+}

@@ -78,7 +78,7 @@ fn convert_one(
         Ok(l) => l,
         Err(e) => {
             errln!("{e}");
-            record.insert("error".into(), json!(e));
+            e.record(record);
             return Err(Outcome::Failed);
         }
     };
@@ -114,6 +114,8 @@ fn convert_one(
         Value::Array(conv.report.losses.iter().map(json::loss).collect()),
     );
     record.insert("target_problems".into(), json::problems(&conv.problems));
+    // The fields `--set` can fill to clear the target's errors.
+    record.insert("settable".into(), json!(conv.settable_fields()));
     let n = conv.report.dropped().count();
     let filled = conv.report.losses.len() - n;
     if n + filled > 0 {
@@ -397,6 +399,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                 "to": opts.to.name(),
                 "outcome": "of another dialect",
                 "ok": false,
+                "written": false,
             }));
             *counts.entry("of another dialect").or_insert(0) += 1;
             continue;
@@ -438,7 +441,9 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         };
         record.insert("outcome".into(), json!(key));
         record.insert("ok".into(), json!(key == "converted"));
-        if key.starts_with("converted") {
+        let written = key.starts_with("converted");
+        record.insert("written".into(), json!(written));
+        if written {
             record.insert("output".into(), json!(target.display().to_string()));
         }
         records.push(Value::Object(record));

@@ -186,8 +186,49 @@ pub(crate) fn load(
     path: &Path,
     from: Option<DialectId>,
     format: Option<Format>,
-) -> Result<Loaded, String> {
+) -> Result<Loaded, LoadError> {
     load_with_text(path, from, format).map(|(_, loaded)| loaded)
+}
+
+/// A plan file that could not be read: the message printed (naming the file), and the
+/// same as a `--json` problem, with its line and column where the parser gives them.
+#[derive(Debug)]
+pub(crate) struct LoadError {
+    message: String,
+    problem: serde_json::Value,
+}
+
+impl LoadError {
+    fn new(message: String, rule: &str, line: Option<usize>, column: Option<usize>) -> Self {
+        let first = message.lines().next().unwrap_or_default().to_owned();
+        let mut problem = serde_json::json!({"severity": "error", "rule": rule, "message": first});
+        if let Some(n) = line {
+            problem["line"] = n.into();
+        }
+        if let Some(c) = column {
+            problem["column"] = c.into();
+        }
+        LoadError { message, problem }
+    }
+
+    /// Adds the error to a `--json` record: `error` (the message as printed) and
+    /// `problems` (the one problem, located).
+    pub(crate) fn record(&self, record: &mut serde_json::Map<String, serde_json::Value>) {
+        record.insert("error".into(), self.message.clone().into());
+        record.insert("problems".into(), serde_json::json!([self.problem]));
+    }
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<LoadError> for String {
+    fn from(e: LoadError) -> String {
+        e.message
+    }
 }
 
 /// Reads a plan file: its text and the loaded plan; errors name the file.
@@ -195,17 +236,29 @@ pub(crate) fn load_with_text(
     path: &Path,
     from: Option<DialectId>,
     format: Option<Format>,
-) -> Result<(String, Loaded), String> {
-    let bytes = output::read_input(Some(path))?;
+) -> Result<(String, Loaded), LoadError> {
+    let name = output::input_name(Some(path));
+    let bytes = output::read_input(Some(path))
+        .map_err(|e| LoadError::new(e.to_string(), "read", None, None))?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (byte {})",
-            output::input_name(Some(path)),
-            e.utf8_error().valid_up_to()
+        let at = e.utf8_error().valid_up_to();
+        LoadError::new(
+            format!("{name}: not UTF-8 text (byte {at})"),
+            "read",
+            None,
+            None,
         )
     })?;
-    let loaded = toon_plan::load(&text, Some(path), from, format)
-        .map_err(|e| format!("{}: {e}", output::input_name(Some(path))))?;
+    let loaded = toon_plan::load(&text, Some(path), from, format).map_err(|e| {
+        let line = match e.location {
+            toon_plan::Location::Line(n) => Some(n),
+            _ => None,
+        };
+        let first = e.message.lines().next().unwrap_or_default().to_owned();
+        let mut err = LoadError::new(format!("{name}: {e}"), "syntax", line, e.column);
+        err.problem["message"] = first.into();
+        err
+    })?;
     Ok((text, loaded))
 }
 
@@ -262,11 +315,11 @@ fn validate(
             }
             Err(e) => {
                 if json {
-                    records.push(serde_json::json!({
-                        "file": output::input_name(Some(path)),
-                        "valid": false,
-                        "error": e,
-                    }));
+                    let mut record = serde_json::Map::new();
+                    record.insert("file".into(), output::input_name(Some(path)).into());
+                    record.insert("valid".into(), false.into());
+                    e.record(&mut record);
+                    records.push(record.into());
                 } else {
                     errln!("{e}");
                 }
@@ -303,6 +356,15 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
         Ok(l) => l,
         Err(e) => {
             errln!("{e}");
+            if json {
+                let mut record = serde_json::Map::new();
+                record.insert("file".into(), output::input_name(Some(path)).into());
+                record.insert("valid".into(), false.into());
+                e.record(&mut record);
+                if let Err(e) = json::print(&record.into()) {
+                    errln!("cannot write stdout: {}", output::describe_io(&e));
+                }
+            }
             return ExitCode::FAILURE;
         }
     };
