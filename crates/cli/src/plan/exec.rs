@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use toon_plan::exec::render::seconds as ms;
 use toon_plan::exec::{self, DryRunOptions, Outcome, Schedule};
 use toon_plan::{DialectId, Format, Loaded};
 
@@ -143,15 +144,6 @@ fn print(text: &str) -> Result<(), ExitCode> {
         errln!("cannot write stdout: {}", output::describe_io(&e));
         ExitCode::FAILURE
     })
-}
-
-fn ms(v: u64) -> String {
-    let (whole, millis) = (v / 1000, v % 1000);
-    if millis == 0 {
-        format!("{whole} s")
-    } else {
-        format!("{:.3} s", v as f64 / 1000.0)
-    }
 }
 
 /// The human-readable schedule.

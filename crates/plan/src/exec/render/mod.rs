@@ -56,12 +56,22 @@ pub(crate) fn label(plan: &Plan, index: usize) -> String {
 }
 
 /// Text on one line, cut to `max` characters with `…`.
-pub(crate) fn one_line(s: &str, max: usize) -> String {
+pub fn one_line(s: &str, max: usize) -> String {
     let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() > max {
         let cut: String = flat.chars().take(max.saturating_sub(1)).collect();
         format!("{cut}…")
     } else {
         flat
+    }
+}
+
+/// A duration in milliseconds as seconds: `5 s`, or `1.250 s` when it has a fraction.
+pub fn seconds(ms: u64) -> String {
+    let (whole, millis) = (ms / 1000, ms % 1000);
+    if millis == 0 {
+        format!("{whole} s")
+    } else {
+        format!("{:.3} s", ms as f64 / 1000.0)
     }
 }

@@ -11,14 +11,7 @@
 use crate::exec::Schedule;
 use crate::model::Plan;
 
-fn ms(v: u64) -> String {
-    let (whole, millis) = (v / 1000, v % 1000);
-    if millis == 0 {
-        format!("{whole} s")
-    } else {
-        format!("{:.3} s", v as f64 / 1000.0)
-    }
-}
+use super::seconds as ms;
 
 /// The drawing, ending with the critical path and, when durations are known, the
 /// makespan. Task labels are cut to one line.
