@@ -498,3 +498,31 @@ fn staged_titles_come_from_the_action_without_words() {
         Some("from the action and target")
     );
 }
+
+#[test]
+fn ids_of_any_script_convert_to_a_tool_dag() {
+    let mut t = task("резервная-копия", &[]);
+    t.description = Some("Сделать копию".into());
+    let mut u = task("復元", &["резервная-копия"]);
+    u.description = Some("戻す".into());
+    let (tree, _, errors) = convert(
+        &plan(vec![t, u]),
+        DialectId::CURSOR,
+        DialectId::TOOLDAG,
+        &["tool=web_search"],
+    );
+    assert_eq!(errors, 0, "{tree}");
+    assert_eq!(tree["dag"][1]["dependencies"][0], "резервная-копия");
+    // Spaces and other punctuation are still not ids.
+    for bad in ["two words", "a.b", "x!"] {
+        let mut t = task(bad, &[]);
+        t.description = Some("q".into());
+        let (_, _, errors) = convert(
+            &plan(vec![t]),
+            DialectId::CURSOR,
+            DialectId::TOOLDAG,
+            &["tool=t"],
+        );
+        assert_eq!(errors, 1, "{bad}");
+    }
+}

@@ -89,7 +89,8 @@ pub enum Check {
     OneOf(&'static [Choice]),
     /// Text that is not only white space.
     NonBlank,
-    /// Letters, digits, `_` and `-` only, at least one.
+    /// Letters and digits of any script, `_` and `-` only, at least one
+    /// ([`SLUG_PATTERN`]).
     Slug,
     /// An integer of at least 1.
     Positive,
@@ -211,11 +212,15 @@ pub fn one_of(choices: &[Choice], v: &str) -> bool {
     choices.iter().any(|c| c.value == v)
 }
 
-/// Text of letters, digits, `_` and `-` only, at least one.
+/// The pattern of [`Check::Slug`], in the validator and in the JSON Schema alike: word
+/// characters (letters and digits of any script, `_`) and `-`, at least one.
+pub const SLUG_PATTERN: &str = r"^[\w-]+$";
+
+/// Whether `s` matches [`SLUG_PATTERN`].
 fn is_slug(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    static SLUG: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| regex::Regex::new(SLUG_PATTERN).ok());
+    SLUG.as_ref().is_some_and(|r| r.is_match(s))
 }
 
 /// Checks an object against its table, and the objects nested in it against theirs:

@@ -114,7 +114,7 @@ fn scalar(ty: &str, check: &Check) -> Value {
             o.insert("pattern".into(), r"\S".into());
         }
         Check::Slug => {
-            o.insert("pattern".into(), "^[A-Za-z0-9_-]+$".into());
+            o.insert("pattern".into(), super::SLUG_PATTERN.into());
         }
         Check::Positive => {
             o.insert("type".into(), "integer".into());
