@@ -513,6 +513,18 @@ fn ids_of_any_script_convert_to_a_tool_dag() {
     );
     assert_eq!(errors, 0, "{tree}");
     assert_eq!(tree["dag"][1]["dependencies"][0], "резервная-копия");
+    // Combining marks are part of an id too.
+    for good in ["हिन्दी", "cafe\u{301}"] {
+        let mut t = task(good, &[]);
+        t.description = Some("q".into());
+        let (_, _, errors) = convert(
+            &plan(vec![t]),
+            DialectId::CURSOR,
+            DialectId::TOOLDAG,
+            &["tool=t"],
+        );
+        assert_eq!(errors, 0, "{good}");
+    }
     // Spaces and other punctuation are still not ids.
     for bad in ["two words", "a.b", "x!"] {
         let mut t = task(bad, &[]);

@@ -32,7 +32,7 @@ pub static TASK: Table = Table {
             "id",
             Kind::Str,
             true,
-            "Unique id: letters, digits, `_` and `-` only.",
+            "Unique id: no spaces, no punctuation but `_` and `-` (letters of any script).",
         )
         .check(Check::Slug, "id-format")
         .to(To::Task(TaskField::Id)),

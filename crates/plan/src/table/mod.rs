@@ -89,8 +89,8 @@ pub enum Check {
     OneOf(&'static [Choice]),
     /// Text that is not only white space.
     NonBlank,
-    /// Letters and digits of any script, `_` and `-` only, at least one
-    /// ([`SLUG_PATTERN`]).
+    /// No whitespace and no ASCII punctuation but `_` and `-`, at least one character
+    /// ([`SLUG_PATTERN`]): ids of any script.
     Slug,
     /// An integer of at least 1.
     Positive,
@@ -212,9 +212,12 @@ pub fn one_of(choices: &[Choice], v: &str) -> bool {
     choices.iter().any(|c| c.value == v)
 }
 
-/// The pattern of [`Check::Slug`], in the validator and in the JSON Schema alike: word
-/// characters (letters and digits of any script, `_`) and `-`, at least one.
-pub const SLUG_PATTERN: &str = r"^[\w-]+$";
+/// The pattern of [`Check::Slug`], in the validator and in the JSON Schema alike: at
+/// least one character, none of them whitespace, a control character or ASCII
+/// punctuation other than `_` and `-` (letters and digits of any script pass). Written
+/// with ASCII ranges only, so ECMA-262 (JSON Schema's), Python's and Rust's regexes read
+/// it alike (`\w` is ASCII in ECMA-262 and differs between the others on marks).
+pub const SLUG_PATTERN: &str = r"^[^\s\x00-\x1F\x7F!-,./:-@\[-^`{-~]+$";
 
 /// Whether `s` matches [`SLUG_PATTERN`].
 fn is_slug(s: &str) -> bool {
@@ -289,7 +292,7 @@ fn check_value(field: &Field, v: &Value, at: &PathBuf) -> Option<Problem> {
             format!("`{key}` must not be empty")
         }
         (Check::Slug, Value::String(s)) if !is_slug(s) => {
-            format!("{key} {s:?} may hold only letters, digits, `_` and `-`")
+            format!("{key} {s:?} may not hold spaces or punctuation other than `_` and `-`")
         }
         (Check::Positive, Value::Number(n)) if !matches!(n.as_u64(), Some(n) if n > 0) => {
             format!("`{key}` must be a positive integer, not {n}")
