@@ -379,10 +379,10 @@ fn apply_settings(
 ) -> Result<(), PlanError> {
     for s in sets {
         let field = model_field(&s.field).unwrap_or("description");
-        if s.value.is_empty() {
+        if s.value.trim().is_empty() {
             return Err(PlanError::doc(format!(
-                "--set {}=: give a value after `=`",
-                s.field
+                "--set {}={}: give a value after `=`",
+                s.field, s.value
             )));
         }
         if let Some((tf, _)) = settable(field) {
@@ -462,7 +462,7 @@ fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     match t.slot(To::Task(tf)) {
         Some(Slot::Text(v)) => *v = Some(value.to_owned()),
         Some(Slot::Num(n)) => {
-            let parsed: u64 = value.parse().map_err(|_| {
+            let parsed: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
                 PlanError::doc(format!("--set {name}={value}: not a positive integer"))
             })?;
             *n = Some(Number::from(parsed));
