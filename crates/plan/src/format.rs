@@ -75,6 +75,14 @@ impl Format {
         if t.lines().any(is_task_item) {
             return Format::Md;
         }
+        // A `- ` item with no TOON array header above it is a YAML list (that YAML did
+        // not parse): its error is YAML's.
+        if t.lines().any(|l| {
+            let l = l.trim_start();
+            l == "-" || l.starts_with("- ")
+        }) {
+            return Format::Yaml;
+        }
         Format::Toon
     }
 
@@ -272,6 +280,11 @@ mod json_error_tests {
         // A task list without front matter is markdown.
         assert_eq!(Format::sniff("- [ ] alpha\n- [x] beta\n"), Format::Md);
         assert_eq!(Format::sniff("Intro\n\n* [ ] alpha\n"), Format::Md);
+        // YAML that does not parse is still YAML, for its error.
+        assert_eq!(
+            Format::sniff("tasks:\n  - id: a\n    prompt: p\n    prompt: q\n"),
+            Format::Yaml
+        );
     }
 
     #[test]

@@ -474,7 +474,11 @@ fn a_setting_that_would_go_nowhere_is_an_error() {
         ),
         (DialectId::TOOLDAG, "tool=", "give a value after `=`"),
         (DialectId::TOOLDAG, "tool= ", "give a value after `=`"),
-        (DialectId::PLANDAG, "parallel_group=0", "not a positive integer"),
+        (
+            DialectId::PLANDAG,
+            "parallel_group=0",
+            "not a positive integer",
+        ),
     ] {
         let sets = [set.parse().unwrap()];
         let e = toon_plan::convert_from(&p, DialectId::STAGED, to, None, &sets).unwrap_err();

@@ -454,3 +454,12 @@ def test_readme_plan_example_runs(capsys):
     assert "task tokens tool set" in out and "task toggle status dropped" in out
     assert "[['tokens'], ['toggle', 'docs']]" in out
     assert out[-1] == "2 3"
+
+
+def test_set_values_are_text_or_integers():
+    p = plan.read_file(CURSOR)
+    for bad in (None, True, 1.5, ["web"]):
+        with pytest.raises(ValueError, match="a value is text"):
+            p.convert("tooldag", set={"tool": bad})
+    conv = p.convert("tooldag", set={"tool": "web_search"})
+    assert "web_search" in conv.text

@@ -214,8 +214,18 @@ def _settings(set: Union[None, Mapping[str, Any], Iterable[str]]) -> List[str]:
     if isinstance(set, str):
         return [set]
     if isinstance(set, Mapping):
-        return [f"{k}={v}" for k, v in set.items()]
+        return [_setting(k, v) for k, v in set.items()]
     return [str(s) for s in set]
+
+
+def _setting(field: Any, value: Any) -> str:
+    # Text, or an integer (``parallel_group``): None or True would become the text
+    # "None" or "True" in the plan.
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ValueError(
+            f"set={{{field!r}: {value!r}}}: a value is text (or an integer for parallel_group)"
+        )
+    return f"{field}={value}"
 
 
 class Plan:
@@ -240,8 +250,11 @@ class Plan:
         return self._loaded.format
 
     def to_dict(self) -> Dict[str, Any]:
-        """The plan model as a dict: its JSON form, the ``plan`` dialect (a fresh copy
-        on each call)."""
+        """The plan model as a dict: its fields nested as the model holds them (tasks
+        with their ``dependencies``), a fresh copy on each call. ``read(json.dumps(d),
+        dialect="plan")`` reads it back; ``convert("plan", "json")`` gives the
+        table-friendly document with its ``schema`` key, which reads back without naming
+        the dialect."""
         return cast(Dict[str, Any], json.loads(self._loaded.plan_json()))
 
     @property
@@ -284,7 +297,8 @@ class Plan:
         validation errors, or the text fails the target's validation (it needs what the
         source does not hold) — unless ``force``. Raises :class:`PlanError` when the
         target cannot be written at all (e.g. ``md`` for a JSON dialect), ``ValueError``
-        for an unknown dialect, format or ``set`` field.
+        for an unknown dialect, format or ``set`` field, or a ``set`` value that is not
+        text (or an integer for ``parallel_group``).
         """
         sets = _settings(set)
         if not force:
