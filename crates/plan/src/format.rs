@@ -185,21 +185,25 @@ impl Document {
     pub fn parse(text: &str, format: Format) -> Result<Document, PlanError> {
         match format {
             Format::Md => Ok(Document::Markdown(text.to_owned())),
-            Format::Json => serde_json::from_str::<Value>(text)
-                .map(Document::Tree)
-                .map_err(|e| {
-                    // serde_json ends its message with the position, which the location
-                    // and the column below already give; its column is 0 at the start of
-                    // a line, ours 1-based.
-                    let text = e.to_string();
-                    let position = format!(" at line {} column {}", e.line(), e.column());
-                    let message = text.strip_suffix(&position).unwrap_or(&text);
-                    PlanError::new(
-                        Location::Line(e.line()),
-                        format!("invalid JSON: {message} (column {})", e.column().max(1)),
-                    )
-                    .with_column(Some(e.column().max(1)))
-                }),
+            // A byte-order mark before JSON text is not part of it (RFC 8259 §8.1 lets a
+            // reader ignore one).
+            Format::Json => {
+                serde_json::from_str::<Value>(text.strip_prefix('\u{feff}').unwrap_or(text))
+                    .map(Document::Tree)
+                    .map_err(|e| {
+                        // serde_json ends its message with the position, which the location
+                        // and the column below already give; its column is 0 at the start of
+                        // a line, ours 1-based.
+                        let text = e.to_string();
+                        let position = format!(" at line {} column {}", e.line(), e.column());
+                        let message = text.strip_suffix(&position).unwrap_or(&text);
+                        PlanError::new(
+                            Location::Line(e.line()),
+                            format!("invalid JSON: {message} (column {})", e.column().max(1)),
+                        )
+                        .with_column(Some(e.column().max(1)))
+                    })
+            }
             Format::Yaml => yaml::parse(text).map(Document::Tree),
             Format::Toon => match toon::decode_value(text) {
                 Ok(v) => Ok(Document::Tree(tabular::unflatten(Value::from(v)))),

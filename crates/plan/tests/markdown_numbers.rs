@@ -126,3 +126,21 @@ fn seed_002_markdown_example_survives_plan_toon() {
     assert!(blocks[0].contains("5.0s"), "{}", blocks[0]);
     comes_back_in_every_format(&blocks[0], DialectId::WORKFLOW);
 }
+
+/// A byte-order mark before workflow markdown is not part of its title line; the file
+/// comes back with it. JSON with one reads as JSON.
+#[test]
+fn a_byte_order_mark_is_read_past_and_kept() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/plans/workflow/valid/onboarding.md"
+    );
+    let text = format!("\u{feff}{}", std::fs::read_to_string(path).unwrap());
+    let loaded = toon_plan::load(&text, None, None, Some(Format::Md)).unwrap();
+    assert_eq!(loaded.dialect, DialectId::WORKFLOW);
+    assert!(toon_plan::validate(&loaded).iter().all(|p| !p.is_error()));
+    comes_back_in_every_format(&text, DialectId::WORKFLOW);
+    let json = "\u{feff}{\"dag\": [{\"id\": \"a\", \"tool\": \"t\", \"query\": \"q\", \"dependencies\": []}]}";
+    let loaded = toon_plan::load(json, None, None, Some(Format::Json)).unwrap();
+    assert_eq!(loaded.dialect, DialectId::TOOLDAG);
+}

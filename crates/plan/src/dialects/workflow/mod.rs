@@ -66,7 +66,7 @@ impl Dialect for Workflow {
                     0
                 }
             }
-            Document::Markdown(text) => markdown::detect(text),
+            Document::Markdown(text) => markdown::detect(without_bom(text)),
         }
     }
 
@@ -74,7 +74,7 @@ impl Dialect for Workflow {
         match doc {
             Document::Tree(v) => from_tree(v).map(Read::from),
             Document::Markdown(text) => {
-                let md = from_markdown(text);
+                let md = from_markdown(without_bom(text));
                 let mut plan = from_tree(&md.tree)?;
                 keep_markdown_style(&mut plan, text);
                 Ok(Read {
@@ -89,7 +89,7 @@ impl Dialect for Workflow {
         match doc {
             Document::Tree(v) => validate_tree(v, false),
             Document::Markdown(text) => {
-                let md = from_markdown(text);
+                let md = from_markdown(without_bom(text));
                 let mut out = md.warnings.clone();
                 out.extend(
                     validate_tree(&md.tree, true)
@@ -139,6 +139,12 @@ fn canonical_markdown(plan: &Plan) -> String {
     to_markdown(&to_tree(&toon_numbers::plan(plan)))
 }
 
+/// Markdown without a leading byte-order mark: it is not part of the first line's text
+/// (the style patch of the whole text keeps it for writing the file back).
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Notes in the plan's layout how `text` differs from the plan's canonical markdown,
 /// when it does and the difference can be applied again.
 fn keep_markdown_style(plan: &mut Plan, text: &str) {
@@ -167,7 +173,7 @@ fn write_markdown(plan: &Plan, canonical: String) -> String {
     else {
         return canonical;
     };
-    let same = from_tree(&from_markdown(&patched).tree).is_ok_and(|mut back| {
+    let same = from_tree(&from_markdown(without_bom(&patched)).tree).is_ok_and(|mut back| {
         let mut plan = plan.clone();
         back.layout.shift_remove(MD_PATCH);
         plan.layout.shift_remove(MD_PATCH);
