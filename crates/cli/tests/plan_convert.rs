@@ -538,6 +538,8 @@ fn json_records_locate_unreadable_files_and_name_what_set_fills() {
         &["plan", "validate", "--json", path(&bad)][..],
         &["plan", "show", "--json", path(&bad)],
         &["plan", "convert", "--json", path(&bad), "--to", "cursor"],
+        &["plan", "stats", "--json", path(&bad)],
+        &["plan", "schedule", "--json", path(&bad)],
     ] {
         let o = toon(args, "");
         assert_eq!(o.status.code(), Some(1), "{args:?}");

@@ -88,19 +88,6 @@ fn parse_tool_cap(s: &str) -> Result<(String, usize), String> {
     Ok((tool.trim().to_owned(), n))
 }
 
-fn load(path: &Path, from: Option<DialectId>, format: Option<Format>) -> Result<Loaded, String> {
-    let bytes = output::read_input(Some(path))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (byte {})",
-            output::input_name(Some(path)),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    toon_plan::load(&text, Some(path), from, format)
-        .map_err(|e| format!("{}: {e}", output::input_name(Some(path))))
-}
-
 /// Loads and schedules a plan; prints validation errors to stderr (they make the exit
 /// status 1 but do not stop the view while a schedule exists) — except, when the view
 /// shows the schedule's findings (`shows_findings`), those that are findings too.
@@ -109,9 +96,10 @@ fn load_schedule(
     from: Option<DialectId>,
     format: Option<Format>,
     shows_findings: bool,
+    json: bool,
 ) -> Result<(Loaded, Schedule, bool), ExitCode> {
-    let loaded = load(path, from, format).map_err(|e| {
-        errln!("{e}");
+    let loaded = super::load(path, from, format).map_err(|e| {
+        e.report(path, json);
         ExitCode::FAILURE
     })?;
     let schedule = exec::schedule(&loaded.plan);
@@ -248,7 +236,7 @@ fn describe(loaded: &Loaded, s: &Schedule) -> String {
 /// `toon plan schedule`.
 pub fn schedule(args: ScheduleArgs) -> ExitCode {
     let (loaded, schedule, invalid) =
-        match load_schedule(&args.file, args.from, args.format, !args.events) {
+        match load_schedule(&args.file, args.from, args.format, !args.events, args.json) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -301,7 +289,7 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
 /// `toon plan graph`.
 pub fn graph(args: GraphArgs) -> ExitCode {
     let (loaded, schedule, invalid) =
-        match load_schedule(&args.file, args.from, args.input_format, false) {
+        match load_schedule(&args.file, args.from, args.input_format, false, false) {
             Ok(x) => x,
             Err(code) => return code,
         };

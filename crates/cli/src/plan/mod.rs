@@ -212,6 +212,21 @@ impl LoadError {
         LoadError { message, problem }
     }
 
+    /// Prints the error on stderr and, for `--json`, a record of it on stdout: `file`,
+    /// `valid: false`, `error` and `problems`.
+    pub(crate) fn report(&self, path: &Path, json: bool) {
+        errln!("{self}");
+        if json {
+            let mut record = serde_json::Map::new();
+            record.insert("file".into(), output::input_name(Some(path)).into());
+            record.insert("valid".into(), false.into());
+            self.record(&mut record);
+            if let Err(e) = json::print(&record.into()) {
+                errln!("cannot write stdout: {}", output::describe_io(&e));
+            }
+        }
+    }
+
     /// Adds the error to a `--json` record: `error` (the message as printed) and
     /// `problems` (the one problem, located).
     pub(crate) fn record(&self, record: &mut serde_json::Map<String, serde_json::Value>) {
@@ -346,16 +361,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
     let loaded = match load(path, from, format) {
         Ok(l) => l,
         Err(e) => {
-            errln!("{e}");
-            if json {
-                let mut record = serde_json::Map::new();
-                record.insert("file".into(), output::input_name(Some(path)).into());
-                record.insert("valid".into(), false.into());
-                e.record(&mut record);
-                if let Err(e) = json::print(&record.into()) {
-                    errln!("cannot write stdout: {}", output::describe_io(&e));
-                }
-            }
+            e.report(path, json);
             return ExitCode::FAILURE;
         }
     };

@@ -30,9 +30,16 @@ pub struct PlanStatsArgs {
 
 /// Runs `toon plan stats`, printing its own errors to stderr.
 pub fn run(args: &PlanStatsArgs) -> ExitCode {
+    let (text, loaded) = match super::load_with_text(&args.file, args.from, args.format) {
+        Ok(x) => x,
+        Err(e) => {
+            e.report(&args.file, args.json);
+            return ExitCode::FAILURE;
+        }
+    };
     let result = Bpe::o200k_base()
         .map_err(|e| format!("cannot count tokens: {e}"))
-        .and_then(|bpe| stats(args, &bpe));
+        .and_then(|bpe| stats(args, &text, &loaded, &bpe));
     match result.and_then(|out| {
         crate::output::emit(None, format!("{out}\n").as_bytes())
             .map_err(|e| format!("cannot write stdout: {}", crate::output::describe_io(&e)))
@@ -51,9 +58,13 @@ struct Row<'a> {
     tokens: usize,
 }
 
-fn stats(args: &PlanStatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
-    let (text, loaded) = super::load_with_text(&args.file, args.from, args.format)?;
-    let forms = toon_plan::forms::forms(&loaded, &text)
+fn stats(
+    args: &PlanStatsArgs,
+    text: &str,
+    loaded: &toon_plan::Loaded,
+    tokenizer: &dyn Tokenizer,
+) -> Result<String, String> {
+    let forms = toon_plan::forms::forms(loaded, text)
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
     let rows: Vec<Row> = forms
         .iter()
@@ -63,9 +74,9 @@ fn stats(args: &PlanStatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, Stri
         })
         .collect();
     Ok(if args.json {
-        to_json(&args.file, &loaded, &rows, tokenizer.name())
+        to_json(&args.file, loaded, &rows, tokenizer.name())
     } else {
-        table(&args.file, &loaded, &rows, tokenizer.name())
+        table(&args.file, loaded, &rows, tokenizer.name())
     })
 }
 
@@ -169,6 +180,12 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
 mod tests {
     use super::*;
 
+    /// [`stats`] of the file `args` names.
+    fn stats_file(args: &PlanStatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
+        let (text, loaded) = super::super::load_with_text(&args.file, args.from, args.format)?;
+        stats(args, &text, &loaded, tokenizer)
+    }
+
     /// One token per whitespace-separated word: simple enough to check by hand.
     struct Words;
     impl Tokenizer for Words {
@@ -199,7 +216,7 @@ mod tests {
     #[test]
     fn json_output_counts_every_form_with_the_tokenizer() -> Result<(), String> {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-        let out = stats(&args(&dir, true), &Words)?;
+        let out = stats_file(&args(&dir, true), &Words)?;
         let v: serde_json::Value = serde_json::from_str(&out).map_err(|e| e.to_string())?;
         assert_eq!(v["dialect"], "tooldag");
         assert_eq!(v["tokenizer"], "words");
@@ -235,7 +252,7 @@ mod tests {
     #[test]
     fn table_names_the_plan_and_the_smallest_form() -> Result<(), String> {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-        let out = stats(&args(&dir, false), &Words)?;
+        let out = stats_file(&args(&dir, false), &Words)?;
         assert!(out.contains("tooldag plan (json), 2 tasks"), "{out}");
         assert!(out.contains("baseline"), "{out}");
         assert!(out.contains("tooldag as TOON "), "{out}");
@@ -260,7 +277,7 @@ mod tests {
             json: true,
         };
         let v: serde_json::Value =
-            serde_json::from_str(&stats(&a, &Words)?).map_err(|e| e.to_string())?;
+            serde_json::from_str(&stats_file(&a, &Words)?).map_err(|e| e.to_string())?;
         for key in ["json_pretty", "json_compact", "toon"] {
             assert_eq!(v["forms"][key]["lossless"], false, "{key}");
             assert_eq!(v["forms"][key]["keeps_content"], true, "{key}");
@@ -269,7 +286,7 @@ mod tests {
             assert_eq!(v["forms"][key]["lossless"], true, "{key}");
         }
         a.json = false;
-        let out = stats(&a, &Words)?;
+        let out = stats_file(&a, &Words)?;
         assert!(
             out.contains("workflow as JSON (compact)") && out.contains("content only"),
             "{out}"
@@ -287,7 +304,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("x.json");
         std::fs::write(&file, "{\"nothing\": 1}").expect("write");
-        let err = stats(
+        let err = stats_file(
             &PlanStatsArgs {
                 file: file.clone(),
                 from: None,
