@@ -98,10 +98,17 @@ impl LoadedPlan {
     fn events_json(
         &self,
         py: Python<'_>,
-        cap: usize,
+        cap: i64,
         fail: Vec<String>,
-        tool_caps: BTreeMap<String, usize>,
+        tool_caps: BTreeMap<String, i64>,
     ) -> PyResult<String> {
+        // A negative cap is a cap below 1: the dry run refuses it as it refuses 0.
+        let at_least_0 = |n: i64| usize::try_from(n).unwrap_or(0);
+        let cap = at_least_0(cap);
+        let tool_caps: BTreeMap<String, usize> = tool_caps
+            .into_iter()
+            .map(|(tool, n)| (tool, at_least_0(n)))
+            .collect();
         let outcomes: HashMap<String, Outcome> = fail
             .into_iter()
             .map(|id| {

@@ -463,3 +463,17 @@ def test_set_values_are_text_or_integers():
             p.convert("tooldag", set={"tool": bad})
     conv = p.convert("tooldag", set={"tool": "web_search"})
     assert "web_search" in conv.text
+
+
+def test_dry_run_caps_below_one_are_plan_errors():
+    p = plan.read_file(CURSOR)
+    for cap in (0, -1):
+        with pytest.raises(plan.PlanError, match="at least 1"):
+            p.dry_run(cap)
+    with pytest.raises(plan.PlanError, match="at least 1"):
+        p.dry_run(2, tool_caps={"web": -3})
+
+
+def test_bytes_that_are_not_utf8_are_a_plan_error():
+    with pytest.raises(plan.PlanError, match="not UTF-8 text \\(byte 0\\)"):
+        plan.read(b"\xe9")

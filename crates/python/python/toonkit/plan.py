@@ -380,7 +380,13 @@ def read(
     if isinstance(source, os.PathLike):
         return read_file(source, dialect=dialect, format=format)
     if isinstance(source, (bytes, bytearray)):
-        source = bytes(source).decode("utf-8")
+        try:
+            source = bytes(source).decode("utf-8")
+        except UnicodeDecodeError as e:
+            err = PlanError(f"not UTF-8 text (byte {e.start})")
+            err.line, err.column, err.path, err.msg = None, None, None, str(err)
+            err.file = None
+            raise err from None
     if not isinstance(source, str):
         raise TypeError(
             f"read() takes plan text (str) or a path (os.PathLike), not {type(source).__name__}"
