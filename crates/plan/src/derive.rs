@@ -75,15 +75,15 @@ const SETTABLE: &[(TaskField, &str)] = &[
     (TaskField::Description, "description"),
 ];
 
-/// Every field of a dialect's tables that fills a task field, found by walking its
-/// root table into the objects and lists of objects it holds.
-fn task_keys(dialect: DialectId) -> Vec<&'static Field> {
+/// Every field of a dialect's tables that holds a value (not an object or list of
+/// objects), found by walking its root table into the objects and lists of objects it
+/// holds.
+fn value_fields(dialect: DialectId) -> Vec<&'static Field> {
     fn walk(table: &'static Table, out: &mut Vec<&'static Field>) {
         for f in table.fields {
             match f.kind {
                 Kind::Items(t) | Kind::Nested(t) => walk(t, out),
-                _ if matches!(f.to, To::Task(_)) => out.push(f),
-                _ => {}
+                _ => out.push(f),
             }
         }
     }
@@ -91,6 +91,13 @@ fn task_keys(dialect: DialectId) -> Vec<&'static Field> {
     if let Some(root) = dialect.dialect().table() {
         walk(root, &mut out);
     }
+    out
+}
+
+/// Every field of a dialect's tables that fills a task field.
+fn task_keys(dialect: DialectId) -> Vec<&'static Field> {
+    let mut out = value_fields(dialect);
+    out.retain(|f| matches!(f.to, To::Task(_)));
     out
 }
 
@@ -195,19 +202,8 @@ pub const EMPTY_TEXT: &str = "empty: the plan has no value for it";
 /// `success_criteria`, a step's `target`) is written as `""` (the target must hold it,
 /// the plan says nothing): noted as defaulted, so the loss report says so.
 fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
-    fn walk(table: &'static Table, out: &mut Vec<&'static Field>) {
-        for f in table.fields {
-            match f.kind {
-                Kind::Items(t) | Kind::Nested(t) => walk(t, out),
-                Kind::Str if f.required => out.push(f),
-                _ => {}
-            }
-        }
-    }
-    let mut required = Vec::new();
-    if let Some(root) = to.dialect().table() {
-        walk(root, &mut required);
-    }
+    let mut required = value_fields(to);
+    required.retain(|f| f.required && matches!(f.kind, Kind::Str));
     let empty = |slot: Option<Slot<'_>>| matches!(slot, Some(Slot::Text(None)));
     for f in required {
         match f.to {

@@ -200,31 +200,47 @@ pub(crate) struct LoadError {
 }
 
 impl LoadError {
-    fn new(message: String, rule: &str, line: Option<usize>, column: Option<usize>) -> Self {
-        let first = message.lines().next().unwrap_or_default().to_owned();
-        let mut problem = serde_json::json!({"severity": "error", "rule": rule, "message": first});
-        if let Some(n) = line {
+    /// A file that could not be read as text.
+    fn unreadable(message: String) -> Self {
+        let first = message.lines().next().unwrap_or_default();
+        let problem = serde_json::json!({"severity": "error", "rule": "read", "message": first});
+        LoadError { message, problem }
+    }
+
+    /// A file `name` whose text does not parse: `e`, with its line and column.
+    fn syntax(name: &str, e: &toon_plan::PlanError) -> Self {
+        let first = e.message.lines().next().unwrap_or_default();
+        let mut problem =
+            serde_json::json!({"severity": "error", "rule": "syntax", "message": first});
+        if let toon_plan::Location::Line(n) = e.location {
             problem["line"] = n.into();
         }
-        if let Some(c) = column {
+        if let Some(c) = e.column {
             problem["column"] = c.into();
         }
-        LoadError { message, problem }
+        LoadError {
+            message: format!("{name}: {e}"),
+            problem,
+        }
     }
 
     /// Prints the error on stderr and, for `--json`, a record of it on stdout: `file`,
     /// `valid: false`, `error` and `problems`.
     pub(crate) fn report(&self, path: &Path, json: bool) {
         errln!("{self}");
-        if json {
-            let mut record = serde_json::Map::new();
-            record.insert("file".into(), output::input_name(Some(path)).into());
-            record.insert("valid".into(), false.into());
-            self.record(&mut record);
-            if let Err(e) = json::print(&record.into()) {
-                errln!("cannot write stdout: {}", output::describe_io(&e));
-            }
+        if json && let Err(e) = json::print(&self.file_record(path)) {
+            errln!("cannot write stdout: {}", output::describe_io(&e));
         }
+    }
+
+    /// The `--json` record of the file at `path`: `file`, `valid: false`, `error` and
+    /// `problems`.
+    fn file_record(&self, path: &Path) -> serde_json::Value {
+        let mut record = serde_json::Map::new();
+        record.insert("file".into(), output::input_name(Some(path)).into());
+        record.insert("valid".into(), false.into());
+        self.record(&mut record);
+        record.into()
     }
 
     /// Adds the error to a `--json` record: `error` (the message as printed) and
@@ -254,27 +270,13 @@ pub(crate) fn load_with_text(
     format: Option<Format>,
 ) -> Result<(String, Loaded), LoadError> {
     let name = output::input_name(Some(path));
-    let bytes = output::read_input(Some(path))
-        .map_err(|e| LoadError::new(e.to_string(), "read", None, None))?;
+    let bytes = output::read_input(Some(path)).map_err(|e| LoadError::unreadable(e.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        LoadError::new(
-            format!("{name}: not UTF-8 text (byte {at})"),
-            "read",
-            None,
-            None,
-        )
+        LoadError::unreadable(format!("{name}: not UTF-8 text (byte {at})"))
     })?;
-    let loaded = toon_plan::load(&text, Some(path), from, format).map_err(|e| {
-        let line = match e.location {
-            toon_plan::Location::Line(n) => Some(n),
-            _ => None,
-        };
-        let first = e.message.lines().next().unwrap_or_default().to_owned();
-        let mut err = LoadError::new(format!("{name}: {e}"), "syntax", line, e.column);
-        err.problem["message"] = first.into();
-        err
-    })?;
+    let loaded = toon_plan::load(&text, Some(path), from, format)
+        .map_err(|e| LoadError::syntax(&name, &e))?;
     Ok((text, loaded))
 }
 
@@ -331,11 +333,7 @@ fn validate(
             }
             Err(e) => {
                 if json {
-                    let mut record = serde_json::Map::new();
-                    record.insert("file".into(), output::input_name(Some(path)).into());
-                    record.insert("valid".into(), false.into());
-                    e.record(&mut record);
-                    records.push(record.into());
+                    records.push(e.file_record(path));
                 } else {
                     errln!("{e}");
                 }

@@ -175,8 +175,12 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
         .map(|(_, line)| line)
         .collect();
     let layout = layout_of(&places);
-    let get = |k: &str| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v);
-    (expand(&kept, get, tasks).as_deref() == Some(body)).then_some((kept, layout))
+    (expand(&kept, lookup(&layout), tasks).as_deref() == Some(body)).then_some((kept, layout))
+}
+
+/// The layout entries as [`expand`] looks them up.
+fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value> {
+    |k| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v)
 }
 
 /// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
@@ -452,11 +456,6 @@ mod tests {
             expand(&kept, lookup(&layout), &tasks).as_deref(),
             Some(body)
         );
-    }
-
-    /// The layout entries as [`expand`] looks them up.
-    fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value> {
-        |k| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v)
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::fields;
 use crate::model::{Plan, Task};
 use crate::problem::{Location, Problem};
-use crate::yaml;
+use crate::{toon_numbers, yaml};
 
 use super::{NAME, OVERVIEW, TODO, TODOS, named_key, tolerant};
 use crate::table::{TaskField, To, slot};
@@ -156,13 +156,18 @@ pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     m
 }
 
-/// The canonical head: `---`, the YAML, `---`.
+/// The canonical head: `---`, the YAML, `---`. Numbers are written in the form
+/// plan-model TOON gives them back ([`toon_numbers`]: `3.0` as `3`), so a plan has one
+/// canonical head before and after a trip through TOON, and a head patch taken from it
+/// holds for both.
 pub fn render_head(plan: &Plan) -> String {
     if !needs_front_matter(plan) {
         return String::new();
     }
+    let mut facts = Value::Object(from_plan(plan));
+    toon_numbers::value(&mut facts);
     let mut s = String::from("---\n");
-    s.push_str(&yaml::to_string(&Value::Object(from_plan(plan))));
+    s.push_str(&yaml::to_string(&facts));
     s.push_str("---\n");
     s
 }

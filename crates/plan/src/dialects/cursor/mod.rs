@@ -292,7 +292,7 @@ pub fn read_markdown(text: &str) -> Read {
         plan.layout.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
-        let canonical = canonical_head(&front_plan(&plan));
+        let canonical = front_matter::render_head(&front_plan(&plan));
         let hunks = text_patch::diff(&canonical, &s.head);
         plan.layout
             .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
@@ -361,18 +361,10 @@ fn states_front(head: &str, front: &Plan) -> bool {
     same(&facts, front) || same(&toon_numbers::plan(&facts), &toon_numbers::plan(front))
 }
 
-/// The canonical head of the plan's front-matter facts, numbers in the form
-/// plan-model TOON gives them ([`toon_numbers`]: `3.0` is written `3`), so a plan has
-/// one canonical head before and after a trip through TOON, and a head patch taken
-/// from it holds for both.
-fn canonical_head(front: &Plan) -> String {
-    front_matter::render_head(&toon_numbers::plan(front))
-}
-
 /// Writes a plan as a Cursor markdown file.
 pub fn write_markdown(plan: &Plan) -> String {
     let front = front_plan(plan);
-    let canonical = canonical_head(&front);
+    let canonical = front_matter::render_head(&front);
     let kept = match plan.layout.get(HEAD) {
         Some(Value::String(h)) => Some(h.clone()),
         _ => plan
