@@ -110,6 +110,13 @@ fn codec_failure(name: &str, e: &toon::Error, what: String) -> Failure {
 fn convert(args: &CodecArgs) -> Result<(), Failure> {
     let name = source_name(args);
     let out = args.output.as_deref();
+    // `-o` naming the input (through any link) is refused before anything is read.
+    let inputs: Vec<&std::path::Path> = args
+        .input
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"))
+        .into_iter()
+        .collect();
     match mode(args) {
         Mode::Encode => {
             if args.jsonl {
@@ -119,8 +126,9 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             }
             let input = output::read_input(args.input.as_deref())?;
             let text = std::str::from_utf8(&input).map_err(|e| {
+                let (line, column) = line_and_column(&input, e.valid_up_to());
                 Failure::new(format!(
-                    "{name}: input is not valid UTF-8 (byte {})",
+                    "{name}: line {line}, column {column}: input is not valid UTF-8 (byte {})",
                     e.valid_up_to()
                 ))
                 .caused_by(&e)
@@ -137,11 +145,12 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             let toon_text = toon::encode_value_with(&value, &options)
                 .map_err(|e| codec_failure(&name, &e, format!("encoding with {options:?}")))?;
             drop(value);
-            output::emit_with(out, |w| {
+            output::emit_with(out, &inputs, |w| {
                 w.write_all(toon_text.as_bytes())
                     .and_then(|()| w.write_all(b"\n"))
                     .map_err(|e| output::io_failure("write", &e))
             })?;
+            announce("Encoded", args);
             // Like the reference: the output first, then the counts (on stderr).
             if args.stats {
                 crate::stats_cmd::print_encode_stats(text, &toon_text);
@@ -149,54 +158,95 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             Ok(())
         }
         Mode::Decode => {
-            // Up to `whole_text_limit()` bytes of input, decoding reads the whole text and
-            // runs the decoder over it (lines borrowed, not copied: the fastest path); a
-            // larger input runs the same decoder over the reader, so memory stays bounded by that limit, the longest line and the
-            // nesting depth (strict mode; in non-strict mode, where repeated keys resolve
-            // last-write-wins, the decoded document — with --jsonl one record — is held
-            // as a value). --jsonl always streams. `--stats` has no decode figures (as
-            // in the reference CLI) and reads nothing more.
-            let options = DecodeOptions::default()
-                .with_indent_size(args.indent)
-                .with_strict(!args.no_strict)
-                .with_max_depth(args.max_depth);
-            let fail = |e: toon::Error, how: &str| {
-                codec_failure(&name, &e, format!("decoding {how} with {options:?}"))
-            };
-            let mut input = output::open_input(args.input.as_deref())?;
-            if args.jsonl {
-                return output::emit_streaming(out, |w| {
-                    toon::decode::reader_to_json_lines(input, &options, &mut *w)
-                        .map(|_| ())
-                        .map_err(|e| fail(e, "to JSON Lines, streamed"))
-                });
-            }
-            let limit = whole_text_limit();
-            let mut head = Vec::new();
-            io::Read::read_to_end(
-                &mut io::Read::take(&mut input, limit.saturating_add(1)),
-                &mut head,
-            )
-            .map_err(|e| output::io_failure(&name, &e))?;
-            if head.len() as u64 <= limit {
-                let text = toon::decode::text_from_bytes(&head, options.strict)
-                    .map_err(|e| fail(e, "the whole text"))?;
-                return output::emit_streaming(out, |w| {
-                    toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
-                        .map_err(|e| fail(e, "the whole text"))?;
-                    w.write_all(b"\n")
-                        .map_err(|e| output::io_failure("write", &e))
-                });
-            }
-            let reader = io::Read::chain(io::Cursor::new(head), input);
-            output::emit_streaming(out, |w| {
-                toon::decode::reader_to_json_writer(reader, &options, &mut *w, args.indent)
-                    .map_err(|e| fail(e, "streamed"))?;
-                w.write_all(b"\n")
-                    .map_err(|e| output::io_failure("write", &e))
-            })
+            decode(args, &name, out, &inputs)?;
+            announce("Decoded", args);
+            Ok(())
         }
     }
+}
+
+/// Decodes TOON to JSON (or JSON Lines).
+fn decode(
+    args: &CodecArgs,
+    name: &str,
+    out: Option<&std::path::Path>,
+    inputs: &[&std::path::Path],
+) -> Result<(), Failure> {
+    // Up to `whole_text_limit()` bytes of input, decoding reads the whole text and
+    // runs the decoder over it (lines borrowed, not copied: the fastest path); a
+    // larger input runs the same decoder over the reader, so memory stays bounded by that limit, the longest line and the
+    // nesting depth (strict mode; in non-strict mode, where repeated keys resolve
+    // last-write-wins, the decoded document — with --jsonl one record — is held
+    // as a value). --jsonl always streams. `--stats` has no decode figures (as
+    // in the reference CLI) and reads nothing more.
+    let options = DecodeOptions::default()
+        .with_indent_size(args.indent)
+        .with_strict(!args.no_strict)
+        .with_max_depth(args.max_depth);
+    let fail = |e: toon::Error, how: &str| {
+        codec_failure(name, &e, format!("decoding {how} with {options:?}"))
+    };
+    let mut input = output::open_input(args.input.as_deref())?;
+    if args.jsonl {
+        return output::emit_streaming(out, inputs, |w| {
+            toon::decode::reader_to_json_lines(input, &options, &mut *w)
+                .map(|_| ())
+                .map_err(|e| fail(e, "to JSON Lines, streamed"))
+        });
+    }
+    let limit = whole_text_limit();
+    let mut head = Vec::new();
+    io::Read::read_to_end(
+        &mut io::Read::take(&mut input, limit.saturating_add(1)),
+        &mut head,
+    )
+    .map_err(|e| output::io_failure(name, &e))?;
+    if head.len() as u64 <= limit {
+        let text = toon::decode::text_from_bytes(&head, options.strict)
+            .map_err(|e| fail(e, "the whole text"))?;
+        return output::emit_streaming(out, inputs, |w| {
+            toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
+                .map_err(|e| fail(e, "the whole text"))?;
+            w.write_all(b"\n")
+                .map_err(|e| output::io_failure("write", &e))
+        });
+    }
+    let reader = io::Read::chain(io::Cursor::new(head), input);
+    output::emit_streaming(out, inputs, |w| {
+        toon::decode::reader_to_json_writer(reader, &options, &mut *w, args.indent)
+            .map_err(|e| fail(e, "streamed"))?;
+        w.write_all(b"\n")
+            .map_err(|e| output::io_failure("write", &e))
+    })
+}
+
+/// The reference CLI's line on stderr after writing a file: `✔ Encoded `a.json` → `a.toon``.
+fn announce(done: &str, args: &CodecArgs) {
+    if let Some(out) = args
+        .output
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"))
+    {
+        let input = match args.input.as_deref() {
+            Some(p) if p != std::path::Path::new("-") => p.display().to_string(),
+            _ => "stdin".to_owned(),
+        };
+        errln!("✔ {done} `{input}` → `{}`", out.display());
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `bytes`.
+fn line_and_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count();
+    (line, column)
 }
 
 /// Inputs up to this many bytes are decoded as one text (faster); larger ones stream.

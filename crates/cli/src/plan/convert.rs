@@ -35,10 +35,7 @@ pub(crate) fn output_format(
 
 /// Whether two paths name the same file (or folder) that exists.
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    output::same_file(a, b)
 }
 
 pub(crate) struct ConvertOpts {
@@ -379,6 +376,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         errln!("{clash}: nothing written");
         return ExitCode::FAILURE;
     }
+    let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     let foreign = foreign_dialects(&files, opts);
     let progress = Progress::new(files.len());
     let mut records = Vec::new();
@@ -411,7 +409,8 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                 let written = target
                     .parent()
                     .map_or(Ok(()), std::fs::create_dir_all)
-                    .and_then(|()| output::write_atomic(target, conv.text.as_bytes()));
+                    .and_then(|()| output::Destination::resolve(target, &inputs))
+                    .and_then(|destination| destination.write_bytes(conv.text.as_bytes()));
                 match (written, outcome) {
                     (Err(e), _) => {
                         errln!(

@@ -1,5 +1,6 @@
-//! Writing results: atomically to files; to stdout all at once, or, for streamed
-//! output beyond [`STDOUT_HOLD`] bytes, as it comes.
+//! Writing results: to files as `>` would, once complete ([`Destination`]); to stdout
+//! all at once, or, for streamed output beyond [`STDOUT_HOLD`] bytes, as it comes.
+//! Reading inputs, and naming them in messages.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -7,95 +8,35 @@ use std::path::Path;
 
 use crate::failure::Failure;
 
-/// Writes `bytes` to `path` atomically: into a temporary file in the same folder,
-/// flushed to disk, then renamed over the target. On any error the previous file (if
-/// any) is untouched, and an interrupted run leaves either the old or the new file.
-/// An existing file's permissions are kept.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            format!("{} is a directory", path.display()),
-        ));
-    }
-    if is_device(path) {
-        return write_device(path, bytes);
-    }
-    let mut tmp = temp_file_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        tmp.as_file().set_permissions(meta.permissions())?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+mod cleanup;
+mod destination;
+
+pub use destination::{Destination, Either, same_file};
+
+/// Writes `bytes` to the file `path` names, as `> path` would once the output is whole
+/// (see [`Destination`]): links followed, owner, mode and hard links kept, a file the
+/// user may not write refused.
+pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    Destination::resolve(path, &[])?.write_bytes(bytes)
 }
 
-/// Whether `path` is an existing device, pipe or socket (`-o /dev/null`, `-o
-/// /dev/stdout`, a FIFO): written in place, as renaming a file over it would replace it.
-fn is_device(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
-}
-
-/// Writes `bytes` into an existing device or pipe.
-fn write_device(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
-    f.write_all(bytes)?;
-    f.flush()
-}
-
-/// A temporary file in `dir`, to be renamed over the output. It is created with the
-/// permissions a new file gets (0666 less the umask, usually 0644), not tempfile's
-/// private 0600, so a new output file is as readable as one written by any other tool.
-fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".toon-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    builder.tempfile_in(dir)
-}
-
-/// Produces output with `produce` and delivers it only if it succeeds: into a temporary
-/// file renamed over `path` (atomic), or, for stdout (`None` or `-`), into memory and
-/// then to stdout, so a failure prints nothing.
+/// Produces output with `produce` and delivers it only if it succeeds: to the file
+/// `path` names (see [`Destination`]; refused if it is one of `inputs`), or, for stdout
+/// (`None` or `-`), into memory and then to stdout, so a failure prints nothing.
+/// Errors of the output name it (`cannot write out.toon: No space left on device`).
 pub fn emit_with(
     path: Option<&Path>,
+    inputs: &[&Path],
     produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     match path {
         Some(p) if p != Path::new("-") => {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            if p.is_dir() {
-                return Err(Failure::new(format!("{}: is a directory", p.display())));
-            }
             let fail = |e: io::Error| io_failure(format!("cannot write {}", p.display()), &e);
-            if is_device(p) {
-                let mut buf = Vec::new();
-                produce(&mut buf)?;
-                return write_device(p, &buf).map_err(fail);
-            }
-            let tmp = temp_file_in(dir).map_err(fail)?;
-            let mut w = io::BufWriter::new(tmp);
-            produce(&mut w)?;
-            let tmp = w.into_inner().map_err(|e| fail(e.into_error()))?;
-            tmp.as_file().sync_all().map_err(fail)?;
-            if let Ok(meta) = std::fs::metadata(p) {
-                tmp.as_file()
-                    .set_permissions(meta.permissions())
-                    .map_err(fail)?;
-            }
-            tmp.persist(p).map_err(|e| fail(e.error))?;
-            Ok(())
+            let destination = Destination::resolve(p, inputs).map_err(fail)?;
+            destination.write_with(produce).map_err(|e| match e {
+                Either::Left(failure) => failure,
+                Either::Right(e) => fail(e),
+            })
         }
         _ => {
             let mut buf = Vec::new();
@@ -116,10 +57,11 @@ pub const STDOUT_HOLD: usize = 8 * 1024 * 1024;
 /// (e.g. `| head`) stops the work without an error.
 pub fn emit_streaming(
     path: Option<&Path>,
+    inputs: &[&Path],
     produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     match path {
-        Some(p) if p != Path::new("-") => emit_with(path, produce),
+        Some(p) if p != Path::new("-") => emit_with(path, inputs, produce),
         _ => {
             let mut w = HoldingWriter::new(io::stdout().lock(), STDOUT_HOLD);
             let result = produce(&mut w);
@@ -227,11 +169,11 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, Failure> 
     }
 }
 
-/// Writes `bytes` to `path` atomically, or to stdout when `path` is `None`.
-/// A closed stdout (e.g. `| head`) is not an error.
+/// Writes `bytes` to the file `path` names (see [`write_file`]), or to stdout when
+/// `path` is `None` or `-`. A closed stdout (e.g. `| head`) is not an error.
 pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
     match path {
-        Some(p) if p != Path::new("-") => write_atomic(p, bytes),
+        Some(p) if p != Path::new("-") => write_file(p, bytes),
         _ => {
             let mut out = io::stdout().lock();
             match out.write_all(bytes).and_then(|()| out.flush()) {
@@ -277,8 +219,12 @@ pub fn io_failure(what: impl fmt::Display, e: &io::Error) -> Failure {
     Failure::new(format!("{what}: {}", describe_io(e))).caused_by(e)
 }
 
-/// A short description of an I/O error, without the OS error number.
+/// A short description of an I/O error, without the OS error number: the message of
+/// an error made with one, or the kind of an operating system's error.
 pub fn describe_io(e: &io::Error) -> String {
+    if e.raw_os_error().is_none() && e.get_ref().is_some() {
+        return e.to_string();
+    }
     match e.kind() {
         io::ErrorKind::NotFound => "no such file".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
@@ -303,16 +249,16 @@ mod tests {
         let usual = dir.path().join("usual");
         std::fs::File::create(&usual).unwrap();
         let new = dir.path().join("new.toon");
-        write_atomic(&new, b"x").unwrap();
+        write_file(&new, b"x").unwrap();
         assert_eq!(mode(&new), mode(&usual));
         let streamed = dir.path().join("streamed.json");
-        emit_with(Some(&streamed), |w| {
+        emit_with(Some(&streamed), &[], |w| {
             w.write_all(b"{}").map_err(|e| io_failure("test", &e))
         })
         .unwrap();
         assert_eq!(mode(&streamed), mode(&usual));
         std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o600)).unwrap();
-        write_atomic(&new, b"y").unwrap();
+        write_file(&new, b"y").unwrap();
         assert_eq!(mode(&new), 0o600);
     }
 
@@ -321,7 +267,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.toon");
         std::fs::write(&target, "old").unwrap();
-        write_atomic(&target, b"new").unwrap();
+        write_file(&target, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
@@ -352,6 +298,6 @@ mod tests {
     #[test]
     fn writing_onto_a_directory_fails_cleanly() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(write_atomic(dir.path(), b"x").is_err());
+        assert!(write_file(dir.path(), b"x").is_err());
     }
 }
