@@ -4,60 +4,114 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{ArgAction, Args};
 use toon::{DecodeOptions, Delimiter, EncodeOptions};
 
 use crate::failure::Failure;
 use crate::output;
 
-/// Arguments of the encode/decode command (the reference CLI's flags).
+/// Arguments of the encode/decode command: the reference CLI's flags, spelled as it
+/// takes them. Every switch also takes a value after `=` (`--strict=false`; any value
+/// but `false` means true) and a `--no-` form (`--no-strict`, rewritten to
+/// `--strict=false` before parsing, see `crate::args`); `--delimiter=` and `--indent=`
+/// with no value take the defaults.
 #[derive(Args, Debug)]
 pub struct CodecArgs {
-    /// Input file; `-` or absent reads stdin. `.json` encodes, `.toon` decodes.
+    /// Input file; `-` or absent reads stdin. `.json` encodes, `.toon` decodes. A file
+    /// named like a subcommand (`stats`, `plan`, `help`) is converted when it exists
+    /// and nothing else follows; `./stats` always names the file.
     pub input: Option<PathBuf>,
-    /// Output file (written atomically: an existing file survives any error); stdout if
-    /// absent. On stdout, output up to 8 MiB is printed only if the whole conversion
-    /// succeeds; larger decoded output streams as it is produced, so an error found
-    /// later leaves it partial (the error goes to stderr, exit code 1).
-    #[arg(short, long, value_name = "FILE")]
+    /// Output file, written as `> FILE` would once the whole conversion has succeeded
+    /// (through links; owner, mode and hard links kept; an existing file survives any
+    /// error); stdout if absent. On stdout, output up to 8 MiB is printed only if the
+    /// whole conversion succeeds; larger decoded output streams as it is produced, so
+    /// an error found later leaves it partial (the error goes to stderr, exit code 1).
+    #[arg(short, long, value_name = "FILE", num_args = 0..=1)]
     pub output: Option<PathBuf>,
     /// Force encoding (JSON → TOON); wins over --decode.
-    #[arg(short, long)]
+    #[arg(short, long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub encode: bool,
     /// Force decoding (TOON → JSON).
-    #[arg(short, long)]
+    #[arg(short, long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub decode: bool,
     /// Delimiter for arrays and tables: `,` (default), a tab (or `tab`/`\t`), `|`.
-    #[arg(long, value_name = "CHAR", default_value = ",", value_parser = parse_delimiter)]
+    #[arg(long, value_name = "CHAR", default_value = ",", num_args = 0..=1,
+          default_missing_value = ",", value_parser = parse_delimiter)]
     pub delimiter: Delimiter,
-    /// Indentation: TOON indent size, and the JSON output indent when decoding.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    /// Indentation: TOON indent size, and the JSON output indent when decoding (read
+    /// as JavaScript's `parseInt` reads it: `4`, `2.5` is 2).
+    #[arg(long, value_name = "N", default_value = "2", num_args = 0..=1,
+          default_missing_value = "2", allow_negative_numbers = true, value_parser = parse_indent)]
     pub indent: usize,
-    /// Strict decoding (the default).
-    #[arg(long, overrides_with = "no_strict")]
+    /// Strict decoding (the default); `--strict=false` or `--no-strict` is lenient:
+    /// counts advisory, duplicate keys last-wins, loose indentation.
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "true", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub strict: bool,
-    /// Lenient decoding: counts advisory, duplicate keys last-wins, loose indentation.
-    #[arg(long = "no-strict")]
-    pub no_strict: bool,
     /// Print exact token counts (o200k_base) of the JSON input and TOON output to stderr.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub stats: bool,
     /// Decode to JSON Lines: one compact JSON value per line, for each element of the
     /// root array, or of the array held by a root object's only key (`items[N]…:`).
     /// Decoding only.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub jsonl: bool,
     /// Deepest nesting accepted before an error.
     #[arg(long, value_name = "N", default_value_t = toon::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
     /// On failure, also print the cause chain: the I/O error beneath, the decoder's
     /// error kind and position, the options in effect.
-    #[arg(long)]
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_missing_value = "true", default_value = "false", value_parser = switch,
+          action = ArgAction::Set, hide_default_value = true, hide_possible_values = true)]
     pub verbose: bool,
 }
 
+/// A switch's value, as the reference CLI reads it: `false` is false, anything else true.
+fn switch(s: &str) -> Result<bool, String> {
+    Ok(s != "false")
+}
+
+/// `,`, `|`, a tab (`tab`, `\t`); empty is the default `,`.
 fn parse_delimiter(s: &str) -> Result<Delimiter, String> {
+    if s.is_empty() {
+        return Ok(Delimiter::Comma);
+    }
     s.parse()
+}
+
+/// An indent as the reference reads it (`Number.parseInt(value || "2", 10)`): leading
+/// white space, an optional sign, then the leading digits; no digits or a negative
+/// value is an error.
+fn parse_indent(s: &str) -> Result<usize, String> {
+    if s.is_empty() {
+        return Ok(2);
+    }
+    let invalid = || format!("Invalid indent value: {s}");
+    let t = s.trim_start();
+    let (negative, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Err(invalid());
+    }
+    let n: u128 = t[..digits].parse().unwrap_or(u128::MAX);
+    if negative && n > 0 {
+        return Err(invalid());
+    }
+    usize::try_from(n).map_err(|_| invalid())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -181,7 +235,7 @@ fn decode(
     // in the reference CLI) and reads nothing more.
     let options = DecodeOptions::default()
         .with_indent_size(args.indent)
-        .with_strict(!args.no_strict)
+        .with_strict(args.strict)
         .with_max_depth(args.max_depth);
     let fail = |e: toon::Error, how: &str| {
         codec_failure(name, &e, format!("decoding {how} with {options:?}"))
@@ -227,8 +281,14 @@ fn announce(done: &str, args: &CodecArgs) {
         .as_deref()
         .filter(|p| *p != std::path::Path::new("-"))
     {
+        // As the reference names them: relative, without `./`.
         let input = match args.input.as_deref() {
-            Some(p) if p != std::path::Path::new("-") => p.display().to_string(),
+            Some(p) if p != std::path::Path::new("-") => p
+                .components()
+                .filter(|c| *c != std::path::Component::CurDir)
+                .collect::<std::path::PathBuf>()
+                .display()
+                .to_string(),
             _ => "stdin".to_owned(),
         };
         errln!("✔ {done} `{input}` → `{}`", out.display());

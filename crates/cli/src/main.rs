@@ -29,6 +29,7 @@ macro_rules! outln {
     }};
 }
 
+mod args;
 mod codec_cmd;
 mod failure;
 mod output;
@@ -47,6 +48,8 @@ use clap::{Parser, Subcommand};
     about,
     disable_version_flag = true,
     args_conflicts_with_subcommands = true,
+    args_override_self = true,
+    override_usage = args::USAGE,
     after_help = "Examples:\n  toon data.json              encode JSON to TOON on stdout\n  toon data.toon -o data.json decode TOON to JSON, written atomically\n  cat x.json | toon --stats   encode stdin, exact token counts on stderr\n  toon stats data.json        bytes and tokens in every format\n  toon plan convert .cursor/plans --to plan --format toon -o out/"
 )]
 struct Cli {
@@ -71,7 +74,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let argv = args::reference_spelling(std::env::args_os().collect(), |argv| {
+        Cli::try_parse_from(argv).is_ok_and(|cli| cli.command.is_none())
+    });
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => return args::report(e),
+    };
     match cli.command {
         Some(Command::Plan { command }) => plan::run(command),
         Some(Command::Stats(args)) => stats_cmd::run(args),

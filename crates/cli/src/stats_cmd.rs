@@ -100,6 +100,12 @@ fn input_kind(path: Option<&Path>) -> InputKind {
 /// Computes the figures for `args` and renders them as a table or JSON.
 fn stats(args: &StatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
     let name = output::input_name(args.input.as_deref());
+    if name == "<stdin>" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return Err(
+            "no input: give a JSON or TOON file, or pipe one in (`toon ./stats` converts a file named stats)"
+                .to_owned(),
+        );
+    }
     let bytes = output::read_input(args.input.as_deref())?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| format!("{name}: not valid UTF-8 (byte {})", e.valid_up_to()))?;

@@ -163,13 +163,14 @@ impl fmt::Display for Error {
         {
             let num = line.to_string();
             let pad = " ".repeat(num.len());
-            // Show at most 120 characters around the column so huge lines stay readable.
+            // Show at most 120 characters around the column so huge lines stay readable;
+            // a tab shows as `→` (one column, so the caret stays under its character).
             let chars: Vec<char> = src.chars().collect();
             let start = col.saturating_sub(60).min(chars.len());
             let end = (start + 120).min(chars.len());
             let shown: String = chars[start..end]
                 .iter()
-                .map(|&c| if c == '\t' { ' ' } else { c })
+                .map(|&c| if c == '\t' { '→' } else { c })
                 .collect();
             let caret_at = col.saturating_sub(1).saturating_sub(start);
             write!(

@@ -61,7 +61,22 @@ fn json_error(e: serde_json::Error, text: &str) -> Error {
         return Error::new(kind, bare);
     }
     let src = text.lines().nth(line - 1).unwrap_or("");
-    Error::new(kind, format!("Invalid JSON: {bare}")).at(line, e.column(), src)
+    let hint = not_json_hint(src, e.column());
+    Error::new(kind, format!("Invalid JSON: {bare}{hint}")).at(line, e.column(), src)
+}
+
+/// What a common non-JSON spelling at (1-based) `column` of `line` is, if it is one:
+/// single quotes, comments (JSON5, JavaScript), said beside serde_json's message.
+fn not_json_hint(line: &str, column: usize) -> &'static str {
+    let at = |i: usize| line.as_bytes().get(i).copied();
+    let near = [column.checked_sub(1).and_then(at), at(column)];
+    if near.contains(&Some(b'\'')) {
+        " (JSON strings and keys take double quotes, not single quotes)"
+    } else if near.contains(&Some(b'/')) {
+        " (JSON has no comments)"
+    } else {
+        ""
+    }
 }
 
 /// The number tokens of a JSON text, counted as the parser visits them, so that the
