@@ -422,20 +422,22 @@ fn a_signal_during_the_write_leaves_no_temporary_file() {
     }
 }
 
+/// A tool DAG plan of `tasks` independent searches (about 90 bytes of JSON each).
+fn tool_dag(tasks: usize) -> String {
+    let steps: Vec<String> = (0..tasks)
+        .map(|i| {
+            format!(
+                r#"{{"id":"t{i}","tool":"search","query":"what happened in the year {i}","dependencies":[]}}"#
+            )
+        })
+        .collect();
+    format!(r#"{{"dag":[{}]}}"#, steps.join(","))
+}
+
 #[test]
 fn a_signal_during_a_plan_conversion_leaves_the_old_file_or_the_new_one() {
     let s = Setup::new();
-    let mut dag = String::from("{\"dag\":[");
-    for i in 0..20_000 {
-        if i > 0 {
-            dag.push(',');
-        }
-        dag.push_str(&format!(
-            "{{\"id\":\"t{i}\",\"tool\":\"search\",\"query\":\"question number {i}\",\"dependencies\":[]}}"
-        ));
-    }
-    dag.push_str("]}");
-    std::fs::write(s.path("p.json"), &dag).unwrap();
+    std::fs::write(s.path("p.json"), tool_dag(20_000)).unwrap();
     let out = s.path("out.toon");
     let args = &s.commands(&out)[1];
     let full = {
@@ -508,17 +510,7 @@ fn a_full_disk_keeps_the_old_file_and_names_the_output() {
     big.push(']');
     std::fs::write(s.path("in.json"), &big).unwrap();
     std::fs::write(s.path("in.toon"), big_toon(20_000)).unwrap();
-    let mut dag = String::from("{\"dag\":[");
-    for i in 0..4_000 {
-        if i > 0 {
-            dag.push(',');
-        }
-        dag.push_str(&format!(
-            "{{\"id\":\"t{i}\",\"tool\":\"search\",\"query\":\"what happened in the year {i}\",\"dependencies\":[]}}"
-        ));
-    }
-    dag.push_str("]}");
-    std::fs::write(s.path("p.json"), &dag).unwrap();
+    std::fs::write(s.path("p.json"), tool_dag(4_000)).unwrap();
     let mount = s.path("small");
     std::fs::create_dir(&mount).unwrap();
     let out = mount.join("out");
