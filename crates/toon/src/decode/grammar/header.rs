@@ -263,6 +263,21 @@ fn parse_header_inner<'a>(
             colon + 1,
         ));
     }
+    // A length beyond what any array can hold is advisory in non-strict mode (as every
+    // length is) and can never be met in strict mode: said at once, with its digits.
+    let strict_error = match duplicate {
+        Some(d) => Some(TokenError::new(d, bracket_start)),
+        None if length == usize::MAX && seg_digits(seg).parse::<usize>().is_err() => {
+            Some(TokenError::new(
+                format!(
+                    "Array length {} is larger than any array can hold",
+                    seg_digits(seg)
+                ),
+                bracket_start + 1,
+            ))
+        }
+        None => None,
+    };
     let header = Header {
         key,
         length,
@@ -271,11 +286,7 @@ fn parse_header_inner<'a>(
         keyed,
     };
     let inline = (!after_colon.is_empty()).then_some(after_colon);
-    Ok(Some((
-        header,
-        inline,
-        duplicate.map(|d| TokenError::new(d, bracket_start)),
-    )))
+    Ok(Some((header, inline, strict_error)))
 }
 
 fn gap_error(gap: &str, what: &str, offset: usize) -> TokenError {
@@ -299,6 +310,11 @@ fn show_delim(d: u8) -> &'static str {
         b'|' => "|",
         _ => ",",
     }
+}
+
+/// The digits a bracket segment starts with (its declared length).
+fn seg_digits(seg: &str) -> &str {
+    &seg[..seg.bytes().take_while(u8::is_ascii_digit).count()]
 }
 
 /// `N`, `N:`, `N<delim>`, `N:<delim>` with `N` = `0` or no leading zeros.
@@ -534,6 +550,33 @@ mod tests {
             }
             other => panic!("expected a header: {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_length_no_array_can_hold_is_a_strict_error_with_its_digits() {
+        let parse = |s| parse_header(s, 100, &mut OwnedFieldCache::default());
+        match parse("a[99999999999999999999999]: 1,2") {
+            HeaderParse::Header {
+                header,
+                strict_error: Some(e),
+                ..
+            } => {
+                assert_eq!(header.length, usize::MAX);
+                assert_eq!(
+                    e.message,
+                    "Array length 99999999999999999999999 is larger than any array can hold"
+                );
+            }
+            other => panic!("expected a strict error: {other:?}"),
+        }
+        let largest = format!("a[{}]: 1", usize::MAX);
+        assert!(matches!(
+            parse(&largest),
+            HeaderParse::Header {
+                strict_error: None,
+                ..
+            }
+        ));
     }
 
     #[test]
