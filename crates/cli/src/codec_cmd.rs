@@ -171,6 +171,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
         .filter(|p| *p != std::path::Path::new("-"))
         .into_iter()
         .collect();
+    let sink = output::Sink::open(out, &inputs)?;
     match mode(args) {
         Mode::Encode => {
             if args.jsonl {
@@ -199,7 +200,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             let toon_text = toon::encode_value_with(&value, &options)
                 .map_err(|e| codec_failure(&name, &e, format!("encoding with {options:?}")))?;
             drop(value);
-            output::emit_with(out, &inputs, |w| {
+            output::emit_with(sink, |w| {
                 w.write_all(toon_text.as_bytes())
                     .and_then(|()| w.write_all(b"\n"))
                     .map_err(|e| output::io_failure("write", &e))
@@ -212,7 +213,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             Ok(())
         }
         Mode::Decode => {
-            decode(args, &name, out, &inputs)?;
+            decode(args, &name, sink)?;
             announce("Decoded", args);
             Ok(())
         }
@@ -220,12 +221,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
 }
 
 /// Decodes TOON to JSON (or JSON Lines).
-fn decode(
-    args: &CodecArgs,
-    name: &str,
-    out: Option<&std::path::Path>,
-    inputs: &[&std::path::Path],
-) -> Result<(), Failure> {
+fn decode(args: &CodecArgs, name: &str, sink: output::Sink) -> Result<(), Failure> {
     // Up to `whole_text_limit()` bytes of input, decoding reads the whole text and
     // runs the decoder over it (lines borrowed, not copied: the fastest path); a
     // larger input runs the same decoder over the reader, so memory stays bounded by that limit, the longest line and the
@@ -242,7 +238,7 @@ fn decode(
     };
     let mut input = output::open_input(args.input.as_deref())?;
     if args.jsonl {
-        return output::emit_streaming(out, inputs, |w| {
+        return output::emit_streaming(sink, |w| {
             toon::decode::reader_to_json_lines(input, &options, &mut *w)
                 .map(|_| ())
                 .map_err(|e| fail(e, "to JSON Lines, streamed"))
@@ -258,7 +254,7 @@ fn decode(
     if head.len() as u64 <= limit {
         let text = toon::decode::text_from_bytes(&head, options.strict)
             .map_err(|e| fail(e, "the whole text"))?;
-        return output::emit_streaming(out, inputs, |w| {
+        return output::emit_streaming(sink, |w| {
             toon::decode::to_json_writer(&text, &options, &mut *w, args.indent)
                 .map_err(|e| fail(e, "the whole text"))?;
             w.write_all(b"\n")
@@ -266,7 +262,7 @@ fn decode(
         });
     }
     let reader = io::Read::chain(io::Cursor::new(head), input);
-    output::emit_streaming(out, inputs, |w| {
+    output::emit_streaming(sink, |w| {
         toon::decode::reader_to_json_writer(reader, &options, &mut *w, args.indent)
             .map_err(|e| fail(e, "streamed"))?;
         w.write_all(b"\n")

@@ -576,3 +576,51 @@ fn a_link_to_the_standard_output_writes_to_it() {
     }
     assert_eq!(s.temporaries(), Vec::<String>::new());
 }
+
+/// The output is checked before the input is read, as `>` is opened before the command
+/// runs: reading from a pipe nobody writes to would wait forever.
+#[test]
+fn an_unwritable_output_is_refused_before_the_input_is_read() {
+    if !can_run_as_nobody("refused first") {
+        return;
+    }
+    let s = Setup::new();
+    shared_folder(&s);
+    let fifo = s.path("never.json");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let out = s.path("root-only.toon");
+    std::fs::write(&out, "old").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut child = as_user(env!("CARGO_BIN_EXE_toon"), Some(NOBODY))
+        .args([fifo.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(1),
+        "waited for the input instead of refusing the output"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), b"old");
+}

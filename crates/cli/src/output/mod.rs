@@ -4,7 +4,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::failure::Failure;
 
@@ -20,25 +20,53 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Destination::resolve(path, &[])?.write_bytes(bytes)
 }
 
-/// Produces output with `produce` and delivers it only if it succeeds: to the file
-/// `path` names (see [`Destination`]; refused if it is one of `inputs`), or, for stdout
-/// (`None` or `-`), into memory and then to stdout, so a failure prints nothing.
-/// Errors of the output name it (`cannot write out.toon: No space left on device`).
+/// Where a command's output goes: stdout, or a file named with `-o`, resolved and
+/// checked (as `>` checks it) before any work is done.
+#[derive(Debug)]
+pub enum Sink {
+    /// Standard output.
+    Stdout,
+    /// The file `named` (as the user wrote it, for messages) leads to.
+    File {
+        /// The path as given.
+        named: PathBuf,
+        /// Where it leads.
+        destination: Box<Destination>,
+    },
+}
+
+impl Sink {
+    /// The output `path` names (`None` or `-` is stdout), refused if it is a folder, a
+    /// file this user may not write, or one of `inputs`.
+    pub fn open(path: Option<&Path>, inputs: &[&Path]) -> Result<Sink, Failure> {
+        match path {
+            Some(p) if p != Path::new("-") => {
+                let destination = Destination::resolve(p, inputs)
+                    .map_err(|e| io_failure(format!("cannot write {}", p.display()), &e))?;
+                Ok(Sink::File {
+                    named: p.to_owned(),
+                    destination: Box::new(destination),
+                })
+            }
+            _ => Ok(Sink::Stdout),
+        }
+    }
+}
+
+/// Produces output with `produce` and delivers it only if it succeeds: to the file (see
+/// [`Destination`]), or, for stdout, into memory and then to stdout, so a failure
+/// prints nothing. Errors of the output name it (`cannot write out.toon: No space left
+/// on device`).
 pub fn emit_with(
-    path: Option<&Path>,
-    inputs: &[&Path],
+    sink: Sink,
     produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    match path {
-        Some(p) if p != Path::new("-") => {
-            let fail = |e: io::Error| io_failure(format!("cannot write {}", p.display()), &e);
-            let destination = Destination::resolve(p, inputs).map_err(fail)?;
-            destination.write_with(produce).map_err(|e| match e {
-                Either::Left(failure) => failure,
-                Either::Right(e) => fail(e),
-            })
-        }
-        _ => {
+    match sink {
+        Sink::File { named, destination } => destination.write_with(produce).map_err(|e| match e {
+            Either::Left(failure) => failure,
+            Either::Right(e) => io_failure(format!("cannot write {}", named.display()), &e),
+        }),
+        Sink::Stdout => {
             let mut buf = Vec::new();
             produce(&mut buf)?;
             emit(None, &buf).map_err(|e| io_failure("cannot write stdout", &e))
@@ -56,13 +84,12 @@ pub const STDOUT_HOLD: usize = 8 * 1024 * 1024;
 /// output on stdout (the error still goes to stderr with exit code 1). A closed stdout
 /// (e.g. `| head`) stops the work without an error.
 pub fn emit_streaming(
-    path: Option<&Path>,
-    inputs: &[&Path],
+    sink: Sink,
     produce: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    match path {
-        Some(p) if p != Path::new("-") => emit_with(path, inputs, produce),
-        _ => {
+    match sink {
+        Sink::File { .. } => emit_with(sink, produce),
+        Sink::Stdout => {
             let mut w = HoldingWriter::new(io::stdout().lock(), STDOUT_HOLD);
             let result = produce(&mut w);
             if w.closed {
@@ -252,7 +279,7 @@ mod tests {
         write_file(&new, b"x").unwrap();
         assert_eq!(mode(&new), mode(&usual));
         let streamed = dir.path().join("streamed.json");
-        emit_with(Some(&streamed), &[], |w| {
+        emit_with(Sink::open(Some(&streamed), &[]).unwrap(), |w| {
             w.write_all(b"{}").map_err(|e| io_failure("test", &e))
         })
         .unwrap();
