@@ -16,6 +16,10 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
+#[cfg(not(feature = "py310"))]
+use std::hash::BuildHasherDefault;
+#[cfg(not(feature = "py310"))]
+use std::rc::Rc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -49,6 +53,44 @@ pub(crate) struct Ctx<'py> {
     /// entry holds the original too, so its address cannot be reused by another object
     /// while the entry exists (even if `default` changes the tree being encoded).
     replaced: RefCell<HashMap<usize, Replaced<'py>>>,
+    /// The UTF-8 of each str dict key met so far, by address, with the key (so that
+    /// the address is not reused while the entry exists). Keys repeat across the rows
+    /// of a table and are read twice (look-ahead, writing pass); the stable ABI of 3.9
+    /// can only copy a str's UTF-8 out, so each key is copied once per call.
+    #[cfg(not(feature = "py310"))]
+    keys: RefCell<HashMap<usize, CachedKey<'py>, BuildHasherDefault<AddrHasher>>>,
+}
+
+/// A str dict key and its UTF-8.
+#[cfg(not(feature = "py310"))]
+type CachedKey<'py> = (Bound<'py, PyString>, Rc<str>);
+
+/// Distinct dict keys cached per call: enough for any realistic schema, and a bound
+/// for values whose keys never repeat.
+#[cfg(not(feature = "py310"))]
+const KEY_CACHE_LIMIT: usize = 4096;
+
+/// Hashes an object's address: addresses are distinct, so one multiplication spreads
+/// them enough.
+#[cfg(not(feature = "py310"))]
+#[derive(Default)]
+struct AddrHasher(u64);
+
+#[cfg(not(feature = "py310"))]
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 impl<'py> Ctx<'py> {
@@ -70,7 +112,24 @@ impl<'py> Ctx<'py> {
             open: RefCell::new(Vec::new()),
             error: RefCell::new(None),
             replaced: RefCell::new(HashMap::new()),
+            #[cfg(not(feature = "py310"))]
+            keys: RefCell::new(HashMap::default()),
         }
+    }
+
+    /// The UTF-8 of the str dict key `k`, copied out once per call.
+    #[cfg(not(feature = "py310"))]
+    fn str_key(&self, k: &Bound<'py, PyString>) -> PyResult<Rc<str>> {
+        let addr = k.as_ptr() as usize;
+        if let Some((_, text)) = self.keys.borrow().get(&addr) {
+            return Ok(text.clone());
+        }
+        let text: Rc<str> = Rc::from(Text::of(k)?.as_str()?);
+        let mut keys = self.keys.borrow_mut();
+        if keys.len() < KEY_CACHE_LIMIT {
+            keys.insert(addr, (k.clone(), text.clone()));
+        }
+        Ok(text)
     }
 
     /// The root object as serde data.
@@ -294,6 +353,12 @@ impl<'py> PyValue<'_, 'py> {
         let mut map = s.serialize_map(Some(entries.len()))?;
         let mut checked = false;
         for (k, v) in entries {
+            #[cfg(not(feature = "py310"))]
+            if let Ok(k) = k.cast_exact::<PyString>() {
+                let key = ctx.str_key(k).map_err(|e| ctx.fail::<S::Error>(e))?;
+                map.serialize_entry(&*key, &self.child(&v))?;
+                continue;
+            }
             if !checked && !k.is_exact_instance_of::<PyString>() {
                 // Keys that are not strs may spell the same as another key.
                 unique_keys(d).map_err(|e| ctx.fail::<S::Error>(e))?;
