@@ -260,3 +260,21 @@ def test_decode_errors_pickle_and_numbers_out_of_range():
     assert toonkit.decode('x: "1e400"') == {"x": "1e400"}
     with pytest.raises(ToonDecodeError):
         toonkit.decode("n: " + "9" * 5000)
+
+
+def test_decode_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    assert gc.isenabled()
+    assert toonkit.decode("a:\n  b: [1]") == {"a": {"b": [1]}}
+    with pytest.raises(ToonDecodeError):
+        toonkit.decode("a: [")
+    with pytest.raises(ZeroDivisionError):
+        toonkit.decode("a: 1", parse_int=lambda s: 1 / 0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        toonkit.decode("a: 1")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
