@@ -266,7 +266,7 @@ def test_decode_leaves_the_garbage_collector_as_it_found_it():
     import gc
 
     assert gc.isenabled()
-    assert toonkit.decode("a:\n  b: [1]") == {"a": {"b": [1]}}
+    assert toonkit.decode("a:\n  b[1]: 1") == {"a": {"b": [1]}}
     with pytest.raises(ToonDecodeError):
         toonkit.decode("a: [")
     with pytest.raises(ZeroDivisionError):
