@@ -268,7 +268,7 @@ def test_decode_leaves_the_garbage_collector_as_it_found_it():
     assert gc.isenabled()
     assert toonkit.decode("a:\n  b[1]: 1") == {"a": {"b": [1]}}
     with pytest.raises(ToonDecodeError):
-        toonkit.decode("a: [")
+        toonkit.decode("a[2]: 1")
     with pytest.raises(ZeroDivisionError):
         toonkit.decode("a: 1", parse_int=lambda s: 1 / 0)
     assert gc.isenabled()
