@@ -4,8 +4,11 @@
 //!
 //! Objects become dicts in document order (a repeated key, allowed in non-strict
 //! mode, keeps its first position and takes the last value), or whatever
-//! `object_hook(dict)` / `object_pairs_hook(pairs)` return; numbers call
-//! `parse_int` / `parse_float` with their canonical text when given. Object keys
+//! `object_hook(dict)` / `object_pairs_hook(pairs)` return. Numbers arrive as the
+//! token's text (`Deserializer::with_number_text`) and are made as the official
+//! package makes them: `parse_int` / `parse_float` called with the text as written
+//! when given, else `int` (exact) or `float`; a float beyond the float range, or an
+//! integer `int()` refuses (or a `ValueError` from `parse_int`), is a decode error. Object keys
 //! repeat across rows and list items, so each distinct key text is made into a
 //! Python str once per call and shared (which also lets dicts reuse its cached hash).
 
@@ -14,10 +17,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use toon::Number;
 
 /// Hooks of `decode`, as in `json.loads`.
 pub(crate) struct Hooks<'py> {
@@ -90,29 +93,38 @@ impl<'py> Builder<'py> {
         k
     }
 
-    fn int<E: de::Error>(&self, n: Number) -> Result<Bound<'py, PyAny>, E> {
+    /// The number token `text` (spec §4 grammar, as written) as a Python object.
+    fn number<E: de::Error>(&self, text: &str) -> Result<Bound<'py, PyAny>, E> {
         let py = self.py;
-        let made = if let Some(f) = &self.hooks.parse_int {
-            f.call1((canonical(&n),))
-        } else if let Some(i) = n.as_i64() {
-            let Ok(i) = i.into_pyobject(py);
-            Ok(i.into_any())
-        } else if let Some(u) = n.as_u64() {
-            let Ok(u) = u.into_pyobject(py);
-            Ok(u.into_any())
-        } else {
-            py.get_type::<PyInt>().call1((canonical(&n),))
-        };
-        made.map_err(|e| self.fail(e))
-    }
-
-    fn float<E: de::Error>(&self, v: f64) -> Result<Bound<'py, PyAny>, E> {
-        match &self.hooks.parse_float {
-            Some(f) => match Number::from_f64(v) {
-                Some(n) => f.call1((canonical(&n),)).map_err(|e| self.fail(e)),
-                None => Err(E::custom("non-finite number")),
-            },
-            None => Ok(PyFloat::new(self.py, v).into_any()),
+        let integer = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        if integer {
+            let made = match &self.hooks.parse_int {
+                Some(f) => f.call1((text,)),
+                None => match text.parse::<i64>() {
+                    Ok(i) => Ok(i
+                        .into_pyobject(py)
+                        .map_or_else(|e| match e {}, Bound::into_any)),
+                    Err(_) => py.get_type::<PyInt>().call1((text,)),
+                },
+            };
+            // A `ValueError` making an int is the document's error, located at the
+            // token; anything else a hook raises is raised as it is.
+            return made.map_err(|e| {
+                if e.is_instance_of::<PyValueError>(py) {
+                    E::custom(e.value(py).to_string())
+                } else {
+                    self.fail(e)
+                }
+            });
+        }
+        if let Some(f) = &self.hooks.parse_float {
+            return f.call1((text,)).map_err(|e| self.fail(e));
+        }
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => {
+                Ok(PyFloat::new(py, if v == 0.0 { 0.0 } else { v }).into_any())
+            }
+            _ => Err(E::custom(format!("Number {text} is out of range"))),
         }
     }
 
@@ -127,14 +139,6 @@ impl<'py> Builder<'py> {
         };
         made.map_err(|e| self.fail(e))
     }
-}
-
-/// A number's canonical text (JavaScript's shortest form for floats, exact digits for
-/// integers), as the hooks receive it.
-fn canonical(n: &Number) -> String {
-    let mut text = String::new();
-    n.write_canonical(&mut text);
-    text
 }
 
 /// Any value, as a Python object.
@@ -160,26 +164,6 @@ impl<'de, 'py> Visitor<'de> for ValueSeed<'_, 'py> {
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         Ok(PyBool::new(self.b.py, v).to_owned().into_any())
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        self.b.int(Number::from(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        self.b.int(Number::from(v))
-    }
-
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
-        self.b.int(Number::from(v))
-    }
-
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
-        self.b.int(Number::from(v))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        self.b.float(v)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
@@ -216,13 +200,7 @@ impl<'de, 'py> Visitor<'de> for ValueSeed<'_, 'py> {
         while let Some(key) = map.next_key_seed(KeySeed { b, first })? {
             let key = match key {
                 Key::Text(k) => k,
-                Key::BigInteger => {
-                    let digits: String = map.next_value()?;
-                    return match Number::from_integer_str(&digits) {
-                        Some(n) => b.int(n),
-                        None => Err(de::Error::custom("invalid big integer")),
-                    };
-                }
+                Key::Number => return map.next_value_seed(NumberSeed { b }),
             };
             first = false;
             let value = map.next_value_seed(self)?;
@@ -233,11 +211,37 @@ impl<'de, 'py> Visitor<'de> for ValueSeed<'_, 'py> {
     }
 }
 
-/// An object key: a Python str, or the marker through which the decoder hands over an
-/// integer too large for 128 bits (the only key of its one-entry map).
+/// An object key: a Python str, or the marker through which the decoder hands over a
+/// number token's text (the only key of its one-entry map; a document object whose
+/// first key is that marker text is read as a number, too).
 enum Key<'py> {
     Text(Bound<'py, PyString>),
-    BigInteger,
+    Number,
+}
+
+/// A number token's text, as a Python object.
+struct NumberSeed<'b, 'py> {
+    b: &'b Builder<'py>,
+}
+
+impl<'de, 'py> DeserializeSeed<'de> for NumberSeed<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, 'py> Visitor<'de> for NumberSeed<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number token")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        self.b.number(v)
+    }
 }
 
 struct KeySeed<'b, 'py> {
@@ -261,8 +265,8 @@ impl<'de, 'py> Visitor<'de> for KeySeed<'_, 'py> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        if self.first && v == toon::__private::BIG_INTEGER_KEY {
-            return Ok(Key::BigInteger);
+        if self.first && v == toon::__private::NUMBER_TEXT_KEY {
+            return Ok(Key::Number);
         }
         Ok(Key::Text(self.b.key(v)))
     }

@@ -13,9 +13,9 @@ compile_error!(
 mod from_toon;
 mod to_toon;
 
-use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -24,24 +24,64 @@ use toon_tokens::{Bpe, Tokenizer};
 
 mod plan;
 
-create_exception!(
-    _toonkit,
-    ToonDecodeError,
-    PyValueError,
-    "Malformed TOON text; `line` and `column` are 1-based (None when unknown)."
-);
+/// What the Python package registers at import (`_set_hooks`): its exception class
+/// and its host-type rules.
+pub(crate) struct Hooks {
+    /// `toonkit.ToonDecodeError`, called as `(msg, line, source, column, snippet)`.
+    pub(crate) decode_error: Py<PyAny>,
+    /// `toonkit._host.replacement`: what a non-JSON object encodes as.
+    pub(crate) replacement: Py<PyAny>,
+    /// What `replacement` returns for an object it has no rule for.
+    pub(crate) not_handled: Py<PyAny>,
+}
 
-/// A `ToonDecodeError` with `line`, `column`, `msg` and, as the official package
-/// gives it, `source`: the text of the offending line of `input` (None when the
-/// error has no line).
+static HOOKS: PyOnceLock<Hooks> = PyOnceLock::new();
+
+/// The hooks the package registered, if it did (importing `_toonkit` alone does not).
+pub(crate) fn hooks(py: Python<'_>) -> Option<&'static Hooks> {
+    HOOKS.get(py)
+}
+
+/// _set_hooks(decode_error, replacement, not_handled): registers the package's
+/// exception class and host-type rules (once; later calls change nothing).
+#[pyfunction]
+fn _set_hooks(
+    py: Python<'_>,
+    decode_error: Py<PyAny>,
+    replacement: Py<PyAny>,
+    not_handled: Py<PyAny>,
+) {
+    let _ = HOOKS.set(
+        py,
+        Hooks {
+            decode_error,
+            replacement,
+            not_handled,
+        },
+    );
+}
+
+/// A `ToonDecodeError` with the official package's `msg`, `line` and `source` (the
+/// text of the offending line of `input`), and `column` and `snippet` (that line with
+/// a caret under the column).
 fn decode_error(e: toon::Error, input: &Bound<'_, PyAny>) -> PyErr {
-    let err = ToonDecodeError::new_err(e.to_string());
-    let v = err.value(input.py());
-    let _ = v.setattr("line", e.line());
-    let _ = v.setattr("column", e.column());
-    let _ = v.setattr("msg", e.message());
-    let _ = v.setattr("source", source_line(input, e.line()));
-    err
+    let py = input.py();
+    let shown = e.to_string();
+    let snippet = shown.split_once('\n').map(|(_, rest)| rest.to_owned());
+    let args = (
+        e.message().to_owned(),
+        e.line(),
+        source_line(input, e.line()),
+        e.column(),
+        snippet,
+    );
+    match hooks(py) {
+        Some(h) => match h.decode_error.bind(py).call1(args) {
+            Ok(err) => PyErr::from_value(err),
+            Err(err) => err,
+        },
+        None => PyValueError::new_err(shown),
+    }
 }
 
 /// Line `line` (1-based) of the decoded input, `str` or bytes (read lossily).
@@ -84,7 +124,11 @@ fn encode(
     if let Some(d) = delimiter {
         options = options.with_delimiter(delimiter_of(d)?);
     }
-    let ctx = to_toon::Ctx::new(default.filter(|d| !d.is_none()).cloned(), sort_keys);
+    let ctx = to_toon::Ctx::new(
+        obj.py(),
+        default.filter(|d| !d.is_none()).cloned(),
+        sort_keys,
+    );
     toon::to_string_with(&ctx.root(obj), &options).map_err(|e| ctx.into_error(e))
 }
 
@@ -129,7 +173,7 @@ fn decode<'py>(
         object_hook: none(object_hook),
         object_pairs_hook: none(object_pairs_hook),
     };
-    let mut de = toon::Deserializer::from_str(&text, &options);
+    let mut de = toon::Deserializer::from_str(&text, &options).with_number_text();
     from_toon::Builder::new(py, hooks).build(&mut de, |e| decode_error(e, s))
 }
 
@@ -150,7 +194,7 @@ fn count_tokens(py: Python<'_>, text: &str) -> PyResult<usize> {
 /// stats(value) -> dict: token and byte counts per format, the keys of `toon stats --json`.
 #[pyfunction]
 fn stats<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let ctx = to_toon::Ctx::new(None, false);
+    let ctx = to_toon::Ctx::new(py, None, false);
     let value = toon::to_value(&ctx.root(value)).map_err(|e| ctx.into_error(e))?;
     let bpe = tokenizer()?;
     let cmp =
@@ -165,7 +209,7 @@ fn _toonkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(count_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
-    m.add("ToonDecodeError", m.py().get_type::<ToonDecodeError>())?;
+    m.add_function(wrap_pyfunction!(_set_hooks, m)?)?;
     plan::register(m)?;
     Ok(())
 }

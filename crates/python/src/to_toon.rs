@@ -3,15 +3,23 @@
 //! (no intermediate `toon::Value`), and `toon::to_value` builds a `Value` from them
 //! when one is needed (`stats`).
 //!
-//! The mapping is `json.dumps`'s: `dict` → object (insertion order, or sorted by key
-//! with `sort_keys`), `list`/`tuple` → array, `str`, `bool`, `None`, `int` (exact at
-//! any size) and `float` (NaN and infinities become `null`, as in the reference);
-//! anything else goes through the `default` hook or is a `TypeError`. Keys are
-//! strings, or ints, floats, bools and `None`, written as their JSON spelling.
+//! The mapping is the official `toon_format` 1.2.0's: `dict` → object (insertion
+//! order, or sorted by key with `sort_keys`), `list`/`tuple` → array, `str`, `bool`,
+//! `None`, `int` (exact at any size) and `float` (NaN and infinities become `null`;
+//! integral floats of 2^53 and more are written with their exact digits, so that they
+//! decode to the same float); other objects go to the package's host-type rules
+//! (`toonkit._host`: `Decimal`, sets, dates, enums, dataclasses, …), then through the
+//! `default` hook, else they are a `TypeError`. Keys are strings, or ints, floats,
+//! bools and `None`, written as `json.dumps` spells them; two keys of one mapping
+//! that spell the same are a `ValueError`, as are circular references.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
+#[cfg(not(feature = "py310"))]
+use std::hash::BuildHasherDefault;
+#[cfg(not(feature = "py310"))]
+use std::rc::Rc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -24,13 +32,19 @@ use toon::Number;
 /// none), as deep as the `toon` crate's own limit.
 const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
 
-/// An object `default` was called on, and what it returned.
+/// An object a host-type rule or `default` was called on, and what it returned.
 type Replaced<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// What one `encode` (or `stats`) call shares across the objects it serializes.
 pub(crate) struct Ctx<'py> {
     default: Option<Bound<'py, PyAny>>,
+    /// `toonkit._host.replacement` and its "not handled" answer, once the package
+    /// has registered them.
+    host: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
     sort_keys: bool,
+    /// The containers (and objects replaced) being serialized, outermost first, by
+    /// address: at the nesting limit, a repeated one is a circular reference.
+    open: RefCell<Vec<usize>>,
     /// The Python exception behind the serde error being returned, raised in its place.
     error: RefCell<Option<PyErr>>,
     /// `default`'s result for each object it was called on, by address: the encoder
@@ -39,17 +53,83 @@ pub(crate) struct Ctx<'py> {
     /// entry holds the original too, so its address cannot be reused by another object
     /// while the entry exists (even if `default` changes the tree being encoded).
     replaced: RefCell<HashMap<usize, Replaced<'py>>>,
+    /// The UTF-8 of each str dict key met so far, by address, with the key (so that
+    /// the address is not reused while the entry exists). Keys repeat across the rows
+    /// of a table and are read twice (look-ahead, writing pass); the stable ABI of 3.9
+    /// can only copy a str's UTF-8 out, so each key is copied once per call.
+    #[cfg(not(feature = "py310"))]
+    keys: RefCell<HashMap<usize, CachedKey<'py>, BuildHasherDefault<AddrHasher>>>,
+}
+
+/// A str dict key and its UTF-8.
+#[cfg(not(feature = "py310"))]
+type CachedKey<'py> = (Bound<'py, PyString>, Rc<str>);
+
+/// Distinct dict keys cached per call: enough for any realistic schema, and a bound
+/// for values whose keys never repeat.
+#[cfg(not(feature = "py310"))]
+const KEY_CACHE_LIMIT: usize = 4096;
+
+/// Hashes an object's address: addresses are distinct, so one multiplication spreads
+/// them enough.
+#[cfg(not(feature = "py310"))]
+#[derive(Default)]
+struct AddrHasher(u64);
+
+#[cfg(not(feature = "py310"))]
+impl std::hash::Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 impl<'py> Ctx<'py> {
     /// A context calling `default` (if any) on objects with no JSON form.
-    pub(crate) fn new(default: Option<Bound<'py, PyAny>>, sort_keys: bool) -> Ctx<'py> {
+    pub(crate) fn new(
+        py: Python<'py>,
+        default: Option<Bound<'py, PyAny>>,
+        sort_keys: bool,
+    ) -> Ctx<'py> {
         Ctx {
             default,
+            host: crate::hooks(py).map(|h| {
+                (
+                    h.replacement.bind(py).clone(),
+                    h.not_handled.bind(py).clone(),
+                )
+            }),
             sort_keys,
+            open: RefCell::new(Vec::new()),
             error: RefCell::new(None),
             replaced: RefCell::new(HashMap::new()),
+            #[cfg(not(feature = "py310"))]
+            keys: RefCell::new(HashMap::default()),
         }
+    }
+
+    /// The UTF-8 of the str dict key `k`, copied out once per call.
+    #[cfg(not(feature = "py310"))]
+    fn str_key(&self, k: &Bound<'py, PyString>) -> PyResult<Rc<str>> {
+        let addr = k.as_ptr() as usize;
+        if let Some((_, text)) = self.keys.borrow().get(&addr) {
+            return Ok(text.clone());
+        }
+        let text: Rc<str> = Rc::from(Text::of(k)?.as_str()?);
+        let mut keys = self.keys.borrow_mut();
+        if keys.len() < KEY_CACHE_LIMIT {
+            keys.insert(addr, (k.clone(), text.clone()));
+        }
+        Ok(text)
     }
 
     /// The root object as serde data.
@@ -71,9 +151,31 @@ impl<'py> Ctx<'py> {
     /// The Python exception for a failed `toon` call: the one that stopped it, if a
     /// Python error did, else a `ValueError` with the encoder's message.
     pub(crate) fn into_error(self, e: toon::Error) -> PyErr {
-        self.error
-            .into_inner()
-            .unwrap_or_else(|| PyValueError::new_err(e.to_string()))
+        let depth = e.kind() == toon::ErrorKind::Depth;
+        self.error.into_inner().unwrap_or_else(|| {
+            PyValueError::new_err(if depth {
+                TOO_DEEP.to_owned()
+            } else {
+                e.to_string()
+            })
+        })
+    }
+
+    /// The error at the nesting limit: a circular reference if an open container (or
+    /// replaced object) repeats, else a value nested too deeply.
+    fn depth_error(&self) -> PyErr {
+        let mut open = self.open.borrow().clone();
+        open.sort_unstable();
+        let circular = open.windows(2).any(|w| w[0] == w[1]);
+        PyValueError::new_err(if circular { CIRCULAR } else { TOO_DEEP })
+    }
+
+    /// Serializes a container (or a replaced object) with `obj` marked open.
+    fn open<T>(&self, obj: &Bound<'py, PyAny>, f: impl FnOnce() -> T) -> T {
+        self.open.borrow_mut().push(obj.as_ptr() as usize);
+        let result = f();
+        self.open.borrow_mut().pop();
+        result
     }
 
     fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -81,9 +183,14 @@ impl<'py> Ctx<'py> {
         if let Some((_, r)) = self.replaced.borrow().get(&addr) {
             return Ok(r.clone());
         }
-        let replaced = match &self.default {
-            Some(f) => f.call1((obj,))?,
-            None => {
+        let host = match &self.host {
+            Some((rule, not_handled)) => Some(rule.call1((obj,))?).filter(|r| !r.is(not_handled)),
+            None => None,
+        };
+        let replaced = match (host, &self.default) {
+            (Some(r), _) => r,
+            (None, Some(f)) => f.call1((obj,))?,
+            (None, None) => {
                 return Err(PyTypeError::new_err(format!(
                     "Object of type {} is not TOON serializable",
                     obj.get_type().name()?
@@ -96,6 +203,11 @@ impl<'py> Ctx<'py> {
         Ok(replaced)
     }
 }
+
+/// The official package's messages for a circular reference and for nesting deeper
+/// than the limit.
+const CIRCULAR: &str = "Circular reference detected";
+const TOO_DEEP: &str = "Object is nested too deeply to encode";
 
 /// A Python object as serde data, `depth` containers (and `default` calls) deep.
 pub(crate) struct PyValue<'a, 'py> {
@@ -117,10 +229,10 @@ impl<'py> PyValue<'_, 'py> {
 impl Serialize for PyValue<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let ctx = self.ctx;
-        if self.depth > MAX_DEPTH {
-            return Err(ctx.fail(PyValueError::new_err(
-                "value nested too deeply (or contains a circular reference)",
-            )));
+        // At the limit before the `toon` encoder's own (the root container is its
+        // level 1), so that a circular reference is told from deep nesting here.
+        if self.depth >= MAX_DEPTH {
+            return Err(ctx.fail(ctx.depth_error()));
         }
         let obj = self.obj;
         // The exact built-in types first (one pointer comparison each), then their
@@ -133,10 +245,12 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_int(i, s, ctx);
         }
         if let Ok(d) = obj.cast_exact::<PyDict>() {
-            return stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s));
+            return ctx.open(obj, || {
+                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
+            });
         }
         if let Ok(f) = obj.cast_exact::<PyFloat>() {
-            return s.serialize_f64(f.value());
+            return serialize_float(f.value(), s);
         }
         if let Ok(text) = obj.cast::<PyString>() {
             let text = Text::of(text).map_err(|e| ctx.fail::<S::Error>(e))?;
@@ -152,31 +266,39 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_int(i, s, ctx);
         }
         if let Ok(f) = obj.cast::<PyFloat>() {
-            return s.serialize_f64(f.value());
+            return serialize_float(f.value(), s);
         }
         if let Ok(d) = obj.cast::<PyDict>() {
-            return stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s));
+            return ctx.open(obj, || {
+                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
+            });
         }
         if let Ok(list) = obj.cast::<PyList>() {
-            return stacker::maybe_grow(RED_ZONE, SEGMENT, || {
-                let mut seq = s.serialize_seq(Some(list.len()))?;
-                for item in list.iter() {
-                    seq.serialize_element(&self.child(&item))?;
-                }
-                seq.end()
+            return ctx.open(obj, || {
+                stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+                    let mut seq = s.serialize_seq(Some(list.len()))?;
+                    for item in list.iter() {
+                        seq.serialize_element(&self.child(&item))?;
+                    }
+                    seq.end()
+                })
             });
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
-            return stacker::maybe_grow(RED_ZONE, SEGMENT, || {
-                let mut seq = s.serialize_seq(Some(tuple.len()))?;
-                for item in tuple.iter() {
-                    seq.serialize_element(&self.child(&item))?;
-                }
-                seq.end()
+            return ctx.open(obj, || {
+                stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+                    let mut seq = s.serialize_seq(Some(tuple.len()))?;
+                    for item in tuple.iter() {
+                        seq.serialize_element(&self.child(&item))?;
+                    }
+                    seq.end()
+                })
             });
         }
         let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
-        stacker::maybe_grow(RED_ZONE, SEGMENT, || self.child(&replaced).serialize(s))
+        ctx.open(obj, || {
+            stacker::maybe_grow(RED_ZONE, SEGMENT, || self.child(&replaced).serialize(s))
+        })
     }
 }
 
@@ -200,6 +322,9 @@ impl<'py> PyValue<'_, 'py> {
                 items.push((key.to_owned(), v));
             }
             items.sort_by(|a, b| a.0.cmp(&b.0));
+            if let Some(w) = items.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(ctx.fail(duplicate_key(d.py(), &w[0].0)));
+            }
             let mut map = s.serialize_map(Some(items.len()))?;
             for (k, v) in &items {
                 map.serialize_entry(k.as_str(), &self.child(v))?;
@@ -209,13 +334,14 @@ impl<'py> PyValue<'_, 'py> {
         if ctx.default.is_some() {
             // `default` runs Python code, which may change this dict: read a snapshot.
             let items: Vec<_> = d.iter().collect();
-            return self.serialize_entries(items, s);
+            return self.serialize_entries(d, items, s);
         }
-        self.serialize_entries(d.iter(), s)
+        self.serialize_entries(d, d.iter(), s)
     }
 
     fn serialize_entries<S: Serializer>(
         &self,
+        d: &Bound<'py, PyDict>,
         entries: impl IntoIterator<
             Item = (Bound<'py, PyAny>, Bound<'py, PyAny>),
             IntoIter: ExactSizeIterator,
@@ -225,7 +351,19 @@ impl<'py> PyValue<'_, 'py> {
         let ctx = self.ctx;
         let entries = entries.into_iter();
         let mut map = s.serialize_map(Some(entries.len()))?;
+        let mut checked = false;
         for (k, v) in entries {
+            #[cfg(not(feature = "py310"))]
+            if let Ok(k) = k.cast_exact::<PyString>() {
+                let key = ctx.str_key(k).map_err(|e| ctx.fail::<S::Error>(e))?;
+                map.serialize_entry(&*key, &self.child(&v))?;
+                continue;
+            }
+            if !checked && !k.is_exact_instance_of::<PyString>() {
+                // Keys that are not strs may spell the same as another key.
+                unique_keys(d).map_err(|e| ctx.fail::<S::Error>(e))?;
+                checked = true;
+            }
             let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
             let key = key.as_str().map_err(|e| ctx.fail::<S::Error>(e))?;
             map.serialize_entry(key, &self.child(&v))?;
@@ -233,6 +371,45 @@ impl<'py> PyValue<'_, 'py> {
         map.end()
     }
 }
+
+/// Fails if two keys of `d` spell the same once converted (`1` and `"1"`): keeping
+/// one would lose data, and a repeated key is not valid TOON.
+fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
+    let mut seen = std::collections::HashSet::with_capacity(d.len());
+    for k in d.keys() {
+        let key = key_string(&k)?;
+        let key = key.as_str()?;
+        if !seen.insert(key.to_owned()) {
+            return Err(duplicate_key(d.py(), key));
+        }
+    }
+    Ok(())
+}
+
+/// The official package's error for keys that collide after conversion.
+fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
+    let repr = PyString::new(py, key)
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| format!("{key:?}"));
+    PyValueError::new_err(format!("Duplicate key after conversion: {repr}"))
+}
+
+/// A float as serde data: an integral float of 2^53 or more (below 1e21, where the
+/// canonical form turns to exponents) as its exact integer, so that it decodes to the
+/// same float; JavaScript's shortest digits would not (`2.0**60`).
+fn serialize_float<S: Serializer>(f: f64, s: S) -> Result<S::Ok, S::Error> {
+    if f.fract() == 0.0 && f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM {
+        // Exact: the float is an integer below 2^70.
+        return s.serialize_i128(f as i128);
+    }
+    s.serialize_f64(f)
+}
+
+/// 2^53: from here on not every integer is a float.
+const EXACT_FROM: f64 = 9_007_199_254_740_992.0;
+/// The magnitude from which the canonical number form uses an exponent (spec §2).
+const EXPONENT_FROM: f64 = 1e21;
 
 /// An int as serde data: `i64`/`u64` when it fits, else its exact digits through the
 /// `toon` crate's big-integer newtype.
@@ -274,12 +451,16 @@ pub(crate) enum Text<'a, 'py> {
 impl<'a, 'py> Text<'a, 'py> {
     #[cfg(not(feature = "py310"))]
     fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
-        Ok(Text::Utf8(s.encode_utf8()?))
+        s.encode_utf8()
+            .map(Text::Utf8)
+            .map_err(|e| surrogate_error(s, e))
     }
 
     #[cfg(feature = "py310")]
     fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
-        Ok(Text::Str(Cow::Borrowed(s.to_str()?)))
+        s.to_str()
+            .map(|t| Text::Str(Cow::Borrowed(t)))
+            .map_err(|e| surrogate_error(s, e))
     }
 
     /// The text; CPython's UTF-8 encoder always gives valid UTF-8.
@@ -292,8 +473,21 @@ impl<'a, 'py> Text<'a, 'py> {
     }
 }
 
+/// The official package's error for a str CPython cannot encode as UTF-8 (one with
+/// an unpaired surrogate), a `ValueError`; `e` when it is another error.
+fn surrogate_error(s: &Bound<'_, PyString>, e: PyErr) -> PyErr {
+    if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(s.py()) {
+        return e;
+    }
+    match s.repr() {
+        Ok(repr) => PyValueError::new_err(format!("String contains an unpaired surrogate: {repr}")),
+        Err(e) => e,
+    }
+}
+
 /// A dict key as TOON writes it: strings as they are, and like `json.dumps`, ints,
-/// floats, bools and None by their JSON spelling (a non-finite float as `null`).
+/// floats, bools and None by their JSON spelling (non-finite floats as `NaN`,
+/// `Infinity`, `-Infinity`; integral floats below 1e21 as their exact digits).
 pub(crate) fn key_string<'a, 'py>(k: &'a Bound<'py, PyAny>) -> PyResult<Text<'a, 'py>> {
     if let Ok(s) = k.cast_exact::<PyString>() {
         return Text::of(s);
@@ -318,17 +512,24 @@ pub(crate) fn key_string<'a, 'py>(k: &'a Bound<'py, PyAny>) -> PyResult<Text<'a,
         })));
     }
     if let Ok(f) = k.cast::<PyFloat>() {
-        return Ok(Text::Str(Cow::Owned(match Number::from_f64(f.value()) {
-            Some(n) => {
-                let mut s = String::new();
+        let f = f.value();
+        let text = if f.is_nan() {
+            "NaN".to_owned()
+        } else if f.is_infinite() {
+            if f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+        } else if f.fract() == 0.0 && f.abs() < EXPONENT_FROM {
+            format!("{}", f as i128)
+        } else {
+            let mut s = String::new();
+            if let Some(n) = Number::from_f64(f) {
                 n.write_canonical(&mut s);
-                s
             }
-            None => "null".to_owned(),
-        })));
+            s
+        };
+        return Ok(Text::Str(Cow::Owned(text)));
     }
     Err(PyTypeError::new_err(format!(
-        "keys must be str, int, float, bool or None, not {}",
+        "Keys must be str, int, float, bool or None, not {}",
         k.get_type().name()?
     )))
 }

@@ -159,8 +159,9 @@ def test_default_and_type_error():
     with pytest.raises(TypeError, match="Point"):
         toonkit.encode({"p": Point(1, 2)})
     assert toonkit.encode({"p": Point(1, 2)}, default=lambda o: vars(o)) == "p:\n  x: 1\n  y: 2"
-    with pytest.raises(TypeError):
-        toonkit.encode({1, 2})
+    with pytest.raises(TypeError, match="bytes"):
+        toonkit.encode({"b": b"x"})
+    assert toonkit.encode({2, 1}) == "[2]: 1,2"  # sets are sorted arrays, as officially
 
 
 def test_circular_reference_is_an_error_not_a_crash():
@@ -177,7 +178,8 @@ def test_error_position_and_source_line():
     assert isinstance(err, ValueError)
     assert err.line == 2
     assert err.column is not None and err.column >= 1
-    assert "items[3]: x,y" in str(err)
+    assert err.source == "items[3]: x,y" and "items[3]: x,y" in err.snippet
+    assert str(err) == f"line 2: {err.msg}"
 
 
 def test_depth_bomb_is_a_decode_error():

@@ -66,15 +66,21 @@ def test_int_subclasses_encode_by_value():
 def test_number_forms_decode_as_the_value_route():
     assert toonkit.decode("[5]: -0,-0.0,1e3,1.50,2") == [0, 0.0, 1000.0, 1.5, 2]
     assert [type(x) for x in toonkit.decode("[3]: 1,1.0,1e3")] == [int, float, float]
-    assert toonkit.decode("[2]: 1.50,1e3", parse_float=str) == ["1.5", "1000"]
+    # The hooks get each number as written, as the official package's do.
+    assert toonkit.decode("[2]: 1.50,1e3", parse_float=str) == ["1.50", "1e3"]
+    assert toonkit.decode("[2]: -0,7", parse_int=str) == ["-0", "7"]
 
 
 def test_mixed_and_sorted_keys():
-    # None and inf both spell "null": a repeated key keeps its first place, last value.
     value = {2: "a", 1.5: "b", None: "c", True: "d", 2**70: "e", float("inf"): "f"}
-    assert toonkit.encode(value) == f'"2": a\n"1.5": b\nnull: f\ntrue: d\n"{2**70}": e'
+    assert toonkit.encode(value) == f'"2": a\n"1.5": b\nnull: c\ntrue: d\n"{2**70}": e\nInfinity: f'
+    # Keys that spell the same once converted would lose a value.
+    with pytest.raises(ValueError, match="Duplicate key after conversion"):
+        toonkit.encode({1: "a", "1": "b"})
+    with pytest.raises(ValueError, match="Duplicate key after conversion"):
+        toonkit.encode({"null": 0, None: 1}, sort_keys=True)
     assert toonkit.encode({"b": {"y": 1, "x": 2}, "a": 0}, sort_keys=True) == "a: 0\nb:\n  x: 2\n  y: 1"
-    with pytest.raises(TypeError, match="keys must be"):
+    with pytest.raises(TypeError, match="Keys must be"):
         toonkit.encode({(1, 2): 3})
 
 
@@ -125,10 +131,10 @@ def test_depth_limits_are_errors_never_crashes():
         toonkit.encode(Forever(), default=lambda o: [Forever()])
 
 
-def test_lone_surrogates_raise_unicode_errors():
-    with pytest.raises(UnicodeEncodeError):
+def test_lone_surrogates_raise_value_errors():
+    with pytest.raises(ValueError, match="unpaired surrogate"):
         toonkit.encode({"a": "\ud800"})
-    with pytest.raises(UnicodeEncodeError):
+    with pytest.raises(ValueError, match="unpaired surrogate"):
         toonkit.encode({"\udc00": 1})
 
 
@@ -209,3 +215,66 @@ def test_default_changing_the_tree_is_no_panic():
         toonkit.encode(items, default=lambda o: items.clear() or 0)
     except Exception:
         pass
+
+
+def test_host_types_as_the_official_package_writes_them():
+    import dataclasses
+    import datetime
+    import decimal
+    import pathlib
+    import uuid
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    @dataclasses.dataclass
+    class P:
+        x: int
+        tags: frozenset
+
+    value = [decimal.Decimal("1.50"), decimal.Decimal("NaN"), {3, 1, 2},
+             datetime.date(2020, 1, 2), uuid.UUID(int=1), pathlib.PurePosixPath("/a"),
+             Colour.RED, P(1, frozenset({"b", "a"})), 2.0**60]
+    assert toonkit.encode(value) == (
+        "[9]:\n  - 1.5\n  - null\n  - [3]: 1,2,3\n  - 2020-01-02\n"
+        "  - 00000000-0000-0000-0000-000000000001\n  - /a\n  - red\n"
+        "  - x: 1\n    tags[2]: a,b\n  - 1152921504606846976")
+    assert toonkit.decode(toonkit.encode(2.0**60)) == 2**60
+    p = P(1, frozenset())
+    p.x = p
+    with pytest.raises(ValueError, match="Circular reference"):
+        toonkit.encode(p)
+
+
+def test_decode_errors_pickle_and_numbers_out_of_range():
+    import pickle
+
+    with pytest.raises(ToonDecodeError) as info:
+        toonkit.decode("a: 1\nx: 1e400")
+    err = info.value
+    assert (err.msg, err.line, err.source, str(err)) == (
+        "Number 1e400 is out of range", 2, "x: 1e400", "line 2: Number 1e400 is out of range")
+    back = pickle.loads(pickle.dumps(err))
+    assert (type(back), back.line, back.source, back.column, str(back)) == (
+        ToonDecodeError, 2, "x: 1e400", err.column, str(err))
+    assert toonkit.decode('x: "1e400"') == {"x": "1e400"}
+    with pytest.raises(ToonDecodeError):
+        toonkit.decode("n: " + "9" * 5000)
+
+
+def test_decode_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    assert gc.isenabled()
+    assert toonkit.decode("a:\n  b[1]: 1") == {"a": {"b": [1]}}
+    with pytest.raises(ToonDecodeError):
+        toonkit.decode("a[2]: 1")
+    with pytest.raises(ZeroDivisionError):
+        toonkit.decode("a: 1", parse_int=lambda s: 1 / 0)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        toonkit.decode("a: 1")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

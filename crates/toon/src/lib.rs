@@ -101,6 +101,11 @@ pub mod __private {
     /// `serialize_newtype_struct(BIG_INTEGER_KEY, digits)`.
     pub use crate::value::BIG_INTEGER_KEY;
 
+    /// The private name through which a deserializer built
+    /// [`with_number_text`](crate::Deserializer::with_number_text) hands a number
+    /// token to a visitor: a one-entry map `{NUMBER_TEXT_KEY: text as written}`.
+    pub use crate::value::NUMBER_TEXT_KEY;
+
     /// `to_value` with a nesting limit, for tests comparing against the `Value` route.
     pub fn to_value_limited<T: serde::Serialize + ?Sized>(
         value: &T,

@@ -1,12 +1,7 @@
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-class ToonDecodeError(ValueError):
-    """Malformed TOON text; ``line`` and ``column`` are 1-based (None when unknown)."""
-
-    line: Optional[int]
-    column: Optional[int]
-    msg: str
-    source: Optional[str]
+def _set_hooks(decode_error: type, replacement: Callable[[Any], Any], not_handled: object) -> None:
+    """Registers ``toonkit.ToonDecodeError`` and ``toonkit._host.replacement``."""
 
 def encode(
     obj: Any,
