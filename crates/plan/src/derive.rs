@@ -18,12 +18,22 @@ use serde_json::Number;
 
 use crate::dialects::DialectId;
 use crate::model::{Group, Plan, Task};
-use crate::problem::PlanError;
+use crate::problem::{ErrorKind, PlanError};
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
-/// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
-/// one, or `TASK.FIELD=VALUE` for one task.
+/// A value a conversion puts in a task field the target requires: `FIELD=VALUE` for
+/// every task that lacks a valid one, or `TASK.FIELD=VALUE` for one task.
+///
+/// ```
+/// use toon_plan::Setting;
+/// let every = Setting::new("tool", "web_search")?;
+/// assert_eq!(every.to_string(), "tool=web_search");
+/// let one = Setting::new("tool", "calc")?.for_task("b");
+/// assert_eq!(one, "b.tool=calc".parse()?);
+/// assert!(Setting::new("colour", "red").is_err());
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setting {
     /// The task it is for; `None` for every task.
@@ -35,29 +45,60 @@ pub struct Setting {
     pub value: String,
 }
 
-impl std::str::FromStr for Setting {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Setting, String> {
-        let (key, value) = s
-            .split_once('=')
-            .ok_or_else(|| format!("{s:?}: expected FIELD=VALUE or TASK.FIELD=VALUE"))?;
-        // A task id may hold dots: the field is what follows the last one.
-        let (task, field) = match key.rsplit_once('.') {
-            Some((task, field)) => (Some(task.to_owned()), field),
-            None => (None, key),
-        };
+impl Setting {
+    /// A value for `field` of every task that lacks a valid one. The field is a model
+    /// name or a dialect's own name for one ([`settable_names`]); any other is an error
+    /// of kind [`ErrorKind::Setting`].
+    pub fn new(field: &str, value: impl Into<String>) -> Result<Setting, PlanError> {
+        let value = value.into();
         if model_field(field).is_none() {
-            return Err(format!(
-                "--set {s}: unknown field {field:?} (one of: {})",
-                settable_names().join(", ")
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!(
+                    "{field}={value}: unknown field {field:?} (one of: {})",
+                    settable_names().join(", ")
+                ),
             ));
         }
         Ok(Setting {
-            task,
+            task: None,
             field: field.to_owned(),
-            value: value.to_owned(),
+            value,
         })
+    }
+
+    /// This setting for one task only.
+    pub fn for_task(mut self, task: impl Into<String>) -> Setting {
+        self.task = Some(task.into());
+        self
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(task) = &self.task {
+            write!(f, "{task}.")?;
+        }
+        write!(f, "{}={}", self.field, self.value)
+    }
+}
+
+impl std::str::FromStr for Setting {
+    type Err = PlanError;
+
+    /// `FIELD=VALUE` or `TASK.FIELD=VALUE` (a task id may hold dots: the field is what
+    /// follows the last one).
+    fn from_str(s: &str) -> Result<Setting, PlanError> {
+        let (key, value) = s.split_once('=').ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Setting,
+                format!("{s:?}: expected FIELD=VALUE or TASK.FIELD=VALUE"),
+            )
+        })?;
+        match key.rsplit_once('.') {
+            Some((task, field)) => Ok(Setting::new(field, value)?.for_task(task)),
+            None => Setting::new(key, value),
+        }
     }
 }
 
@@ -193,6 +234,9 @@ pub fn fill(
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
 }
+
+/// The rule of a value a [`Setting`] gave.
+pub const SET_RULE: &str = "given";
 
 /// The rule of a required text field written `""` on conversion: the target must hold
 /// it, and the plan has no value for it and no rule gives one.
@@ -374,41 +418,48 @@ fn apply_settings(
     fills: &mut Vec<Fill>,
 ) -> Result<(), PlanError> {
     for s in sets {
-        let field = model_field(&s.field).unwrap_or("description");
+        let Some(field) = model_field(&s.field) else {
+            return Err(Setting::new(&s.field, s.value.as_str())
+                .err()
+                .unwrap_or_else(|| PlanError::new(ErrorKind::Setting, format!("{s}"))));
+        };
         if s.value.trim().is_empty() {
-            return Err(PlanError::doc(format!(
-                "--set {}={}: give a value after `=`",
-                s.field, s.value
-            )));
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!("{s}: give a value after `=`"),
+            ));
         }
         if let Some((tf, _)) = settable(field) {
             // The plan model holds every field; a dialect, the ones its tables name.
             let held = to == DialectId::PLAN || task_keys(to).iter().any(|f| f.to == To::Task(tf));
             if !held {
-                return Err(PlanError::doc(format!(
-                    "--set {}={}: {to} has no field for a task's {field}, so the value would go nowhere",
-                    s.field, s.value
-                )));
+                return Err(PlanError::new(
+                    ErrorKind::Setting,
+                    format!(
+                        "{s}: {to} has no field for a task's {field}, so the value would go nowhere"
+                    ),
+                ));
             }
             let known = known_values(to, tf);
             if !known.is_empty() && !one_of(known, &s.value) {
                 let names: Vec<&str> = known.iter().map(|c| c.value).collect();
-                return Err(PlanError::doc(format!(
-                    "--set {}={}: {to} does not know {:?} (one of: {})",
-                    s.field,
-                    s.value,
-                    s.value,
-                    names.join(", ")
-                )));
+                return Err(PlanError::new(
+                    ErrorKind::Setting,
+                    format!(
+                        "{s}: {to} does not know {:?} (one of: {})",
+                        s.value,
+                        names.join(", ")
+                    ),
+                ));
             }
         }
         if let Some(id) = &s.task
             && plan.task(id).is_none()
         {
-            return Err(PlanError::doc(format!(
-                "--set {id}.{}: the plan has no task {id:?}",
-                s.field
-            )));
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!("{s}: the plan has no task {id:?}"),
+            ));
         }
         for t in &mut plan.tasks {
             let named = s.task.as_deref() == Some(t.id.as_str());
@@ -419,7 +470,7 @@ fn apply_settings(
                 continue;
             }
             set(t, field, &s.value)?;
-            fills.push(task_fill(t, field, FillKind::Set, "--set"));
+            fills.push(task_fill(t, field, FillKind::Set, SET_RULE));
         }
     }
     Ok(())
@@ -451,15 +502,19 @@ fn has_valid(t: &mut Task, field: &str, to: DialectId) -> bool {
 /// when it reads as one.
 fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     let Some((tf, name)) = settable(field) else {
-        return Err(PlanError::doc(format!(
-            "--set {field}: not a settable field"
-        )));
+        return Err(PlanError::new(
+            ErrorKind::Setting,
+            format!("{field}: not a settable field"),
+        ));
     };
     match t.slot(To::Task(tf)) {
         Some(Slot::Text(v)) => *v = Some(value.to_owned()),
         Some(Slot::Num(n)) => {
             let parsed: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                PlanError::doc(format!("--set {name}={value}: not a positive integer"))
+                PlanError::new(
+                    ErrorKind::Setting,
+                    format!("{name}={value}: not a positive integer"),
+                )
             })?;
             *n = Some(Number::from(parsed));
         }
@@ -495,6 +550,7 @@ mod tests {
             "colour=red"
                 .parse::<Setting>()
                 .unwrap_err()
+                .message
                 .contains("unknown field")
         );
     }

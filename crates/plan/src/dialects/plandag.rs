@@ -14,7 +14,7 @@ use crate::checks;
 use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The PlanDAG dialect.
@@ -256,7 +256,7 @@ impl Dialect for PlanDag {
         let obj = doc
             .tree()
             .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a PlanDAG is a JSON object"))?;
+            .ok_or_else(|| PlanError::new(ErrorKind::Shape, "a PlanDAG is a JSON object"))?;
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
         slot::read(&PLAN, &mut f, &mut plan);

@@ -9,7 +9,7 @@ use crate::checks;
 use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The tool DAG dialect.
@@ -90,10 +90,12 @@ impl Dialect for ToolDag {
     }
 
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a tool DAG is a JSON object with a `dag` list"))?;
+        let obj = doc.tree().and_then(Value::as_object).ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Shape,
+                "a tool DAG is a JSON object with a `dag` list",
+            )
+        })?;
         let mut f = Fields::new(obj);
         let items = f.array(DAG).cloned().unwrap_or_default();
         let mut plan = Plan {

@@ -23,7 +23,7 @@
 //!   {"id": "b", "tool": "search", "query": "y", "dependencies": []},
 //!   {"id": "c", "tool": "calc", "query": "{{a.result}} - {{b.result}}", "dependencies": ["a", "b"]}
 //! ]}"#;
-//! let plan = toon_plan::load(text, None, None, None)?.plan;
+//! let plan = toon_plan::read(text, &toon_plan::ReadOptions::default())?.plan;
 //! let s = exec::schedule(&plan)?;
 //! assert_eq!(s.waves.len(), 2);
 //! assert_eq!(s.waves[0].tasks, ["a", "b"]);

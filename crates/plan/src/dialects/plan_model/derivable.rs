@@ -43,7 +43,7 @@ pub(super) fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
 /// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
 /// not give back exactly: the tasks table holds the rest, so nothing is stored twice.
 pub(super) fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
-    let in_body = plan.layout.get(cursor::BODY_TASKS) == Some(&Value::Bool(true));
+    let in_body = plan.layout.entries.get(cursor::BODY_TASKS) == Some(&Value::Bool(true));
     let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
         return;
     };
@@ -65,17 +65,18 @@ pub(super) fn restore_task_lines(plan: &mut Plan) {
     };
     if !body_tasks::LAYOUT_KEYS
         .iter()
-        .any(|k| plan.layout.contains_key(*k))
+        .any(|k| plan.layout.entries.contains_key(*k))
     {
         return;
     }
-    if let Some(full) = body_tasks::expand(body, |k| plan.layout.get(k), &plan.tasks) {
+    if let Some(full) = body_tasks::expand(body, |k| plan.layout.entries.get(k), &plan.tasks) {
         plan.body = Some(full);
         for k in body_tasks::LAYOUT_KEYS {
-            plan.layout.shift_remove(k);
+            plan.layout.entries.shift_remove(k);
         }
         // The marker a Cursor read puts first in the layout.
         plan.layout
+            .entries
             .shift_insert(0, cursor::BODY_TASKS.into(), Value::Bool(true));
     }
 }
