@@ -1,14 +1,15 @@
 //! What a conversion fills in: before a plan is written in a dialect, every field the
 //! dialect requires and the plan lacks is derived from what the plan holds (a PlanDAG
 //! `parallel_group` is the task's schedule wave), defaulted where one value is the
-//! obvious one (a Cursor todo's `status` is `pending`), or taken from the user's
-//! `--set FIELD=VALUE`. Where no sensible value exists (a tool DAG's `tool`, a PlanDAG
-//! `action`), nothing is invented: the target's validation then names the field and
-//! the command says which `--set` fills it.
+//! obvious one (a Cursor todo's `status` is `pending`), or taken from a [`Setting`]
+//! (`FIELD=VALUE`: `--set` on the command line, `set=` in Python). Where no sensible
+//! value exists (a tool DAG's `tool`, a PlanDAG `action`), nothing is invented: the
+//! target's validation then names the field and the conversion report says which
+//! field a setting fills ([`crate::ConversionReport::settable`]).
 //!
 //! Each dialect fills its own fields ([`crate::Dialect::fill`], in its module) with the
 //! shared rules here (`text_from_title`, `translate_kind`); this module applies the
-//! `--set` values and records every [`Fill`]. The rules, one row per target field, are
+//! settings and records every [`Fill`]. The rules, one row per target field, are
 //! the table in `docs/plan-mapping.md`; each [`Fill`] records the rule it applied, and
 //! the loss report lists it.
 
@@ -17,7 +18,8 @@ use std::fmt;
 use serde_json::Number;
 
 use crate::dialects::DialectId;
-use crate::model::{Group, Plan, Task};
+use crate::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
+use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, PlanError};
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
@@ -102,7 +104,7 @@ impl std::str::FromStr for Setting {
     }
 }
 
-/// The task fields `--set` fills, by their model names. A dialect's own name for one
+/// The task fields a [`Setting`] fills, by their model names. A dialect's own name for one
 /// (`agent_type`, `intent`, `content`, …) comes from its field table.
 const SETTABLE: &[(TaskField, &str)] = &[
     (TaskField::Tool, "tool"),
@@ -163,7 +165,7 @@ fn model_field(name: &str) -> Option<&'static str> {
     settable(name).map(|(_, n)| n)
 }
 
-/// Every name `--set` accepts: the model names, then the dialects' own names for them.
+/// Every name a [`Setting`] accepts: the model names, then the dialects' own names for them.
 pub fn settable_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = SETTABLE.iter().map(|(_, n)| *n).collect();
     for f in DialectId::all().flat_map(task_keys) {
@@ -185,38 +187,8 @@ fn known_values(to: DialectId, field: TaskField) -> &'static [Choice] {
         .map_or(&[], Field::choices)
 }
 
-/// How a filled value came about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FillKind {
-    /// Computed from other fields of the plan, by a rule.
-    Derived,
-    /// The one obvious value, where the plan says nothing.
-    Defaulted,
-    /// Given with `--set`.
-    Set,
-}
-
-/// One value a conversion filled in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fill {
-    /// `task ID` or `group ID`.
-    pub owner: String,
-    /// The model field (`parallel_group`, `tool`, `kind`, …).
-    pub field: &'static str,
-    /// Derived, defaulted or set.
-    pub kind: FillKind,
-    /// The rule, in words (`schedule wave`, `first of tools`).
-    pub rule: &'static str,
-}
-
-impl fmt::Display for Fill {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: `{}` {}", self.owner, self.field, self.rule)
-    }
-}
-
 /// The plan with what `to` requires filled in, and what was filled. A plan written
-/// back in its own dialect (`from == to`) gets only the `--set` values: it already is
+/// back in its own dialect (`from == to`) gets only the settings: it already is
 /// what that dialect holds.
 pub fn fill(
     plan: &Plan,
@@ -234,13 +206,6 @@ pub fn fill(
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
 }
-
-/// The rule of a value a [`Setting`] gave.
-pub const SET_RULE: &str = "given";
-
-/// The rule of a required text field written `""` on conversion: the target must hold
-/// it, and the plan has no value for it and no rule gives one.
-pub const EMPTY_TEXT: &str = "empty: the plan has no value for it";
 
 /// Every required text field of `to` that the plan still has no value for (a PlanDAG
 /// `success_criteria`, a step's `target`) is written as `""` (the target must hold it,
@@ -275,141 +240,7 @@ fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     }
 }
 
-/// The plan's id when it has none (PlanDAG `plan_id`, staged `id`): its title's words as
-/// a task's are ([`crate::model::ids_from_titles`]: `Add dark mode` → `add-dark-mode`),
-/// else its goal's.
-pub(crate) fn plan_id_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if plan.id.is_some() {
-        return;
-    }
-    let words = |s: &Option<String>| {
-        s.as_deref()
-            .map(crate::model::slug)
-            .filter(|w| !w.is_empty())
-    };
-    let (id, rule) = match (words(&plan.title), words(&plan.goal)) {
-        (Some(id), _) => (id, "from the title"),
-        (None, Some(id)) => (id, "from the goal"),
-        (None, None) => return,
-    };
-    plan.id = Some(id);
-    fills.push(plan_fill("id", FillKind::Derived, rule));
-}
-
-/// The plan's goal when it has none (PlanDAG `intent`, staged `goal`, workflow
-/// `objective`): its title.
-pub(crate) fn goal_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if plan.goal.is_some() {
-        return;
-    }
-    if let Some(title) = plan.title.clone().filter(|t| !t.trim().is_empty()) {
-        plan.goal = Some(title);
-        fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
-    }
-}
-
-/// A task's `kind` in the target's vocabulary (`known`): kept when it is one, else
-/// translated by `table` (derived, by `rule`), else `default` (defaulted).
-pub(crate) fn translate_kind(
-    t: &mut Task,
-    known: &[Choice],
-    table: &[(&str, &'static str)],
-    default: &'static str,
-    rule: &'static str,
-    fills: &mut Vec<Fill>,
-) {
-    let kind = t.kind.as_deref();
-    if kind.is_some_and(|k| one_of(known, k)) {
-        return;
-    }
-    let (value, how, rule) = match table.iter().find(|(from, _)| Some(*from) == kind) {
-        Some((_, to)) => (*to, FillKind::Derived, rule),
-        None => (default, FillKind::Defaulted, default),
-    };
-    t.kind = Some(value.to_owned());
-    fills.push(task_fill(t, "kind", how, rule));
-}
-
-pub(crate) fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
-    Fill {
-        owner: "plan".to_owned(),
-        field,
-        kind,
-        rule,
-    }
-}
-
-pub(crate) fn group_fill(
-    g: &Group,
-    field: &'static str,
-    kind: FillKind,
-    rule: &'static str,
-) -> Fill {
-    Fill {
-        owner: format!("group {}", g.id),
-        field,
-        kind,
-        rule,
-    }
-}
-
-pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
-    Fill {
-        owner: format!("task {}", t.id),
-        field,
-        kind,
-        rule,
-    }
-}
-
-/// The words of a task (Cursor `content`, composite `prompt`, tool DAG `query`) when it
-/// has none: its title, else its action and target (`navigate https://…`), else its
-/// expected outcome.
-pub(crate) fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
-    if present(&t.description).is_some() {
-        return;
-    }
-    if let Some((text, rule)) = words(t, present(&t.title).map(|w| (w, "from the title"))) {
-        t.description = Some(text);
-        fills.push(task_fill(t, "description", FillKind::Derived, rule));
-    }
-}
-
-/// A task's title (a staged step's `title`) when it has none: its words (description),
-/// else its action and target, else its expected outcome.
-pub(crate) fn title_from_words(t: &mut Task, fills: &mut Vec<Fill>) {
-    if t.title.is_some() {
-        return;
-    }
-    let first = present(&t.description).map(|w| (w, "from the description"));
-    if let Some((text, rule)) = words(t, first) {
-        t.title = Some(text);
-        fills.push(task_fill(t, "title", FillKind::Derived, rule));
-    }
-}
-
-/// Text that is there and not blank.
-fn present(s: &Option<String>) -> Option<String> {
-    s.clone().filter(|s| !s.trim().is_empty())
-}
-
-/// `first`, else the task's action and target, else its expected outcome, with the
-/// rule that gave it.
-fn words(t: &Task, first: Option<(String, &'static str)>) -> Option<(String, &'static str)> {
-    if first.is_some() {
-        return first;
-    }
-    if let Some(action) = present(&t.action) {
-        let text = match present(&t.target) {
-            Some(target) => format!("{action} {target}"),
-            None => action,
-        };
-        return Some((text, "from the action and target"));
-    }
-    present(&t.expected_outcome).map(|o| (o, "from the expected outcome"))
-}
-
-/// Applies `--set` values: to the named task, or to every task whose value is missing
+/// Applies settings: to the named task, or to every task whose value is missing
 /// or not one the target knows.
 fn apply_settings(
     plan: &mut Plan,
@@ -498,7 +329,7 @@ fn has_valid(t: &mut Task, field: &str, to: DialectId) -> bool {
     }
 }
 
-/// Sets a task's field to a `--set` value: text as it is, a number (`parallel_group`)
+/// Sets a task's field to a setting's value: text as it is, a number (`parallel_group`)
 /// when it reads as one.
 fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     let Some((tf, name)) = settable(field) else {
@@ -523,8 +354,8 @@ fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// The settable fields a target's validation problem points at, for the hint
-/// `--set FIELD=VALUE` (`dag[0].tool` → `tool`).
+/// The settable field a target's validation problem points at (`dag[0].tool` →
+/// `tool`): what a setting `FIELD=VALUE` fills.
 pub fn settable_field(path: &str) -> Option<&'static str> {
     let last = path
         .rsplit(['.', ']'])

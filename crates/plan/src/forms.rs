@@ -20,63 +20,16 @@
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
 
-use serde_json::Value;
+use serde::Serialize;
 
-use crate::{
-    Change, Conversion, ConvertOptions, DialectId, ErrorKind, Format, Layout, Loaded, Loss, Plan,
-    PlanError, convert,
-};
-
-/// The plan for a prompt: its title, goal and tasks with their fields, without the
-/// markdown body and without the layout kept to write the source back byte for byte.
-pub fn lean(plan: &Plan) -> Plan {
-    Plan {
-        body: None,
-        layout: Layout::default(),
-        ..plan.clone()
-    }
-}
-
-/// Converts the [`lean`] form of `plan` to `to`: the lean plan converts as a plan
-/// built in code (the target fills what it needs from the tasks, as a Cursor todo's
-/// `content` from a checklist task's title), and the report lists the body and each
-/// layout entry it leaves out as dropped.
-pub(crate) fn convert_lean(
-    plan: &Plan,
-    to: DialectId,
-    options: &ConvertOptions,
-) -> Result<Conversion, PlanError> {
-    let options = ConvertOptions {
-        lean: false,
-        ..options.clone()
-    };
-    let mut c = convert(&self::lean(plan), to, &options)?;
-    c.report.from = plan.source_dialect();
-    let dropped = |field: String, before: Value| Loss {
-        owner: "plan".to_owned(),
-        field,
-        change: Change::Dropped,
-        before: Some(before),
-        after: None,
-        rule: None,
-    };
-    let mut left_out: Vec<Loss> = plan
-        .body
-        .iter()
-        .map(|b| dropped("body".to_owned(), Value::String(b.clone())))
-        .collect();
-    left_out.extend(
-        plan.layout
-            .entries
-            .iter()
-            .map(|(k, v)| dropped(format!("layout.{k}"), v.clone())),
-    );
-    c.report
-        .losses
-        .retain(|l| !(l.owner == "plan" && left_out.iter().any(|x| x.field == l.field)));
-    c.report.losses.splice(0..0, left_out);
-    Ok(c)
-}
+pub use crate::conversion::lean;
+use crate::conversion::{Conversion, ConvertOptions, convert};
+use crate::dialects::DialectId;
+use crate::format::Format;
+use crate::loss::Loss;
+use crate::model::Plan;
+use crate::problem::{ErrorKind, PlanError};
+use crate::reading::Loaded;
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +138,58 @@ fn as_is(plan: &Plan, to: DialectId, format: Format) -> Result<Conversion, PlanE
         ..ConvertOptions::default()
     };
     convert(plan, to, &options)
+}
+
+/// The size of one form of a plan ([`stats`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FormStats {
+    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
+    /// `plan_json_compact`, `plan_toon`, `plan_lean` ([`forms::Form::key`]).
+    pub key: &'static str,
+    /// What the form is, for people (`workflow as TOON`).
+    pub label: String,
+    /// Its length in bytes (UTF-8).
+    pub bytes: usize,
+    /// Its length in tokens, as the counter given to [`stats`] counts them.
+    pub tokens: usize,
+    /// Whether the source converts back from this form unchanged; `None` for the
+    /// source itself and the lean form.
+    pub lossless: Option<bool>,
+    /// Whether the plan's content converts back from this form; `None` where
+    /// `lossless` is.
+    pub keeps_content: Option<bool>,
+}
+
+/// The size of a plan in every form a prompt might hold it ([`forms::forms`]): bytes
+/// and tokens, counted by `count_tokens` (an o200k_base counter, say).
+///
+/// ```
+/// use toon_plan::ReadOptions;
+/// let text = r#"{"dag": [{"id": "a", "tool": "search", "query": "x", "dependencies": []}]}"#;
+/// let loaded = toon_plan::read(text, &ReadOptions::default())?;
+/// let words = |s: &str| s.split_whitespace().count();
+/// let stats = toon_plan::stats(&loaded, text, &words)?;
+/// assert_eq!(stats[0].key, "source");
+/// assert_eq!(stats[0].bytes, text.len());
+/// assert!(stats.iter().any(|f| f.key == "toon" && f.lossless == Some(true)));
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
+pub fn stats(
+    loaded: &Loaded,
+    source: &str,
+    count_tokens: &dyn Fn(&str) -> usize,
+) -> Result<Vec<FormStats>, PlanError> {
+    Ok(forms(loaded, source)?
+        .into_iter()
+        .map(|f| FormStats {
+            key: f.key,
+            bytes: f.text.len(),
+            tokens: count_tokens(&f.text),
+            label: f.label,
+            lossless: f.lossless,
+            keeps_content: f.keeps_content,
+        })
+        .collect())
 }
 
 /// JSON text without white space.

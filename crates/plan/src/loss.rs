@@ -100,7 +100,7 @@ impl fmt::Display for Loss {
                 )?;
                 match self.rule {
                     Some(rule)
-                        if self.change == Change::Derived || rule == crate::derive::EMPTY_TEXT =>
+                        if self.change == Change::Derived || rule == crate::fill::EMPTY_TEXT =>
                     {
                         write!(f, " ({rule})")
                     }
@@ -140,8 +140,8 @@ impl LossReport {
     }
 
     /// Marks the additions and changes a conversion made on purpose with how and why.
-    pub fn explain(&mut self, fills: &[crate::derive::Fill]) {
-        use crate::derive::FillKind;
+    pub fn explain(&mut self, fills: &[crate::fill::Fill]) {
+        use crate::fill::FillKind;
         for l in &mut self.losses {
             if !matches!(l.change, Change::Added | Change::Changed) {
                 continue;
@@ -166,7 +166,7 @@ impl LossReport {
             o if o.starts_with("group ") => 1,
             _ => 2,
         };
-        for f in fills.iter().filter(|f| f.rule == crate::derive::EMPTY_TEXT) {
+        for f in fills.iter().filter(|f| f.rule == crate::fill::EMPTY_TEXT) {
             if self
                 .losses
                 .iter()

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use exec_common::*;
 use serde_json::{Value, json};
-use toon_plan::exec::schema::schema;
+use toon_plan::schema::schema;
 use toon_plan::{DialectId, Format};
 
 fn check(dialect: DialectId, doc: &Value) -> Vec<String> {

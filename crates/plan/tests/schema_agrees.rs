@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use exec_common::*;
 use serde_json::{Value, json};
-use toon_plan::exec::schema::{fields_table, schema};
+use toon_plan::schema::{fields_table, schema};
 use toon_plan::table::{self, Check, Kind, Table};
 use toon_plan::{DialectId, Document, Format};
 

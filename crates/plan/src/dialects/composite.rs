@@ -1,7 +1,7 @@
 //! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
 //! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
-use crate::derive::{Fill, text_from_title};
+use crate::fill::{Fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};

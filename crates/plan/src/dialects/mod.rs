@@ -13,7 +13,7 @@ pub mod workflow;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::derive::Fill;
+use crate::fill::Fill;
 use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};

@@ -1,8 +1,8 @@
 //! PlanDAG (seed 000): a plan of steps for browser/API agents, with six validation
 //! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
-use crate::derive::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::exec::schedule;
+use crate::fill::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::model::Extra;
 use crate::table::one_of;
 use std::collections::HashSet;

@@ -6,7 +6,7 @@
 //! level) and each step is annotated with `metadata.stageId`, `metadata.stageIndex`
 //! and `metadata.stageMode`, as the seed's runtime does.
 
-use crate::derive::{
+use crate::fill::{
     Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, title_from_words,
     translate_kind,
 };

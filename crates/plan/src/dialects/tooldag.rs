@@ -1,7 +1,7 @@
 //! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
-use crate::derive::{Fill, FillKind, task_fill, text_from_title};
+use crate::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};

@@ -39,7 +39,6 @@ mod refs;
 pub mod render;
 mod run_graph;
 mod schedule;
-pub mod schema;
 mod simulate;
 
 pub use durations::{DurationSource, task_duration};

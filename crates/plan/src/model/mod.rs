@@ -8,12 +8,14 @@
 mod ids;
 mod task;
 mod timeout;
+mod vocabulary;
 
 pub use ids::ids_from_titles;
 pub(crate) use ids::slug;
 
 pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};
+pub use vocabulary::{StageMode, Status, StepKind};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,7 @@ mod front_matter;
 mod split;
 mod tolerant;
 
-use crate::derive::{Fill, FillKind, task_fill, text_from_title};
+use crate::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};

@@ -14,7 +14,7 @@ pub use markdown::{from_markdown, to_markdown};
 pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
-use crate::derive::{
+use crate::fill::{
     Fill, FillKind, goal_from_title, group_fill, plan_fill, task_fill, translate_kind,
 };
 use crate::format::{self, Document, Format};
