@@ -73,6 +73,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod body_tasks;
 mod checks;
 mod conversion;
 pub mod derive;

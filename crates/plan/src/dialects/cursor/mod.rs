@@ -10,7 +10,6 @@
 //! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
 //! the file exactly, and the front matter is stored once.
 
-pub(super) mod body_tasks;
 mod front_matter;
 mod split;
 mod tolerant;
@@ -147,8 +146,8 @@ pub const HEAD_PATCH: &str = "cursor.head_patch";
 pub const CRLF: &str = "cursor.crlf";
 /// Layout key: the file started with a byte-order mark.
 pub const BOM: &str = "cursor.bom";
-/// Layout key: the tasks are the body's task list (the front matter has no `todos`).
-pub const BODY_TASKS: &str = "cursor.body_tasks";
+use crate::body_tasks;
+pub use crate::body_tasks::BODY_TASKS;
 
 impl DialectId {
     /// Cursor `.cursor/plans/*.plan.md`.

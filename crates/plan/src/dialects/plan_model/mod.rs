@@ -16,8 +16,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::cursor::body_tasks;
 use super::{Dialect, DialectId, Read};
+use crate::body_tasks;
 use crate::checks::{self, Node};
 use crate::fields;
 use crate::format::{self, Document, Format};
