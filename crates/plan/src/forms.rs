@@ -144,7 +144,7 @@ fn as_is(plan: &Plan, to: DialectId, format: Format) -> Result<Conversion, PlanE
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FormStats {
     /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
-    /// `plan_json_compact`, `plan_toon`, `plan_lean` ([`forms::Form::key`]).
+    /// `plan_json_compact`, `plan_toon`, `plan_lean` ([`Form::key`]).
     pub key: &'static str,
     /// What the form is, for people (`workflow as TOON`).
     pub label: String,
@@ -160,7 +160,7 @@ pub struct FormStats {
     pub keeps_content: Option<bool>,
 }
 
-/// The size of a plan in every form a prompt might hold it ([`forms::forms`]): bytes
+/// The size of a plan in every form a prompt might hold it ([`forms`]): bytes
 /// and tokens, counted by `count_tokens` (an o200k_base counter, say).
 ///
 /// ```

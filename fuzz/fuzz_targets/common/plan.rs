@@ -105,7 +105,7 @@ pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
             return;
         };
         assert!(
-            same.report.is_empty(),
+            same.report.is_lossless(),
             "{} {} → itself loses: {}\n{}",
             loaded.dialect,
             loaded.format,

@@ -6,7 +6,7 @@
 //! matter is all body; CRLF files, byte-order marks and missing final newlines are
 //! noted. When the canonical rendering of what was read would not give the file back
 //! byte for byte, the lines where the original head differs are kept in the plan's
-//! `layout` ([`HEAD_PATCH`], a [`crate::text_patch`]) and applied again as long as the plan's front-matter
+//! `layout` ([`HEAD_PATCH`], a text patch) and applied again as long as the plan's front-matter
 //! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
 //! the file exactly, and the front matter is stored once.
 
@@ -140,7 +140,7 @@ pub const STATUSES: &[Choice] = &[
 /// files of any age.
 pub const HEAD: &str = "cursor.head";
 /// Layout key: the lines where the original head differs from the canonical head
-/// rendered from the plan's fields (a [`crate::text_patch`]).
+/// rendered from the plan's fields (a text patch).
 pub const HEAD_PATCH: &str = "cursor.head_patch";
 /// Layout key: the file used CRLF line endings.
 pub const CRLF: &str = "cursor.crlf";

@@ -25,7 +25,7 @@ use crate::table::Table;
 use crate::{text_patch, toon_numbers};
 
 /// Layout key: the lines where the markdown a plan was read from differs from the
-/// canonical markdown of the same plan (a [`crate::text_patch`]).
+/// canonical markdown of the same plan (a text patch).
 pub const MD_PATCH: &str = "workflow.md_patch";
 
 /// The workflow-plan dialect.
