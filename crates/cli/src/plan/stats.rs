@@ -45,7 +45,7 @@ pub fn run(args: &PlanStatsArgs) -> ExitCode {
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            errln!("error: {msg}");
+            errln!("{msg}");
             ExitCode::FAILURE
         }
     }
