@@ -45,7 +45,14 @@ fn measure(
     format: Option<Format>,
     tokenizer: &dyn Tokenizer,
 ) -> Result<Option<PlanEntry>, String> {
-    let Ok(loaded) = toon_plan::load(text, path, None, format) else {
+    let Ok(loaded) = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            format,
+            file_name: path.map(std::path::PathBuf::from),
+            ..Default::default()
+        },
+    ) else {
         return Ok(None);
     };
     if toon_plan::validate(&loaded)

@@ -1,14 +1,15 @@
 //! What a conversion fills in: before a plan is written in a dialect, every field the
 //! dialect requires and the plan lacks is derived from what the plan holds (a PlanDAG
 //! `parallel_group` is the task's schedule wave), defaulted where one value is the
-//! obvious one (a Cursor todo's `status` is `pending`), or taken from the user's
-//! `--set FIELD=VALUE`. Where no sensible value exists (a tool DAG's `tool`, a PlanDAG
-//! `action`), nothing is invented: the target's validation then names the field and
-//! the command says which `--set` fills it.
+//! obvious one (a Cursor todo's `status` is `pending`), or taken from a [`Setting`]
+//! (`FIELD=VALUE`: `--set` on the command line, `set=` in Python). Where no sensible
+//! value exists (a tool DAG's `tool`, a PlanDAG `action`), nothing is invented: the
+//! target's validation then names the field and the conversion report says which
+//! field a setting fills ([`crate::ConversionReport::settable`]).
 //!
 //! Each dialect fills its own fields ([`crate::Dialect::fill`], in its module) with the
 //! shared rules here (`text_from_title`, `translate_kind`); this module applies the
-//! `--set` values and records every [`Fill`]. The rules, one row per target field, are
+//! settings and records every [`Fill`]. The rules, one row per target field, are
 //! the table in `docs/plan-mapping.md`; each [`Fill`] records the rule it applied, and
 //! the loss report lists it.
 
@@ -17,13 +18,24 @@ use std::fmt;
 use serde_json::Number;
 
 use crate::dialects::DialectId;
-use crate::model::{Group, Plan, Task};
-use crate::problem::PlanError;
+use crate::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
+use crate::model::{Plan, Task};
+use crate::problem::{ErrorKind, PlanError};
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
-/// A value given on the command line: `FIELD=VALUE` for every task that lacks a valid
-/// one, or `TASK.FIELD=VALUE` for one task.
+/// A value a conversion puts in a task field the target requires: `FIELD=VALUE` for
+/// every task that lacks a valid one, or `TASK.FIELD=VALUE` for one task.
+///
+/// ```
+/// use toon_plan::Setting;
+/// let every = Setting::new("tool", "web_search")?;
+/// assert_eq!(every.to_string(), "tool=web_search");
+/// let one = Setting::new("tool", "calc")?.for_task("b");
+/// assert_eq!(one, "b.tool=calc".parse()?);
+/// assert!(Setting::new("colour", "red").is_err());
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setting {
     /// The task it is for; `None` for every task.
@@ -35,33 +47,64 @@ pub struct Setting {
     pub value: String,
 }
 
-impl std::str::FromStr for Setting {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Setting, String> {
-        let (key, value) = s
-            .split_once('=')
-            .ok_or_else(|| format!("{s:?}: expected FIELD=VALUE or TASK.FIELD=VALUE"))?;
-        // A task id may hold dots: the field is what follows the last one.
-        let (task, field) = match key.rsplit_once('.') {
-            Some((task, field)) => (Some(task.to_owned()), field),
-            None => (None, key),
-        };
+impl Setting {
+    /// A value for `field` of every task that lacks a valid one. The field is a model
+    /// name or a dialect's own name for one ([`settable_names`]); any other is an error
+    /// of kind [`ErrorKind::Setting`].
+    pub fn new(field: &str, value: impl Into<String>) -> Result<Setting, PlanError> {
+        let value = value.into();
         if model_field(field).is_none() {
-            return Err(format!(
-                "--set {s}: unknown field {field:?} (one of: {})",
-                settable_names().join(", ")
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!(
+                    "{field}={value}: unknown field {field:?} (one of: {})",
+                    settable_names().join(", ")
+                ),
             ));
         }
         Ok(Setting {
-            task,
+            task: None,
             field: field.to_owned(),
-            value: value.to_owned(),
+            value,
         })
+    }
+
+    /// This setting for one task only.
+    pub fn for_task(mut self, task: impl Into<String>) -> Setting {
+        self.task = Some(task.into());
+        self
     }
 }
 
-/// The task fields `--set` fills, by their model names. A dialect's own name for one
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(task) = &self.task {
+            write!(f, "{task}.")?;
+        }
+        write!(f, "{}={}", self.field, self.value)
+    }
+}
+
+impl std::str::FromStr for Setting {
+    type Err = PlanError;
+
+    /// `FIELD=VALUE` or `TASK.FIELD=VALUE` (a task id may hold dots: the field is what
+    /// follows the last one).
+    fn from_str(s: &str) -> Result<Setting, PlanError> {
+        let (key, value) = s.split_once('=').ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Setting,
+                format!("{s:?}: expected FIELD=VALUE or TASK.FIELD=VALUE"),
+            )
+        })?;
+        match key.rsplit_once('.') {
+            Some((task, field)) => Ok(Setting::new(field, value)?.for_task(task)),
+            None => Setting::new(key, value),
+        }
+    }
+}
+
+/// The task fields a [`Setting`] fills, by their model names. A dialect's own name for one
 /// (`agent_type`, `intent`, `content`, …) comes from its field table.
 const SETTABLE: &[(TaskField, &str)] = &[
     (TaskField::Tool, "tool"),
@@ -122,7 +165,7 @@ fn model_field(name: &str) -> Option<&'static str> {
     settable(name).map(|(_, n)| n)
 }
 
-/// Every name `--set` accepts: the model names, then the dialects' own names for them.
+/// Every name a [`Setting`] accepts: the model names, then the dialects' own names for them.
 pub fn settable_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = SETTABLE.iter().map(|(_, n)| *n).collect();
     for f in DialectId::all().flat_map(task_keys) {
@@ -144,38 +187,8 @@ fn known_values(to: DialectId, field: TaskField) -> &'static [Choice] {
         .map_or(&[], Field::choices)
 }
 
-/// How a filled value came about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FillKind {
-    /// Computed from other fields of the plan, by a rule.
-    Derived,
-    /// The one obvious value, where the plan says nothing.
-    Defaulted,
-    /// Given with `--set`.
-    Set,
-}
-
-/// One value a conversion filled in.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fill {
-    /// `task ID` or `group ID`.
-    pub owner: String,
-    /// The model field (`parallel_group`, `tool`, `kind`, …).
-    pub field: &'static str,
-    /// Derived, defaulted or set.
-    pub kind: FillKind,
-    /// The rule, in words (`schedule wave`, `first of tools`).
-    pub rule: &'static str,
-}
-
-impl fmt::Display for Fill {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: `{}` {}", self.owner, self.field, self.rule)
-    }
-}
-
 /// The plan with what `to` requires filled in, and what was filled. A plan written
-/// back in its own dialect (`from == to`) gets only the `--set` values: it already is
+/// back in its own dialect (`from == to`) gets only the settings: it already is
 /// what that dialect holds.
 pub fn fill(
     plan: &Plan,
@@ -193,10 +206,6 @@ pub fn fill(
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
 }
-
-/// The rule of a required text field written `""` on conversion: the target must hold
-/// it, and the plan has no value for it and no rule gives one.
-pub const EMPTY_TEXT: &str = "empty: the plan has no value for it";
 
 /// Every required text field of `to` that the plan still has no value for (a PlanDAG
 /// `success_criteria`, a step's `target`) is written as `""` (the target must hold it,
@@ -231,141 +240,7 @@ fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     }
 }
 
-/// The plan's id when it has none (PlanDAG `plan_id`, staged `id`): its title's words as
-/// a task's are ([`crate::model::ids_from_titles`]: `Add dark mode` → `add-dark-mode`),
-/// else its goal's.
-pub(crate) fn plan_id_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if plan.id.is_some() {
-        return;
-    }
-    let words = |s: &Option<String>| {
-        s.as_deref()
-            .map(crate::model::slug)
-            .filter(|w| !w.is_empty())
-    };
-    let (id, rule) = match (words(&plan.title), words(&plan.goal)) {
-        (Some(id), _) => (id, "from the title"),
-        (None, Some(id)) => (id, "from the goal"),
-        (None, None) => return,
-    };
-    plan.id = Some(id);
-    fills.push(plan_fill("id", FillKind::Derived, rule));
-}
-
-/// The plan's goal when it has none (PlanDAG `intent`, staged `goal`, workflow
-/// `objective`): its title.
-pub(crate) fn goal_from_title(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if plan.goal.is_some() {
-        return;
-    }
-    if let Some(title) = plan.title.clone().filter(|t| !t.trim().is_empty()) {
-        plan.goal = Some(title);
-        fills.push(plan_fill("goal", FillKind::Derived, "from the title"));
-    }
-}
-
-/// A task's `kind` in the target's vocabulary (`known`): kept when it is one, else
-/// translated by `table` (derived, by `rule`), else `default` (defaulted).
-pub(crate) fn translate_kind(
-    t: &mut Task,
-    known: &[Choice],
-    table: &[(&str, &'static str)],
-    default: &'static str,
-    rule: &'static str,
-    fills: &mut Vec<Fill>,
-) {
-    let kind = t.kind.as_deref();
-    if kind.is_some_and(|k| one_of(known, k)) {
-        return;
-    }
-    let (value, how, rule) = match table.iter().find(|(from, _)| Some(*from) == kind) {
-        Some((_, to)) => (*to, FillKind::Derived, rule),
-        None => (default, FillKind::Defaulted, default),
-    };
-    t.kind = Some(value.to_owned());
-    fills.push(task_fill(t, "kind", how, rule));
-}
-
-pub(crate) fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
-    Fill {
-        owner: "plan".to_owned(),
-        field,
-        kind,
-        rule,
-    }
-}
-
-pub(crate) fn group_fill(
-    g: &Group,
-    field: &'static str,
-    kind: FillKind,
-    rule: &'static str,
-) -> Fill {
-    Fill {
-        owner: format!("group {}", g.id),
-        field,
-        kind,
-        rule,
-    }
-}
-
-pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
-    Fill {
-        owner: format!("task {}", t.id),
-        field,
-        kind,
-        rule,
-    }
-}
-
-/// The words of a task (Cursor `content`, composite `prompt`, tool DAG `query`) when it
-/// has none: its title, else its action and target (`navigate https://…`), else its
-/// expected outcome.
-pub(crate) fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
-    if present(&t.description).is_some() {
-        return;
-    }
-    if let Some((text, rule)) = words(t, present(&t.title).map(|w| (w, "from the title"))) {
-        t.description = Some(text);
-        fills.push(task_fill(t, "description", FillKind::Derived, rule));
-    }
-}
-
-/// A task's title (a staged step's `title`) when it has none: its words (description),
-/// else its action and target, else its expected outcome.
-pub(crate) fn title_from_words(t: &mut Task, fills: &mut Vec<Fill>) {
-    if t.title.is_some() {
-        return;
-    }
-    let first = present(&t.description).map(|w| (w, "from the description"));
-    if let Some((text, rule)) = words(t, first) {
-        t.title = Some(text);
-        fills.push(task_fill(t, "title", FillKind::Derived, rule));
-    }
-}
-
-/// Text that is there and not blank.
-fn present(s: &Option<String>) -> Option<String> {
-    s.clone().filter(|s| !s.trim().is_empty())
-}
-
-/// `first`, else the task's action and target, else its expected outcome, with the
-/// rule that gave it.
-fn words(t: &Task, first: Option<(String, &'static str)>) -> Option<(String, &'static str)> {
-    if first.is_some() {
-        return first;
-    }
-    if let Some(action) = present(&t.action) {
-        let text = match present(&t.target) {
-            Some(target) => format!("{action} {target}"),
-            None => action,
-        };
-        return Some((text, "from the action and target"));
-    }
-    present(&t.expected_outcome).map(|o| (o, "from the expected outcome"))
-}
-
-/// Applies `--set` values: to the named task, or to every task whose value is missing
+/// Applies settings: to the named task, or to every task whose value is missing
 /// or not one the target knows.
 fn apply_settings(
     plan: &mut Plan,
@@ -374,41 +249,48 @@ fn apply_settings(
     fills: &mut Vec<Fill>,
 ) -> Result<(), PlanError> {
     for s in sets {
-        let field = model_field(&s.field).unwrap_or("description");
+        let Some(field) = model_field(&s.field) else {
+            return Err(Setting::new(&s.field, s.value.as_str())
+                .err()
+                .unwrap_or_else(|| PlanError::new(ErrorKind::Setting, format!("{s}"))));
+        };
         if s.value.trim().is_empty() {
-            return Err(PlanError::doc(format!(
-                "--set {}={}: give a value after `=`",
-                s.field, s.value
-            )));
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!("{s}: give a value after `=`"),
+            ));
         }
         if let Some((tf, _)) = settable(field) {
             // The plan model holds every field; a dialect, the ones its tables name.
             let held = to == DialectId::PLAN || task_keys(to).iter().any(|f| f.to == To::Task(tf));
             if !held {
-                return Err(PlanError::doc(format!(
-                    "--set {}={}: {to} has no field for a task's {field}, so the value would go nowhere",
-                    s.field, s.value
-                )));
+                return Err(PlanError::new(
+                    ErrorKind::Setting,
+                    format!(
+                        "{s}: {to} has no field for a task's {field}, so the value would go nowhere"
+                    ),
+                ));
             }
             let known = known_values(to, tf);
             if !known.is_empty() && !one_of(known, &s.value) {
                 let names: Vec<&str> = known.iter().map(|c| c.value).collect();
-                return Err(PlanError::doc(format!(
-                    "--set {}={}: {to} does not know {:?} (one of: {})",
-                    s.field,
-                    s.value,
-                    s.value,
-                    names.join(", ")
-                )));
+                return Err(PlanError::new(
+                    ErrorKind::Setting,
+                    format!(
+                        "{s}: {to} does not know {:?} (one of: {})",
+                        s.value,
+                        names.join(", ")
+                    ),
+                ));
             }
         }
         if let Some(id) = &s.task
             && plan.task(id).is_none()
         {
-            return Err(PlanError::doc(format!(
-                "--set {id}.{}: the plan has no task {id:?}",
-                s.field
-            )));
+            return Err(PlanError::new(
+                ErrorKind::Setting,
+                format!("{s}: the plan has no task {id:?}"),
+            ));
         }
         for t in &mut plan.tasks {
             let named = s.task.as_deref() == Some(t.id.as_str());
@@ -419,7 +301,7 @@ fn apply_settings(
                 continue;
             }
             set(t, field, &s.value)?;
-            fills.push(task_fill(t, field, FillKind::Set, "--set"));
+            fills.push(task_fill(t, field, FillKind::Set, SET_RULE));
         }
     }
     Ok(())
@@ -447,19 +329,23 @@ fn has_valid(t: &mut Task, field: &str, to: DialectId) -> bool {
     }
 }
 
-/// Sets a task's field to a `--set` value: text as it is, a number (`parallel_group`)
+/// Sets a task's field to a setting's value: text as it is, a number (`parallel_group`)
 /// when it reads as one.
 fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     let Some((tf, name)) = settable(field) else {
-        return Err(PlanError::doc(format!(
-            "--set {field}: not a settable field"
-        )));
+        return Err(PlanError::new(
+            ErrorKind::Setting,
+            format!("{field}: not a settable field"),
+        ));
     };
     match t.slot(To::Task(tf)) {
         Some(Slot::Text(v)) => *v = Some(value.to_owned()),
         Some(Slot::Num(n)) => {
             let parsed: u64 = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                PlanError::doc(format!("--set {name}={value}: not a positive integer"))
+                PlanError::new(
+                    ErrorKind::Setting,
+                    format!("{name}={value}: not a positive integer"),
+                )
             })?;
             *n = Some(Number::from(parsed));
         }
@@ -468,8 +354,8 @@ fn set(t: &mut Task, field: &str, value: &str) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// The settable fields a target's validation problem points at, for the hint
-/// `--set FIELD=VALUE` (`dag[0].tool` → `tool`).
+/// The settable field a target's validation problem points at (`dag[0].tool` →
+/// `tool`): what a setting `FIELD=VALUE` fills.
 pub fn settable_field(path: &str) -> Option<&'static str> {
     let last = path
         .rsplit(['.', ']'])
@@ -495,6 +381,7 @@ mod tests {
             "colour=red"
                 .parse::<Setting>()
                 .unwrap_err()
+                .message
                 .contains("unknown field")
         );
     }

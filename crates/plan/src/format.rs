@@ -6,11 +6,12 @@ use std::str::FromStr;
 
 use serde_json::Value;
 
-use crate::problem::{Location, PlanError};
+use crate::problem::{ErrorKind, Location, PlanError};
 use crate::{tabular, yaml};
 
 /// A syntax: `json`, `yaml`, `toon` or `md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// JSON, pretty-printed with two spaces.
     Json,
@@ -198,9 +199,10 @@ impl Document {
                         let position = format!(" at line {} column {}", e.line(), e.column());
                         let message = text.strip_suffix(&position).unwrap_or(&text);
                         PlanError::new(
-                            Location::Line(e.line()),
+                            ErrorKind::Syntax,
                             format!("invalid JSON: {message} (column {})", e.column().max(1)),
                         )
+                        .at(Location::Line(e.line()))
                         .with_column(Some(e.column().max(1)))
                     })
             }
@@ -236,8 +238,10 @@ fn toon_error(e: &toon::Error) -> PlanError {
         message.push_str(caret);
     }
     match e.line() {
-        Some(line) => PlanError::new(Location::Line(line), message).with_column(e.column()),
-        None => PlanError::doc(message),
+        Some(line) => PlanError::new(ErrorKind::Syntax, message)
+            .at(Location::Line(line))
+            .with_column(e.column()),
+        None => PlanError::new(ErrorKind::Syntax, message),
     }
 }
 
@@ -248,7 +252,7 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
     match format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(value)
-                .map_err(|e| PlanError::doc(format!("cannot write JSON: {e}")))?;
+                .map_err(|e| PlanError::new(ErrorKind::Shape, format!("cannot write JSON: {e}")))?;
             s.push('\n');
             Ok(s)
         }
@@ -258,7 +262,8 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
             s.push('\n');
             Ok(s)
         }
-        Format::Md => Err(PlanError::doc(
+        Format::Md => Err(PlanError::new(
+            ErrorKind::Unsupported,
             "this dialect has no markdown form (use json, yaml or toon)",
         )),
     }

@@ -9,7 +9,7 @@
 //!   {"id": "a", "tool": "search", "query": "x", "dependencies": []},
 //!   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
 //! ]}"#;
-//! let loaded = toon_plan::load(text, None, None, None)?;
+//! let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default())?;
 //! let forms = toon_plan::forms::forms(&loaded, text)?;
 //! let keys: Vec<_> = forms.iter().map(|f| f.key).collect();
 //! assert_eq!(
@@ -20,63 +20,16 @@
 //! # Ok::<(), toon_plan::PlanError>(())
 //! ```
 
-use serde_json::Value;
+use serde::Serialize;
 
-use crate::{
-    Change, Conversion, DialectId, Format, Loaded, Loss, LossReport, Plan, PlanError, Setting,
-    convert, convert_from,
-};
-
-/// The plan for a prompt: its title, goal and tasks with their fields, without the
-/// markdown body and without the layout kept to write the source back byte for byte.
-pub fn lean(plan: &Plan) -> Plan {
-    Plan {
-        body: None,
-        layout: Default::default(),
-        ..plan.clone()
-    }
-}
-
-/// Converts `plan` (read in `from`) to `to`, or its [`lean`] form when `lean`: the lean
-/// plan converts as a plan-model plan (the target fills what it needs from the tasks,
-/// as a Cursor todo's `content` from a checklist task's title), and the report lists
-/// the body and each layout entry it leaves out as dropped.
-pub fn convert_maybe_lean(
-    plan: &Plan,
-    from: DialectId,
-    to: DialectId,
-    format: Option<Format>,
-    sets: &[Setting],
-    lean: bool,
-) -> Result<Conversion, PlanError> {
-    if !lean {
-        return convert_from(plan, from, to, format, sets);
-    }
-    let mut c = convert_from(&self::lean(plan), DialectId::PLAN, to, format, sets)?;
-    let dropped = |field: String, before: Value| Loss {
-        owner: "plan".to_owned(),
-        field,
-        change: Change::Dropped,
-        before: Some(before),
-        after: None,
-        rule: None,
-    };
-    let mut left_out: Vec<Loss> = plan
-        .body
-        .iter()
-        .map(|b| dropped("body".to_owned(), Value::String(b.clone())))
-        .collect();
-    left_out.extend(
-        plan.layout
-            .iter()
-            .map(|(k, v)| dropped(format!("layout.{k}"), v.clone())),
-    );
-    c.report
-        .losses
-        .retain(|l| !(l.owner == "plan" && left_out.iter().any(|x| x.field == l.field)));
-    c.report.losses.splice(0..0, left_out);
-    Ok(c)
-}
+pub use crate::conversion::lean;
+use crate::conversion::{Conversion, ConvertOptions, convert};
+use crate::dialects::DialectId;
+use crate::format::Format;
+use crate::loss::Loss;
+use crate::model::Plan;
+use crate::problem::{ErrorKind, PlanError};
+use crate::reading::Loaded;
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,13 +54,13 @@ pub struct Form {
 
 impl Form {
     /// A converted form, with what its round trip kept.
-    fn converted(key: &'static str, label: String, text: String, report: &LossReport) -> Form {
+    fn converted(key: &'static str, label: String, text: String, losses: &[Loss]) -> Form {
         Form {
             key,
             label,
             text,
-            lossless: Some(report.is_empty()),
-            keeps_content: Some(report.keeps_content()),
+            lossless: Some(losses.is_empty()),
+            keeps_content: Some(crate::loss::keeps_content(losses)),
         }
     }
 }
@@ -128,45 +81,45 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         lossless: None,
         keeps_content: None,
     }];
-    let json = convert(plan, dialect, Some(Format::Json))?;
+    let json = as_is(plan, dialect, Format::Json)?;
     let compact = compact_json(&json.text)?;
     out.push(Form::converted(
         "json_pretty",
         format!("{dialect} as JSON (pretty)"),
         json.text,
-        &json.report,
+        &json.report.losses,
     ));
     out.push(Form::converted(
         "json_compact",
         format!("{dialect} as JSON (compact)"),
         compact,
-        &json.report,
+        &json.report.losses,
     ));
-    let toon = convert(plan, dialect, Some(Format::Toon))?;
+    let toon = as_is(plan, dialect, Format::Toon)?;
     out.push(Form::converted(
         "toon",
         format!("{dialect} as TOON"),
         toon.text,
-        &toon.report,
+        &toon.report.losses,
     ));
     if dialect != DialectId::PLAN {
-        let model_json = convert(plan, DialectId::PLAN, Some(Format::Json))?;
+        let model_json = as_is(plan, DialectId::PLAN, Format::Json)?;
         out.push(Form::converted(
             "plan_json_compact",
             "plan model as JSON (compact)".to_owned(),
             compact_json(&model_json.text)?,
-            &model_json.report,
+            &model_json.report.losses,
         ));
-        let model = convert(plan, DialectId::PLAN, Some(Format::Toon))?;
+        let model = as_is(plan, DialectId::PLAN, Format::Toon)?;
         out.push(Form::converted(
             "plan_toon",
             "plan model as TOON".to_owned(),
             model.text,
-            &model.report,
+            &model.report.losses,
         ));
     }
-    if plan.body.is_some() || !plan.layout.is_empty() {
-        let model = convert(&lean(plan), DialectId::PLAN, Some(Format::Toon))?;
+    if plan.body.is_some() || !plan.layout.entries.is_empty() {
+        let model = as_is(&lean(plan), DialectId::PLAN, Format::Toon)?;
         out.push(Form {
             key: "plan_lean",
             label: "plan model as TOON, lean (no body or layout)".to_owned(),
@@ -178,12 +131,77 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     Ok(out)
 }
 
+/// `plan` converted to `to` in `format` with the default options.
+fn as_is(plan: &Plan, to: DialectId, format: Format) -> Result<Conversion, PlanError> {
+    let options = ConvertOptions {
+        format: Some(format),
+        ..ConvertOptions::default()
+    };
+    convert(plan, to, &options)
+}
+
+/// The size of one form of a plan ([`stats`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FormStats {
+    /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
+    /// `plan_json_compact`, `plan_toon`, `plan_lean` ([`Form::key`]).
+    pub key: &'static str,
+    /// What the form is, for people (`workflow as TOON`).
+    pub label: String,
+    /// Its length in bytes (UTF-8).
+    pub bytes: usize,
+    /// Its length in tokens, as the counter given to [`stats`] counts them.
+    pub tokens: usize,
+    /// Whether the source converts back from this form unchanged; `None` for the
+    /// source itself and the lean form.
+    pub lossless: Option<bool>,
+    /// Whether the plan's content converts back from this form; `None` where
+    /// `lossless` is.
+    pub keeps_content: Option<bool>,
+}
+
+/// The size of a plan in every form a prompt might hold it ([`forms`]): bytes
+/// and tokens, counted by `count_tokens` (an o200k_base counter, say).
+///
+/// ```
+/// use toon_plan::ReadOptions;
+/// let text = r#"{"dag": [{"id": "a", "tool": "search", "query": "x", "dependencies": []}]}"#;
+/// let loaded = toon_plan::read(text, &ReadOptions::default())?;
+/// let words = |s: &str| s.split_whitespace().count();
+/// let stats = toon_plan::stats(&loaded, text, &words)?;
+/// assert_eq!(stats[0].key, "source");
+/// assert_eq!(stats[0].bytes, text.len());
+/// assert!(stats.iter().any(|f| f.key == "toon" && f.lossless == Some(true)));
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
+pub fn stats(
+    loaded: &Loaded,
+    source: &str,
+    count_tokens: &dyn Fn(&str) -> usize,
+) -> Result<Vec<FormStats>, PlanError> {
+    Ok(forms(loaded, source)?
+        .into_iter()
+        .map(|f| FormStats {
+            key: f.key,
+            bytes: f.text.len(),
+            tokens: count_tokens(&f.text),
+            label: f.label,
+            lossless: f.lossless,
+            keeps_content: f.keeps_content,
+        })
+        .collect())
+}
+
 /// JSON text without white space.
 fn compact_json(text: &str) -> Result<String, PlanError> {
-    let tree: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| PlanError::doc(format!("cannot re-read the JSON form: {e}")))?;
+    let tree: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        PlanError::new(
+            ErrorKind::Syntax,
+            format!("cannot re-read the JSON form: {e}"),
+        )
+    })?;
     serde_json::to_string(&tree)
-        .map_err(|e| PlanError::doc(format!("cannot write compact JSON: {e}")))
+        .map_err(|e| PlanError::new(ErrorKind::Shape, format!("cannot write compact JSON: {e}")))
 }
 
 #[cfg(test)]
@@ -193,21 +211,34 @@ mod tests {
     #[test]
     fn a_plan_with_a_body_has_a_lean_form_without_it() -> Result<(), PlanError> {
         let text = "---\nname: Ship\noverview: Ship it\ntodos:\n  - id: a\n    content: Build\n    status: pending\n---\n\n# Ship\n\nA long body that a prompt does not need.\n";
-        let loaded = crate::load(text, None, Some(DialectId::CURSOR), Some(Format::Md))?;
+        let loaded = crate::read(
+            text,
+            &crate::ReadOptions {
+                dialect: Some(DialectId::CURSOR),
+                format: Some(Format::Md),
+                ..Default::default()
+            },
+        )?;
         let all = forms(&loaded, text)?;
         let lean_form = all
             .iter()
             .find(|f| f.key == "plan_lean")
-            .ok_or_else(|| PlanError::doc("no lean form"))?;
+            .ok_or_else(|| PlanError::new(crate::ErrorKind::Shape, "no lean form"))?;
         let full = all
             .iter()
             .find(|f| f.key == "plan_toon")
-            .ok_or_else(|| PlanError::doc("no plan form"))?;
+            .ok_or_else(|| PlanError::new(crate::ErrorKind::Shape, "no plan form"))?;
         assert!(!lean_form.text.contains("long body"), "{}", lean_form.text);
         assert!(lean_form.text.contains("Build"), "{}", lean_form.text);
         assert!(lean_form.text.len() < full.text.len());
         // Reading it back gives the plan without its body.
-        let back = crate::load(&lean_form.text, None, None, Some(Format::Toon))?;
+        let back = crate::read(
+            &lean_form.text,
+            &crate::ReadOptions {
+                format: Some(Format::Toon),
+                ..Default::default()
+            },
+        )?;
         assert_eq!(back.plan.tasks, loaded.plan.tasks);
         assert_eq!(back.plan.body, None);
         Ok(())
@@ -216,15 +247,20 @@ mod tests {
     #[test]
     fn a_lean_conversion_fills_what_the_body_held_and_reports_the_body() -> Result<(), PlanError> {
         let text = "---\nname: Ship\n---\n\n- [x] **Build** — the binary\n- [ ] Test it\n";
-        let loaded = crate::load(text, None, Some(DialectId::CURSOR), Some(Format::Md))?;
-        let c = convert_maybe_lean(
-            &loaded.plan,
-            DialectId::CURSOR,
-            DialectId::CURSOR,
-            Some(Format::Md),
-            &[],
-            true,
+        let loaded = crate::read(
+            text,
+            &crate::ReadOptions {
+                dialect: Some(DialectId::CURSOR),
+                format: Some(Format::Md),
+                ..Default::default()
+            },
         )?;
+        let lean = ConvertOptions {
+            format: Some(Format::Md),
+            lean: true,
+            ..ConvertOptions::default()
+        };
+        let c = convert(&loaded.plan, DialectId::CURSOR, &lean)?;
         // Every todo has its words: the body that held them is gone.
         assert!(c.text.contains("content: the binary"), "{}", c.text);
         assert!(c.text.contains("content: Test it"), "{}", c.text);
@@ -236,14 +272,11 @@ mod tests {
             "{dropped:?}"
         );
         // To the plan model too, the body is reported.
-        let m = convert_maybe_lean(
-            &loaded.plan,
-            DialectId::CURSOR,
-            DialectId::PLAN,
-            None,
-            &[],
-            true,
-        )?;
+        let lean = ConvertOptions {
+            lean: true,
+            ..ConvertOptions::default()
+        };
+        let m = convert(&loaded.plan, DialectId::PLAN, &lean)?;
         assert!(
             m.report.dropped().any(|l| l.field == "body"),
             "{:#?}",
@@ -261,9 +294,10 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../testdata/plans/workflow/valid/onboarding.md"
         );
-        let text = std::fs::read_to_string(path).map_err(|e| PlanError::doc(e.to_string()))?;
-        let loaded = crate::load(&text, None, None, None)?;
-        assert!(loaded.plan.layout.contains_key("workflow.md_patch"));
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| PlanError::new(crate::ErrorKind::Shape, e.to_string()))?;
+        let loaded = crate::read(&text, &crate::ReadOptions::default())?;
+        assert!(loaded.plan.layout.entries.contains_key("workflow.md_patch"));
         let all = forms(&loaded, &text)?;
         for f in &all[1..] {
             if f.key == "plan_lean" {
@@ -280,8 +314,23 @@ mod tests {
                 Format::Toon
             };
             // The round trip by hand: read the form back, write the source again.
-            let back = crate::load(&f.text, None, Some(target), Some(format))?;
-            let again = crate::write(&back.plan, DialectId::WORKFLOW, Some(Format::Md))?;
+            let back = crate::read(
+                &f.text,
+                &crate::ReadOptions {
+                    dialect: Some(target),
+                    format: Some(format),
+                    ..Default::default()
+                },
+            )?;
+            let again = crate::convert(
+                &back.plan,
+                DialectId::WORKFLOW,
+                &crate::ConvertOptions {
+                    format: Some(Format::Md),
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)?;
             assert_eq!(f.lossless, Some(again == text), "{}", f.key);
             assert_eq!(f.keeps_content, Some(true), "{}", f.key);
         }

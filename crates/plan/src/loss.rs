@@ -13,8 +13,10 @@ use serde_json::{Map, Value};
 
 use crate::model::Plan;
 
-/// What happened to a field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What happened to a field; serialised in lower case (`dropped`, `changed`, `added`,
+/// `derived`, `defaulted`, `set`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Change {
     /// The target cannot hold it: it is gone.
     Dropped,
@@ -26,12 +28,13 @@ pub enum Change {
     Derived,
     /// Filled in with the obvious value where the plan said nothing.
     Defaulted,
-    /// Filled in from the user's `--set`.
+    /// Filled in from a [`crate::Setting`].
     Set,
 }
 
-/// One entry of a loss report.
-#[derive(Clone, Debug, PartialEq)]
+/// One entry of a loss report; serialised as `{"owner", "field", "change", "before",
+/// "after", "rule"}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Loss {
     /// `task ID`, `group ID` or `plan`.
     pub owner: String,
@@ -97,7 +100,7 @@ impl fmt::Display for Loss {
                 )?;
                 match self.rule {
                     Some(rule)
-                        if self.change == Change::Derived || rule == crate::derive::EMPTY_TEXT =>
+                        if self.change == Change::Derived || rule == crate::fill::EMPTY_TEXT =>
                     {
                         write!(f, " ({rule})")
                     }
@@ -106,6 +109,13 @@ impl fmt::Display for Loss {
             }
         }
     }
+}
+
+/// Whether every loss, if any, is of the plan's layout ([`LossReport::keeps_content`]).
+pub fn keeps_content(losses: &[Loss]) -> bool {
+    losses
+        .iter()
+        .all(|l| l.owner == "plan" && l.field.starts_with("layout."))
 }
 
 /// Everything a conversion did not carry over unchanged.
@@ -130,8 +140,8 @@ impl LossReport {
     }
 
     /// Marks the additions and changes a conversion made on purpose with how and why.
-    pub fn explain(&mut self, fills: &[crate::derive::Fill]) {
-        use crate::derive::FillKind;
+    pub fn explain(&mut self, fills: &[crate::fill::Fill]) {
+        use crate::fill::FillKind;
         for l in &mut self.losses {
             if !matches!(l.change, Change::Added | Change::Changed) {
                 continue;
@@ -156,7 +166,7 @@ impl LossReport {
             o if o.starts_with("group ") => 1,
             _ => 2,
         };
-        for f in fills.iter().filter(|f| f.rule == crate::derive::EMPTY_TEXT) {
+        for f in fills.iter().filter(|f| f.rule == crate::fill::EMPTY_TEXT) {
             if self
                 .losses
                 .iter()
@@ -230,9 +240,7 @@ impl LossReport {
     /// endings, a byte-order mark, a head or markdown style), which a dialect's JSON,
     /// YAML or TOON form has no place for.
     pub fn keeps_content(&self) -> bool {
-        self.losses
-            .iter()
-            .all(|l| l.owner == "plan" && l.field.starts_with("layout."))
+        keeps_content(&self.losses)
     }
 
     /// Compares a plan with the plan read back from its conversion.

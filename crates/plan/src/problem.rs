@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
 /// Where a problem is: a line for text formats (markdown), a path such as
 /// `steps[3].depends_on[0]` for JSON, YAML and TOON trees.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +27,9 @@ impl fmt::Display for Location {
     }
 }
 
-/// How bad a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How bad a problem is; serialised as `"error"` or `"warning"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The plan breaks a rule of its dialect.
     Error,
@@ -34,7 +37,19 @@ pub enum Severity {
     Warning,
 }
 
-/// One finding of validation or reading.
+impl Severity {
+    /// `error` or `warning`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One finding of validation or reading. It serialises as `{"severity", "rule",
+/// "line" | "path", "message"}`: a problem about the whole document has neither
+/// `line` nor `path`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// Error or warning.
@@ -74,12 +89,29 @@ impl Problem {
     }
 }
 
+/// The location under its own key (`line` or `path`), none for the document.
+fn serialize_location<M: SerializeMap>(map: &mut M, location: &Location) -> Result<(), M::Error> {
+    match location {
+        Location::Line(n) => map.serialize_entry("line", n),
+        Location::Path(p) => map.serialize_entry("path", p),
+        Location::Document => Ok(()),
+    }
+}
+
+impl Serialize for Problem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("severity", &self.severity)?;
+        map.serialize_entry("rule", self.rule)?;
+        serialize_location(&mut map, &self.location)?;
+        map.serialize_entry("message", &self.message)?;
+        map.end()
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sev = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+        let sev = self.severity.name();
         write!(
             f,
             "{}: {sev}: {} [{}]",
@@ -88,9 +120,38 @@ impl fmt::Display for Problem {
     }
 }
 
-/// A failure to read or write a plan at all (syntax errors, unknown dialect, …).
+/// What kind of failure a [`PlanError`] is; serialised in snake case (`syntax`,
+/// `unknown_dialect`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The text is not valid in its format (JSON, YAML, TOON).
+    Syntax,
+    /// The text is valid in its format but not in the shape its dialect needs (a
+    /// PlanDAG that is not an object).
+    Shape,
+    /// The document holds no plan at all.
+    Empty,
+    /// The document's dialect cannot be told from its content or file name.
+    UnknownDialect,
+    /// The dialect has no form in the format asked for (markdown is for Cursor and
+    /// workflow plans only).
+    Unsupported,
+    /// A [`crate::Setting`] that cannot apply: an unknown field, a value the target
+    /// does not know, a task the plan does not have.
+    Setting,
+    /// The file cannot be read, or its bytes are not UTF-8.
+    Unreadable,
+    /// The plan has no schedule (duplicate ids, a dependency cycle).
+    Unschedulable,
+}
+
+/// A failure to read or write a plan at all (syntax errors, unknown dialect, …). It
+/// serialises as `{"kind", "line" | "path", "column", "message"}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanError {
+    /// What kind of failure it is.
+    pub kind: ErrorKind,
     /// Where, when known.
     pub location: Location,
     /// The 1-based column on the location's line, when the parser gives one (it is
@@ -101,13 +162,26 @@ pub struct PlanError {
 }
 
 impl PlanError {
-    /// A new error.
-    pub fn new(location: Location, message: impl Into<String>) -> Self {
+    /// An error of a kind about the whole document.
+    ///
+    /// ```
+    /// use toon_plan::{ErrorKind, Location, PlanError};
+    /// let e = PlanError::new(ErrorKind::Shape, "a PlanDAG is a JSON object").at(Location::Line(2));
+    /// assert_eq!(e.to_string(), "line 2: a PlanDAG is a JSON object");
+    /// ```
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         PlanError {
-            location,
+            kind,
+            location: Location::Document,
             column: None,
             message: message.into(),
         }
+    }
+
+    /// This error at a location.
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = location;
+        self
     }
 
     /// This error with a 1-based column.
@@ -115,10 +189,18 @@ impl PlanError {
         self.column = column;
         self
     }
+}
 
-    /// An error about the whole document.
-    pub fn doc(message: impl Into<String>) -> Self {
-        Self::new(Location::Document, message)
+impl Serialize for PlanError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("kind", &self.kind)?;
+        serialize_location(&mut map, &self.location)?;
+        if let Some(c) = self.column {
+            map.serialize_entry("column", &c)?;
+        }
+        map.serialize_entry("message", &self.message)?;
+        map.end()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::problem::{Location, PlanError};
+use crate::problem::{ErrorKind, Location, PlanError};
 
 /// Deepest nesting the writer follows; deeper values are written in JSON flow style
 /// (valid YAML), so a hostile value cannot exhaust the stack.
@@ -38,7 +38,9 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
         // The parser's advice names its own options ("…, set DuplicateKeyPolicy in
         // Options if acceptable"): not something a user of this tool can set.
         let first = first.split(", set ").next().unwrap_or(first);
-        PlanError::new(loc, format!("invalid YAML: {first}")).with_column(column)
+        PlanError::new(ErrorKind::Syntax, format!("invalid YAML: {first}"))
+            .at(loc)
+            .with_column(column)
     })
 }
 

@@ -23,7 +23,14 @@ fn cursor_files() -> Vec<PathBuf> {
 
 fn read(p: &Path) -> (String, toon_plan::Loaded) {
     let text = std::fs::read_to_string(p).unwrap();
-    let loaded = toon_plan::load(&text, Some(p), None, None).unwrap();
+    let loaded = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(p)),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     (text, loaded)
 }
 
@@ -93,7 +100,15 @@ fn no_plan_keeps_its_whole_head_and_every_file_comes_back() {
 fn a_head_kept_whole_by_an_older_writer_is_still_written_back() {
     let text =
         "---\nname: 'Search page'\noverview: Find plans by title.\n---\n\n- [ ] Index titles\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut plan = plan_json(&loaded);
     let layout = plan["layout"].as_object_mut().unwrap();
     assert!(layout.shift_remove("cursor.head_patch").is_some());
@@ -109,7 +124,15 @@ fn a_head_kept_whole_by_an_older_writer_is_still_written_back() {
 #[test]
 fn an_edited_title_wins_over_the_patch() {
     let text = "---\nname: 'Fix login'\noverview: Retry once\ntodos:\n  - id: a\n    content: A\n    status: pending\n---\nBody\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut plan = plan_json(&loaded);
     assert_eq!(
         plan["layout"]["cursor.head_patch"],
@@ -133,7 +156,15 @@ fn an_edited_title_wins_over_the_patch() {
 #[test]
 fn a_patch_that_does_not_fit_falls_back_to_the_canonical_head() {
     let text = "---\nname: 'Fix login'\n---\nBody\n";
-    let loaded = toon_plan::load(text, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let mut plan = plan_json(&loaded);
     plan["layout"]["cursor.head_patch"] = json!([{"line": 40, "cut": 3, "text": "x: 1\n"}]);
     let canonical = "---\nname: Fix login\ntodos: []\n---\nBody\n";

@@ -27,9 +27,20 @@ fn convert(
     sets: &[&str],
 ) -> (serde_json::Value, Vec<Loss>, usize) {
     let sets: Vec<Setting> = sets.iter().map(|s| s.parse().unwrap()).collect();
-    let c = toon_plan::convert_from(p, from, to, Some(Format::Json), &sets).unwrap();
+    let mut p = p.clone();
+    p.set_source_dialect(Some(from));
+    let c = toon_plan::convert(
+        &p,
+        to,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            set: sets.to_vec(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let tree = serde_json::from_str(&c.text).unwrap();
-    (tree, c.report.losses.clone(), c.target_errors())
+    (tree, c.report.losses.clone(), c.report.target_errors())
 }
 
 fn entry<'a>(losses: &'a [Loss], owner: &str, field: &str) -> &'a Loss {
@@ -257,8 +268,9 @@ fn workflow_gets_a_step_type_one_task_and_a_title() {
 #[test]
 fn a_plan_written_in_its_own_dialect_gets_nothing_filled() {
     let p = plan(vec![task("a", &[])]);
-    let c = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::CURSOR, None, &[]).unwrap();
-    assert!(c.report.is_empty(), "{:#?}", c.report);
+    let c =
+        toon_plan::convert(&p, DialectId::CURSOR, &toon_plan::ConvertOptions::default()).unwrap();
+    assert!(c.report.is_lossless(), "{:#?}", c.report);
     assert!(!c.text.contains("status"));
 }
 
@@ -266,8 +278,15 @@ fn a_plan_written_in_its_own_dialect_gets_nothing_filled() {
 fn a_setting_for_a_missing_task_is_an_error() {
     let p = plan(vec![task("a", &[])]);
     let sets = ["zzz.tool=x".parse().unwrap()];
-    let e = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::TOOLDAG, None, &sets)
-        .unwrap_err();
+    let e = toon_plan::convert(
+        &p,
+        DialectId::TOOLDAG,
+        &toon_plan::ConvertOptions {
+            set: sets.to_vec(),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("no task \"zzz\""), "{e}");
 }
 
@@ -426,8 +445,15 @@ fn a_setting_the_target_does_not_know_is_an_error() {
     let p = plan(vec![task("a", &[])]);
     for set in ["agent_type=browser", "a.agent_type=browser"] {
         let sets = [set.parse().unwrap()];
-        let e = toon_plan::convert_from(&p, DialectId::CURSOR, DialectId::PLANDAG, None, &sets)
-            .unwrap_err();
+        let e = toon_plan::convert(
+            &p,
+            DialectId::PLANDAG,
+            &toon_plan::ConvertOptions {
+                set: sets.to_vec(),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert!(
             e.to_string()
                 .contains("plandag does not know \"browser\" (one of: browser_agent, api_agent)"),
@@ -441,20 +467,44 @@ fn cursor_status_is_not_invented_for_a_plan_model_source() {
     // A Cursor todo without a status, through the plan model as TOON and back: the same
     // bytes, with nothing filled.
     let md = "---\nname: No status\ntodos:\n  - id: a\n    content: Do the thing\n---\n";
-    let loaded = toon_plan::load(md, None, Some(DialectId::CURSOR), Some(Format::Md)).unwrap();
-    let model = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
-    let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
-    assert_eq!(back.dialect, DialectId::PLAN);
-    let c = toon_plan::convert_from(
-        &back.plan,
+    let loaded = toon_plan::read(
+        md,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let model = toon_plan::convert(
+        &loaded.plan,
         DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let back = toon_plan::read(
+        &model.text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(back.dialect, DialectId::PLAN);
+    let c = toon_plan::convert(
+        &back.plan,
         DialectId::CURSOR,
-        Some(Format::Md),
-        &[],
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
     )
     .unwrap();
     assert_eq!(c.text, md);
-    assert!(c.report.is_empty(), "{:#?}", c.report);
+    assert!(c.report.is_lossless(), "{:#?}", c.report);
     // From a dialect without statuses, `pending` as before.
     let mut t = task("a", &[]);
     t.title = Some("Do the thing".into());
@@ -481,12 +531,28 @@ fn a_setting_that_would_go_nowhere_is_an_error() {
         ),
     ] {
         let sets = [set.parse().unwrap()];
-        let e = toon_plan::convert_from(&p, DialectId::STAGED, to, None, &sets).unwrap_err();
+        let e = toon_plan::convert(
+            &p,
+            to,
+            &toon_plan::ConvertOptions {
+                set: sets.to_vec(),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert!(e.to_string().contains(says), "{set}: {e}");
     }
     // The plan model holds every field.
     let sets = ["tool=web".parse().unwrap()];
-    let c = toon_plan::convert_from(&p, DialectId::STAGED, DialectId::PLAN, None, &sets).unwrap();
+    let c = toon_plan::convert(
+        &p,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            set: sets.to_vec(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(c.text.contains("web"), "{}", c.text);
 }
 

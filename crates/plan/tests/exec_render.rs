@@ -61,9 +61,15 @@ fn waits_on_whole_groups_are_drawn_from_their_members() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../testdata/plans/workflow/valid/report.json");
     let text = std::fs::read_to_string(&path).unwrap();
-    let plan = toon_plan::load(&text, Some(&path), None, None)
-        .unwrap()
-        .plan;
+    let plan = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(&path)),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .plan;
     let s = exec::schedule(&plan).unwrap();
     // `analyse` and `chart` wait for group `prepare` (load, clean); `analyse` already
     // depends on `clean` directly, so only `load` adds a group edge there.

@@ -358,12 +358,14 @@ fn parallel_execution_false_runs_one_step_at_a_time() {
     assert_eq!(run.finished_ms, 35_000);
     // Converted to staged, a derived stage holding independent steps runs them in
     // sequence.
-    let staged = toon_plan::convert_from(
+    let staged = toon_plan::convert(
         &p,
-        toon_plan::DialectId::WORKFLOW,
         toon_plan::DialectId::STAGED,
-        Some(Format::Json),
-        &["executor=writer".parse().unwrap()],
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            set: ["executor=writer".parse().unwrap()].to_vec(),
+            ..Default::default()
+        },
     )
     .unwrap();
     let tree: serde_json::Value = serde_json::from_str(&staged.text).unwrap();

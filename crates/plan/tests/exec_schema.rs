@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use exec_common::*;
 use serde_json::{Value, json};
-use toon_plan::exec::schema::schema;
+use toon_plan::schema::schema;
 use toon_plan::{DialectId, Format};
 
 fn check(dialect: DialectId, doc: &Value) -> Vec<String> {
@@ -78,7 +78,16 @@ fn the_seed_examples_validate() {
     plans.extend(seed_002());
     plans.extend(seed_004());
     for p in &plans {
-        let text = toon_plan::write(p, DialectId::PLAN, Some(Format::Json)).unwrap();
+        let text = toon_plan::convert(
+            p,
+            DialectId::PLAN,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Json),
+                ..Default::default()
+            },
+        )
+        .map(|c| c.text)
+        .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(check(DialectId::PLAN, &doc), Vec::<String>::new(), "{text}");
     }
@@ -97,9 +106,25 @@ fn valid_test_plans_validate_in_their_own_dialect() {
         for e in entries {
             let path = e.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();
-            let loaded = toon_plan::load(&text, Some(&path), None, None).unwrap();
+            let loaded = toon_plan::read(
+                &text,
+                &toon_plan::ReadOptions {
+                    file_name: Some(std::path::PathBuf::from(&path)),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             assert_eq!(loaded.dialect, d, "{}", path.display());
-            let out = toon_plan::write(&loaded.plan, d, Some(Format::Json)).unwrap();
+            let out = toon_plan::convert(
+                &loaded.plan,
+                d,
+                &toon_plan::ConvertOptions {
+                    format: Some(Format::Json),
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)
+            .unwrap();
             let doc: Value = serde_json::from_str(&out).unwrap();
             // Fields beyond the dialect's own (kept in `extra`) are allowed by both.
             assert_eq!(check(d, &doc), Vec::<String>::new(), "{}", path.display());
@@ -173,8 +198,15 @@ fn schemas_reject_what_the_validator_rejects() {
         // The validator rejects the same document (the plan model is recognised by
         // its marker, so without one it is not a plan-model document at all).
         if d != DialectId::PLAN {
-            let loaded =
-                toon_plan::load(&doc.to_string(), None, Some(d), Some(Format::Json)).unwrap();
+            let loaded = toon_plan::read(
+                &doc.to_string(),
+                &toon_plan::ReadOptions {
+                    dialect: Some(d),
+                    format: Some(Format::Json),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             assert!(
                 toon_plan::validate(&loaded).iter().any(|p| p.is_error()),
                 "{d} validator accepts {doc}"

@@ -8,12 +8,25 @@ use toon_plan::{DialectId, Format, Plan, Task};
 const DEEP: usize = 100_000;
 
 fn load(text: &str, dialect: Option<DialectId>, format: Option<Format>) -> Option<String> {
-    match toon_plan::load(text, None, dialect, format) {
+    match toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect,
+            format,
+            ..Default::default()
+        },
+    ) {
         Ok(l) => {
             // Whatever loads must validate and convert without trouble.
             let _ = toon_plan::validate(&l);
             for to in DialectId::all() {
-                if let Err(e) = toon_plan::convert(&l.plan, to, None) {
+                if let Err(e) = toon_plan::convert(
+                    &l.plan,
+                    to,
+                    &toon_plan::ConvertOptions {
+                        ..Default::default()
+                    },
+                ) {
                     // Only a reader's nesting limit may refuse what another accepted.
                     let m = e.to_string();
                     assert!(
@@ -82,7 +95,14 @@ fn a_toon_plan_with_a_wrong_count_is_a_clean_error_with_its_line() {
     for i in 0..3 {
         text.push_str(&format!("  t{i},search,q{i},\"\"\n"));
     }
-    let e = toon_plan::load(&text, None, None, Some(Format::Toon)).expect_err("count");
+    let e = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .expect_err("count");
     let msg = e.to_string();
     assert!(
         msg.starts_with("line 4: invalid TOON: Expected 2 tabular rows"),
@@ -93,7 +113,16 @@ fn a_toon_plan_with_a_wrong_count_is_a_clean_error_with_its_line() {
     assert!(msg.ends_with("\n  |   ^"), "{msg}");
     // A huge declared count does not allocate.
     let huge = "dag[4000000000]{id,tool,query}:\n  a,search,q\n";
-    assert!(toon_plan::load(huge, None, None, Some(Format::Toon)).is_err());
+    assert!(
+        toon_plan::read(
+            huge,
+            &toon_plan::ReadOptions {
+                format: Some(Format::Toon),
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
 }
 
 /// A plan whose tasks form one long chain: task i depends on task i-1.
@@ -124,16 +153,36 @@ fn chain(n: usize) -> Plan {
 fn a_5_000_task_dependency_chain_validates_and_converts_everywhere() {
     let plan = chain(5_000);
     for to in DialectId::all() {
-        let conv = toon_plan::convert(&plan, to, None).expect("converts");
-        let back = toon_plan::load(&conv.text, None, Some(to), Some(conv.format)).expect("loads");
+        let conv = toon_plan::convert(
+            &plan,
+            to,
+            &toon_plan::ConvertOptions {
+                ..Default::default()
+            },
+        )
+        .expect("converts");
+        let back = toon_plan::read(
+            &conv.text,
+            &toon_plan::ReadOptions {
+                dialect: Some(to),
+                format: Some(conv.report.format),
+                ..Default::default()
+            },
+        )
+        .expect("loads");
         assert_eq!(back.plan.tasks.len(), 5_000, "{to}");
         let _ = toon_plan::validate(&back);
     }
     // And a cycle through all of them is found, not a stack overflow.
     let mut cyclic = chain(5_000);
     cyclic.tasks[0].dependencies = Some(vec!["t4999".into()]);
-    let conv = toon_plan::convert(&cyclic, DialectId::TOOLDAG, None).expect("converts");
-    let back = toon_plan::load(&conv.text, None, None, None).expect("loads");
+    let conv = toon_plan::convert(
+        &cyclic,
+        DialectId::TOOLDAG,
+        &toon_plan::ConvertOptions::default(),
+    )
+    .expect("converts");
+    let back = toon_plan::read(&conv.text, &toon_plan::ReadOptions::default()).expect("loads");
     let problems = toon_plan::validate(&back);
     assert!(
         problems.iter().any(|p| p.to_string().contains("cycle")),
@@ -149,9 +198,24 @@ fn a_2_mb_line_in_every_format_loads() {
     );
     let md = format!("---\nname: {long}\ntodos:\n  - id: a\n    content: {long}\n---\n\n{long}\n");
     for (text, format) in [(&json, Format::Json), (&md, Format::Md)] {
-        let l = toon_plan::load(text, None, None, Some(format)).expect("loads");
-        let out = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).expect("ok");
-        assert!(out.report.is_empty(), "{}", out.report);
+        let l = toon_plan::read(
+            text,
+            &toon_plan::ReadOptions {
+                format: Some(format),
+                ..Default::default()
+            },
+        )
+        .expect("loads");
+        let out = toon_plan::convert(
+            &l.plan,
+            DialectId::PLAN,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Toon),
+                ..Default::default()
+            },
+        )
+        .expect("ok");
+        assert!(out.report.is_lossless(), "{}", out.report);
         assert!(out.text.len() > 2 << 20);
     }
 }
@@ -180,18 +244,39 @@ fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
             "- **Timeout**: 120s",
             &format!("- **Timeout**: 120s\n{odd}"),
         );
-        let l = toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md))
-            .expect("loads");
-        let same =
-            toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).expect("converts");
-        assert!(same.report.is_empty(), "{odd}: {}", same.report);
+        let l = toon_plan::read(
+            &text,
+            &toon_plan::ReadOptions {
+                dialect: Some(DialectId::WORKFLOW),
+                format: Some(Format::Md),
+                ..Default::default()
+            },
+        )
+        .expect("loads");
+        let same = toon_plan::convert(
+            &l.plan,
+            DialectId::WORKFLOW,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Md),
+                ..Default::default()
+            },
+        )
+        .expect("converts");
+        assert!(same.report.is_lossless(), "{odd}: {}", same.report);
     }
     let text = valid.replace(
         "- **Timeout**: 120s",
         "- **Timeout**: 120s\n- *\u{1}t*Timeout**: 120s",
     );
-    let l =
-        toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md)).expect("loads");
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::WORKFLOW),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .expect("loads");
     let problems = toon_plan::validate(&l);
     assert!(
         problems
@@ -204,10 +289,25 @@ fn markup_in_a_workflow_markdown_label_is_ignored_with_a_warning() {
         "- **Timeout**: 120s",
         "- **Timeout**: 120s\n- **retry_after**: 5\n- **Owner Team**: data",
     );
-    let l =
-        toon_plan::load(&text, None, Some(DialectId::WORKFLOW), Some(Format::Md)).expect("loads");
-    let same = toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
-    assert!(same.report.is_empty(), "{}", same.report);
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::WORKFLOW),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .expect("loads");
+    let same = toon_plan::convert(
+        &l.plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(same.report.is_lossless(), "{}", same.report);
     assert!(same.text.contains("retry_after"), "{}", same.text);
 }
 
@@ -239,10 +339,17 @@ fn keys_too_long_for_an_implicit_yaml_key_round_trip() {
             ..Plan::default()
         };
         for to in [DialectId::PLAN, DialectId::COMPOSITE, DialectId::STAGED] {
-            let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
-                .unwrap_or_else(|e| panic!("{to}: {e}"));
+            let conv = toon_plan::convert(
+                &plan,
+                to,
+                &toon_plan::ConvertOptions {
+                    format: Some(Format::Yaml),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{to}: {e}"));
             if to == DialectId::PLAN {
-                assert!(conv.report.is_empty(), "{}", conv.report);
+                assert!(conv.report.is_lossless(), "{}", conv.report);
             }
         }
     }
@@ -267,11 +374,13 @@ fn an_html_comment_whose_end_overlaps_its_start_is_not_a_panic() {
             let _ = load(text, dialect, format);
         }
     }
-    let l = toon_plan::load(
+    let l = toon_plan::read(
         "<!--\nname: x\ntodos: []\n-->\n# body\n",
-        None,
-        Some(DialectId::CURSOR),
-        Some(Format::Md),
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
     )
     .expect("front matter in a comment");
     assert_eq!(l.plan.title.as_deref(), Some("x"));
@@ -295,14 +404,38 @@ fn noncharacters_are_escaped_in_yaml() {
             ..Plan::default()
         };
         for to in [DialectId::PLAN, DialectId::CURSOR, DialectId::COMPOSITE] {
-            let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
-                .unwrap_or_else(|e| panic!("{to}: {e}"));
+            let conv = toon_plan::convert(
+                &plan,
+                to,
+                &toon_plan::ConvertOptions {
+                    format: Some(Format::Yaml),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{to}: {e}"));
             if to == DialectId::PLAN {
-                assert!(conv.report.is_empty(), "{}", conv.report);
+                assert!(conv.report.is_lossless(), "{}", conv.report);
             }
         }
-        let md = toon_plan::convert(&plan, DialectId::CURSOR, Some(Format::Md)).expect("md");
-        assert!(toon_plan::load(&md.text, None, Some(DialectId::CURSOR), None).is_ok());
+        let md = toon_plan::convert(
+            &plan,
+            DialectId::CURSOR,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Md),
+                ..Default::default()
+            },
+        )
+        .expect("md");
+        assert!(
+            toon_plan::read(
+                &md.text,
+                &toon_plan::ReadOptions {
+                    dialect: Some(DialectId::CURSOR),
+                    ..Default::default()
+                }
+            )
+            .is_ok()
+        );
     }
 }
 
@@ -323,10 +456,17 @@ fn a_merge_key_lookalike_is_quoted_in_yaml() {
         ..Plan::default()
     };
     for to in [DialectId::PLAN, DialectId::COMPOSITE, DialectId::CURSOR] {
-        let conv = toon_plan::convert(&plan, to, Some(Format::Yaml))
-            .unwrap_or_else(|e| panic!("{to}: {e}"));
+        let conv = toon_plan::convert(
+            &plan,
+            to,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Yaml),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{to}: {e}"));
         if to == DialectId::PLAN {
-            assert!(conv.report.is_empty(), "{}", conv.report);
+            assert!(conv.report.is_lossless(), "{}", conv.report);
         }
     }
 }
@@ -340,9 +480,26 @@ fn a_huge_restyled_head_comes_back_byte_for_byte() {
         text.push_str(&format!("k{i}: [a, b: c\n"));
     }
     text.push_str("---\nbody\n");
-    let l = toon_plan::load(&text, None, Some(DialectId::CURSOR), Some(Format::Md)).expect("loads");
-    assert!(l.plan.layout.contains_key("cursor.head_patch"));
-    let back = toon_plan::write(&l.plan, DialectId::CURSOR, Some(Format::Md)).expect("writes");
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::CURSOR),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .expect("loads");
+    assert!(l.plan.layout.contains("cursor.head_patch"));
+    let back = toon_plan::convert(
+        &l.plan,
+        DialectId::CURSOR,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .expect("writes");
     assert!(back == text, "the head did not come back");
 }
 
@@ -358,18 +515,39 @@ fn an_empty_document_says_it_is_empty() {
         ("  \n", Format::Yaml),
         ("\n", Format::Toon),
     ] {
-        let e = toon_plan::load(text, None, None, Some(format)).unwrap_err();
+        let e = toon_plan::read(
+            text,
+            &toon_plan::ReadOptions {
+                format: Some(format),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert!(
             e.to_string().contains("the document is empty"),
             "{format}: {e}"
         );
     }
-    let e = toon_plan::load("name: x\n", None, None, Some(Format::Yaml)).unwrap_err();
+    let e = toon_plan::read(
+        "name: x\n",
+        &toon_plan::ReadOptions {
+            format: Some(Format::Yaml),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert!(
         e.to_string().contains("cannot tell which plan dialect"),
         "{e}"
     );
     let path = std::path::Path::new("x.plan.md");
-    let l = toon_plan::load("", Some(path), None, None).expect("an empty Cursor plan");
+    let l = toon_plan::read(
+        "",
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(path)),
+            ..Default::default()
+        },
+    )
+    .expect("an empty Cursor plan");
     assert_eq!(l.dialect, DialectId::CURSOR);
 }

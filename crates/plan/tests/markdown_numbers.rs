@@ -69,17 +69,67 @@ todos:
 /// `text` read as `dialect` markdown, written as plan-model `format`, read back and
 /// written as markdown again.
 fn through_the_plan(text: &str, dialect: DialectId, format: Format) -> String {
-    let loaded = toon_plan::load(text, None, Some(dialect), Some(Format::Md)).unwrap();
-    let model = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(format)).unwrap();
-    assert!(model.report.is_empty(), "{}", model.report);
-    let back = toon_plan::load(&model.text, None, Some(DialectId::PLAN), Some(format)).unwrap();
-    toon_plan::write(&back.plan, dialect, Some(Format::Md)).unwrap()
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(dialect),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let model = toon_plan::convert(
+        &loaded.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(model.report.is_lossless(), "{}", model.report);
+    let back = toon_plan::read(
+        &model.text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::PLAN),
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    toon_plan::convert(
+        &back.plan,
+        dialect,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap()
 }
 
 fn comes_back_in_every_format(text: &str, dialect: DialectId) {
-    let loaded = toon_plan::load(text, None, Some(dialect), Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(dialect),
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(
-        toon_plan::write(&loaded.plan, dialect, Some(Format::Md)).unwrap(),
+        toon_plan::convert(
+            &loaded.plan,
+            dialect,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Md),
+                ..Default::default()
+            }
+        )
+        .map(|c| c.text)
+        .unwrap(),
         text,
         "{dialect} md → md"
     );
@@ -109,10 +159,33 @@ fn plan_toon_writes_the_numbers_in_its_own_form() {
         (WORKFLOW_MD, DialectId::WORKFLOW),
         (CURSOR_MD, DialectId::CURSOR),
     ] {
-        let loaded = toon_plan::load(text, None, Some(dialect), Some(Format::Md)).unwrap();
-        let toon = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
-        let back =
-            toon_plan::load(&toon.text, None, Some(DialectId::PLAN), Some(Format::Toon)).unwrap();
+        let loaded = toon_plan::read(
+            text,
+            &toon_plan::ReadOptions {
+                dialect: Some(dialect),
+                format: Some(Format::Md),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let toon = toon_plan::convert(
+            &loaded.plan,
+            DialectId::PLAN,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Toon),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let back = toon_plan::read(
+            &toon.text,
+            &toon_plan::ReadOptions {
+                dialect: Some(DialectId::PLAN),
+                format: Some(Format::Toon),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_ne!(back.plan, loaded.plan, "{dialect}: {}", toon.text);
         assert!(toon.text.contains("1000"), "{}", toon.text);
     }
@@ -136,11 +209,25 @@ fn a_byte_order_mark_is_read_past_and_kept() {
         "/../../testdata/plans/workflow/valid/onboarding.md"
     );
     let text = format!("\u{feff}{}", std::fs::read_to_string(path).unwrap());
-    let loaded = toon_plan::load(&text, None, None, Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loaded.dialect, DialectId::WORKFLOW);
     assert!(toon_plan::validate(&loaded).iter().all(|p| !p.is_error()));
     comes_back_in_every_format(&text, DialectId::WORKFLOW);
     let json = "\u{feff}{\"dag\": [{\"id\": \"a\", \"tool\": \"t\", \"query\": \"q\", \"dependencies\": []}]}";
-    let loaded = toon_plan::load(json, None, None, Some(Format::Json)).unwrap();
+    let loaded = toon_plan::read(
+        json,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loaded.dialect, DialectId::TOOLDAG);
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use exec_common::*;
 use serde_json::{Value, json};
-use toon_plan::exec::schema::{fields_table, schema};
+use toon_plan::schema::{fields_table, schema};
 use toon_plan::table::{self, Check, Kind, Table};
 use toon_plan::{DialectId, Document, Format};
 
@@ -57,7 +57,14 @@ fn assert_agree(dialect: DialectId, tree: &Value, what: &str) -> bool {
 /// The tree form of a test plan file, when it has one.
 fn tree_of(path: &Path) -> Option<(DialectId, Value)> {
     let text = std::fs::read_to_string(path).ok()?;
-    let loaded = toon_plan::load(&text, Some(path), None, None).ok()?;
+    let loaded = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(path)),
+            ..Default::default()
+        },
+    )
+    .ok()?;
     let tree = match &loaded.document {
         Document::Tree(v) => v.clone(),
         Document::Markdown(md) if loaded.dialect == DialectId::WORKFLOW => {
@@ -65,8 +72,16 @@ fn tree_of(path: &Path) -> Option<(DialectId, Value)> {
         }
         // A Cursor file as the tree its JSON form holds: front matter keys and body.
         Document::Markdown(_) => {
-            let json =
-                toon_plan::write(&loaded.plan, DialectId::CURSOR, Some(Format::Json)).ok()?;
+            let json = toon_plan::convert(
+                &loaded.plan,
+                DialectId::CURSOR,
+                &toon_plan::ConvertOptions {
+                    format: Some(Format::Json),
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)
+            .ok()?;
             serde_json::from_str(&json).ok()?
         }
     };
@@ -274,12 +289,27 @@ fn schema_and_validate_agree_on_the_plan_model_of_every_test_plan() {
         .into_iter()
         .filter(|p| !p.0.contains("invalid"))
     {
-        let loaded = toon_plan::load(&tree.to_string(), None, Some(d), Some(Format::Json));
+        let loaded = toon_plan::read(
+            &tree.to_string(),
+            &toon_plan::ReadOptions {
+                dialect: Some(d),
+                format: Some(Format::Json),
+                ..Default::default()
+            },
+        );
         let Ok(loaded) = loaded else { continue };
         if loaded.plan.tasks.is_empty() {
             continue;
         }
-        let Ok(text) = toon_plan::write(&loaded.plan, DialectId::PLAN, Some(Format::Json)) else {
+        let Ok(text) = toon_plan::convert(
+            &loaded.plan,
+            DialectId::PLAN,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Json),
+                ..Default::default()
+            },
+        )
+        .map(|c| c.text) else {
             continue;
         };
         let model: Value = serde_json::from_str(&text).unwrap();
@@ -341,9 +371,15 @@ fn plan_model_forms() -> [(&'static str, Value); 2] {
         .join("../../testdata/plans/plan/valid/release.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let flat: Value = serde_json::from_str(&text).unwrap();
-    let plan = toon_plan::load(&text, Some(&path), None, None)
-        .unwrap()
-        .plan;
+    let plan = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(&path)),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .plan;
     let nested = toon_plan::dialects::plan_model::to_nested_tree(&plan);
     assert!(nested["tasks"][2]["dependencies"].is_array(), "{nested}");
     assert!(nested.get("deps").is_none(), "{nested}");

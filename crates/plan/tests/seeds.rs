@@ -29,41 +29,106 @@ fn check_example_allowing(
     expect: DialectId,
     allowed: &[&str],
 ) -> toon_plan::Loaded {
-    let loaded = toon_plan::load(text, None, None, Some(format)).unwrap();
+    let loaded = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loaded.dialect, expect, "detected dialect");
     let errs = errors(&loaded);
     assert_eq!(errs, allowed, "{expect} example has errors");
     for to in DialectId::all() {
         for fmt in Format::ALL {
             if !to.dialect().supports(fmt) {
-                assert!(toon_plan::convert(&loaded.plan, to, Some(fmt)).is_err());
+                assert!(
+                    toon_plan::convert(
+                        &loaded.plan,
+                        to,
+                        &toon_plan::ConvertOptions {
+                            format: Some(fmt),
+                            ..Default::default()
+                        }
+                    )
+                    .is_err()
+                );
                 continue;
             }
-            let conv = toon_plan::convert(&loaded.plan, to, Some(fmt))
-                .unwrap_or_else(|e| panic!("{expect} → {to} {fmt}: {e}"));
-            let back = toon_plan::load(&conv.text, None, Some(to), Some(fmt)).unwrap();
-            let again = toon_plan::convert(&back.plan, expect, Some(loaded.format)).unwrap();
-            if conv.report.is_empty() {
+            let conv = toon_plan::convert(
+                &loaded.plan,
+                to,
+                &toon_plan::ConvertOptions {
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{expect} → {to} {fmt}: {e}"));
+            let back = toon_plan::read(
+                &conv.text,
+                &toon_plan::ReadOptions {
+                    dialect: Some(to),
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let again = toon_plan::convert(
+                &back.plan,
+                expect,
+                &toon_plan::ConvertOptions {
+                    format: Some(loaded.format),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            if conv.report.is_lossless() {
                 let diff = toon_plan::LossReport::between(&loaded.plan, &back.plan);
                 assert!(
                     diff.is_empty(),
                     "{expect} → {to} {fmt}: empty report but plan changed: {diff}"
                 );
-                let direct = toon_plan::write(&loaded.plan, expect, Some(loaded.format)).unwrap();
+                let direct = toon_plan::convert(
+                    &loaded.plan,
+                    expect,
+                    &toon_plan::ConvertOptions {
+                        format: Some(loaded.format),
+                        ..Default::default()
+                    },
+                )
+                .map(|c| c.text)
+                .unwrap();
                 assert_eq!(json_or_text(&again.text), json_or_text(&direct));
             }
         }
     }
     // The plan and its own dialect: nothing lost.
-    let same = toon_plan::convert(&loaded.plan, expect, Some(format)).unwrap();
+    let same = toon_plan::convert(
+        &loaded.plan,
+        expect,
+        &toon_plan::ConvertOptions {
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
-        same.report.is_empty(),
+        same.report.is_lossless(),
         "{expect} → {expect}: {}",
         same.report
     );
-    let plan = toon_plan::convert(&loaded.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
+    let plan = toon_plan::convert(
+        &loaded.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
-        plan.report.is_empty(),
+        plan.report.is_lossless(),
         "{expect} → plan toon: {}",
         plan.report
     );
@@ -112,7 +177,16 @@ fn seed_000_plandag_example() {
         Some(&["1".to_owned()][..])
     );
     // Writing it back gives the same JSON value.
-    let out = toon_plan::write(&loaded.plan, DialectId::PLANDAG, Some(Format::Json)).unwrap();
+    let out = toon_plan::convert(
+        &loaded.plan,
+        DialectId::PLANDAG,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap();
     assert_eq!(json_value(&out), json_value(&json[0]));
 }
 
@@ -130,10 +204,24 @@ fn seed_000_schema_fields_are_the_dialects() {
         .collect();
     assert_eq!(fields.len(), 10, "{fields:?}");
     // Every schema field is written when the model has the matching value.
-    let loaded = toon_plan::load(&blocks_with(&text, "json")[0], None, None, None).unwrap();
+    let loaded = toon_plan::read(
+        &blocks_with(&text, "json")[0],
+        &toon_plan::ReadOptions::default(),
+    )
+    .unwrap();
     let mut plan = loaded.plan.clone();
     plan.tasks[0].params = Some(serde_json::json!({}));
-    let out = json_value(&toon_plan::write(&plan, DialectId::PLANDAG, None).unwrap());
+    let out = json_value(
+        &toon_plan::convert(
+            &plan,
+            DialectId::PLANDAG,
+            &toon_plan::ConvertOptions {
+                ..Default::default()
+            },
+        )
+        .map(|c| c.text)
+        .unwrap(),
+    );
     for f in fields {
         assert!(out["steps"][0].get(f).is_some(), "field {f} not written");
     }
@@ -154,11 +242,13 @@ fn seed_001_composite_example() {
     );
     // The structure block is a template: it parses, and its `dependsOn: string[]` is
     // reported, not accepted.
-    let template = toon_plan::load(
+    let template = toon_plan::read(
         &yaml[0],
-        None,
-        Some(DialectId::COMPOSITE),
-        Some(Format::Yaml),
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::COMPOSITE),
+            format: Some(Format::Yaml),
+            ..Default::default()
+        },
     )
     .unwrap();
     assert!(errors(&template).iter().any(|e| e.contains("dependsOn")));
@@ -172,25 +262,66 @@ fn seed_002_workflow_examples() {
     assert_eq!(json.len(), 2);
     for j in &json {
         let loaded = check_example(j, Format::Json, DialectId::WORKFLOW);
-        let out = toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
+        let out = toon_plan::convert(
+            &loaded.plan,
+            DialectId::WORKFLOW,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Json),
+                ..Default::default()
+            },
+        )
+        .map(|c| c.text)
+        .unwrap();
         assert_eq!(json_value(&out), json_value(j));
     }
     // Its TOON is plain TOON of its JSON form: the list-valued columns the seed's own
     // TOON example drops are kept, and any TOON decoder reads the JSON back.
-    let loaded = toon_plan::load(&json[1], None, None, None).unwrap();
-    let toon_text =
-        toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Toon)).unwrap();
-    let json_text =
-        toon_plan::write(&loaded.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
+    let loaded = toon_plan::read(&json[1], &toon_plan::ReadOptions::default()).unwrap();
+    let toon_text = toon_plan::convert(
+        &loaded.plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap();
+    let json_text = toon_plan::convert(
+        &loaded.plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap();
     let plain = toon::encode_value(&toon::value::from_json_str(&json_text, 100).unwrap());
     assert_eq!(toon_text, format!("{plain}\n"));
     assert!(
         toon_text.contains("tools_required[2]: "),
         "list-valued fields are kept:\n{toon_text}"
     );
-    let back = toon_plan::load(&toon_text, None, None, Some(Format::Toon)).unwrap();
+    let back = toon_plan::read(
+        &toon_text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(back.dialect, DialectId::WORKFLOW);
-    let again = toon_plan::write(&back.plan, DialectId::WORKFLOW, Some(Format::Json)).unwrap();
+    let again = toon_plan::convert(
+        &back.plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap();
     assert!(toon_plan::loss::same_value(
         &json_value(&again),
         &json_value(&json[1])
@@ -220,7 +351,14 @@ fn seed_002_workflow_examples() {
 fn seed_002_markdown_layout() {
     let text = seed("002");
     let md = &blocks_with(&text, "markdown")[0];
-    let loaded = toon_plan::load(md, None, None, Some(Format::Md)).unwrap();
+    let loaded = toon_plan::read(
+        md,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loaded.dialect, DialectId::WORKFLOW);
     assert!(errors(&loaded).is_empty(), "{:?}", errors(&loaded));
     let plan = &loaded.plan;
@@ -240,12 +378,37 @@ fn seed_002_markdown_layout() {
     assert_eq!(plan.execution.as_ref().unwrap()["max_retries"], 3);
     // The markdown written back is the seed's, byte for byte, and reads back to the
     // same plan.
-    let out = toon_plan::write(plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
+    let out = toon_plan::convert(
+        plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .map(|c| c.text)
+    .unwrap();
     assert_eq!(out, *md);
-    let again = toon_plan::load(&out, None, None, Some(Format::Md)).unwrap();
+    let again = toon_plan::read(
+        &out,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(again.plan, *plan, "{out}");
     assert_eq!(
-        toon_plan::write(&again.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap(),
+        toon_plan::convert(
+            &again.plan,
+            DialectId::WORKFLOW,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Md),
+                ..Default::default()
+            }
+        )
+        .map(|c| c.text)
+        .unwrap(),
         out
     );
     for heading in [
@@ -297,7 +460,17 @@ fn seed_003_staged_fields_match_the_types() {
     });
     let loaded = check_example(&plan.to_string(), Format::Json, DialectId::STAGED);
     for (i, f) in fields.iter().enumerate().take(4) {
-        let written = json_value(&toon_plan::write(&loaded.plan, DialectId::STAGED, None).unwrap());
+        let written = json_value(
+            &toon_plan::convert(
+                &loaded.plan,
+                DialectId::STAGED,
+                &toon_plan::ConvertOptions {
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)
+            .unwrap(),
+        );
         assert!(
             written["stages"][1]["steps"][0].get(f).is_some(),
             "field {i} {f}"
@@ -313,7 +486,15 @@ fn seed_004_tooldag_examples() {
     assert_eq!(json.len(), 2);
     for j in &json {
         let loaded = check_example(j, Format::Json, DialectId::TOOLDAG);
-        let out = toon_plan::write(&loaded.plan, DialectId::TOOLDAG, None).unwrap();
+        let out = toon_plan::convert(
+            &loaded.plan,
+            DialectId::TOOLDAG,
+            &toon_plan::ConvertOptions {
+                ..Default::default()
+            },
+        )
+        .map(|c| c.text)
+        .unwrap();
         assert_eq!(json_value(&out), json_value(j));
     }
 }

@@ -30,7 +30,14 @@ fn stem(p: &Path) -> String {
 
 fn load(p: &Path) -> toon_plan::Loaded {
     let text = std::fs::read_to_string(p).unwrap();
-    toon_plan::load(&text, Some(p), None, None).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(p)),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 fn errors(l: &toon_plan::Loaded) -> Vec<toon_plan::Problem> {
@@ -48,40 +55,79 @@ fn converts_everywhere(l: &toon_plan::Loaded, name: &str) {
             if !to.dialect().supports(fmt) {
                 continue;
             }
-            let conv = toon_plan::convert(&l.plan, to, Some(fmt))
-                .unwrap_or_else(|e| panic!("{name} → {to} {fmt}: {e}"));
-            let back = toon_plan::load(&conv.text, None, Some(to), Some(fmt)).unwrap_or_else(|e| {
+            // Taken as a plan of the target's dialect, it is written as it is (nothing
+            // filled in), so the report is exactly the difference read back.
+            let mut as_is = l.plan.clone();
+            as_is.set_source_dialect(Some(to));
+            let conv = toon_plan::convert(
+                &as_is,
+                to,
+                &toon_plan::ConvertOptions {
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name} → {to} {fmt}: {e}"));
+            let back = toon_plan::read(
+                &conv.text,
+                &toon_plan::ReadOptions {
+                    dialect: Some(to),
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| {
                 panic!("{name} → {to} {fmt} does not read back: {e}\n{}", conv.text)
             });
             let diff = LossReport::between(&l.plan, &back.plan);
             assert_eq!(diff.losses, conv.report.losses, "{name} → {to} {fmt}");
             // `problems` is the target's own verdict on the text.
             assert_eq!(
-                conv.problems,
+                conv.report.target_problems,
                 to.dialect().validate(&back.document),
                 "{name} → {to} {fmt}"
             );
             // Back into its own dialect, a valid plan stays valid.
             if to == l.dialect && errors(l).is_empty() {
                 assert_eq!(
-                    conv.target_errors(),
+                    conv.report.target_errors(),
                     0,
                     "{name} → {to} {fmt}: {:?}",
-                    conv.problems
+                    conv.report.target_problems
                 );
             }
         }
     }
     for fmt in [Format::Json, Format::Yaml, Format::Toon] {
-        let conv = toon_plan::convert(&l.plan, DialectId::PLAN, Some(fmt)).unwrap();
+        let conv = toon_plan::convert(
+            &l.plan,
+            DialectId::PLAN,
+            &toon_plan::ConvertOptions {
+                format: Some(fmt),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert!(
-            conv.report.is_empty(),
+            conv.report.is_lossless(),
             "{name} → plan {fmt}: {}",
             conv.report
         );
     }
-    let same = toon_plan::convert(&l.plan, l.dialect, Some(l.format)).unwrap();
-    assert!(same.report.is_empty(), "{name} → itself: {}", same.report);
+    let same = toon_plan::convert(
+        &l.plan,
+        l.dialect,
+        &toon_plan::ConvertOptions {
+            format: Some(l.format),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        same.report.is_lossless(),
+        "{name} → itself: {}",
+        same.report
+    );
 }
 
 fn expected_rules(dialect: &str) -> &'static [&'static str] {
@@ -165,7 +211,16 @@ fn json_and_yaml_examples_write_back_the_same_value() {
                 continue;
             }
             let text = std::fs::read_to_string(&p).unwrap();
-            let out = toon_plan::write(&l.plan, d, Some(l.format)).unwrap();
+            let out = toon_plan::convert(
+                &l.plan,
+                d,
+                &toon_plan::ConvertOptions {
+                    format: Some(l.format),
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)
+            .unwrap();
             let a = toon_plan::Document::parse(&text, l.format).unwrap();
             let b = toon_plan::Document::parse(&out, l.format).unwrap();
             assert!(
@@ -247,28 +302,63 @@ fn messy() -> Vec<PathBuf> {
 /// cursor → cursor, and cursor → plan or cursor (json, yaml, toon) → cursor, give the
 /// file back byte for byte, the intermediate documents detected as what they are.
 fn round_trips_exactly(name: &str, bytes: &str) {
-    let l = toon_plan::load(bytes, Some(Path::new(name)), None, None).unwrap();
+    let l = toon_plan::read(
+        bytes,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(Path::new(name))),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(l.dialect, DialectId::CURSOR, "{name}");
     let errs = errors(&l);
     assert!(errs.is_empty(), "{name}: {errs:#?}");
-    let out = toon_plan::write(&l.plan, DialectId::CURSOR, None).unwrap();
+    let out = toon_plan::convert(
+        &l.plan,
+        DialectId::CURSOR,
+        &toon_plan::ConvertOptions::default(),
+    )
+    .map(|c| c.text)
+    .unwrap();
     assert!(
         out == bytes,
         "{name}: cursor → cursor changed the file:\n{out:?}\n{bytes:?}"
     );
     for fmt in [Format::Toon, Format::Json, Format::Yaml] {
         for via in [DialectId::PLAN, DialectId::CURSOR] {
-            let conv = toon_plan::convert(&l.plan, via, Some(fmt)).unwrap();
+            let conv = toon_plan::convert(
+                &l.plan,
+                via,
+                &toon_plan::ConvertOptions {
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             assert!(
-                conv.report.is_empty(),
+                conv.report.is_lossless(),
                 "{name} → {via} {fmt}: {}",
                 conv.report
             );
             // Read back without naming the dialect: what we write is detected as it.
-            let back = toon_plan::load(&conv.text, None, None, Some(fmt))
-                .unwrap_or_else(|e| panic!("{name} → {via} {fmt}: {e}"));
+            let back = toon_plan::read(
+                &conv.text,
+                &toon_plan::ReadOptions {
+                    format: Some(fmt),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{name} → {via} {fmt}: {e}"));
             assert_eq!(back.dialect, via, "{name} → {via} {fmt}");
-            let again = toon_plan::write(&back.plan, DialectId::CURSOR, None).unwrap();
+            let again = toon_plan::convert(
+                &back.plan,
+                DialectId::CURSOR,
+                &toon_plan::ConvertOptions {
+                    ..Default::default()
+                },
+            )
+            .map(|c| c.text)
+            .unwrap();
             assert!(again == bytes, "{name} → {via} {fmt} → cursor differs");
         }
     }
@@ -289,7 +379,15 @@ fn messy_cursor_files_come_back_byte_for_byte() {
 /// `body` that is not text, leaves the dialect untold; other dialects still win.
 #[test]
 fn a_cursor_tree_with_only_a_body_is_detected_as_cursor() {
-    let detect = |text: &str, fmt: Format| toon_plan::load(text, None, None, Some(fmt));
+    let detect = |text: &str, fmt: Format| {
+        toon_plan::read(
+            text,
+            &toon_plan::ReadOptions {
+                format: Some(fmt),
+                ..Default::default()
+            },
+        )
+    };
     for (text, fmt) in [
         (r#"{"body": "- [ ] Ship it\n"}"#, Format::Json),
         (
@@ -346,7 +444,12 @@ fn invalid_yaml_is_read_tolerantly_with_a_warning() {
     );
     assert_eq!(l.plan.extra["isProject"], serde_json::json!(false));
     // Converted elsewhere, the text is intact.
-    let out = toon_plan::convert(&l.plan, DialectId::COMPOSITE, None).unwrap();
+    let out = toon_plan::convert(
+        &l.plan,
+        DialectId::COMPOSITE,
+        &toon_plan::ConvertOptions::default(),
+    )
+    .unwrap();
     assert!(
         out.text
             .contains("prompt: \"Phase 0: Setup the CI runners\""),
@@ -461,7 +564,15 @@ fn valid_cursor_plans_are_canonical() {
     let l = load(&root().join("cursor/valid/dark-mode.plan.md"));
     assert!(l.plan.layout.is_empty(), "{:?}", l.plan.layout);
     assert_eq!(l.plan.tasks.len(), 4);
-    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
+    let toon = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
         toon.text.contains("tasks[4]{id,description,status}:"),
         "{}",
@@ -472,12 +583,13 @@ fn valid_cursor_plans_are_canonical() {
 
 /// A plan read from the plan model, written as a Cursor markdown file.
 fn model_to_cursor_md(plan: &toon_plan::Plan) -> toon_plan::Conversion {
-    toon_plan::convert_from(
+    toon_plan::convert(
         plan,
-        DialectId::PLAN,
         DialectId::CURSOR,
-        Some(Format::Md),
-        &[],
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
     )
     .unwrap()
 }
@@ -505,8 +617,23 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     );
     assert_eq!(l.plan.tasks[0].status.as_deref(), Some("completed"));
     // Through the plan model as TOON and back: the same bytes, no `todos` added.
-    let model = toon_plan::convert(&l.plan, DialectId::PLAN, Some(Format::Toon)).unwrap();
-    let back = toon_plan::load(&model.text, None, None, Some(Format::Toon)).unwrap();
+    let model = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let back = toon_plan::read(
+        &model.text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let md = model_to_cursor_md(&back.plan);
     assert_eq!(md.text, text);
     // The model holds each task once: its body leaves out the lines the table restores.
@@ -538,7 +665,15 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     // Once another table names the tasks, the ids are written out.
     let mut linked = l.plan.clone();
     linked.tasks[1].dependencies = Some(vec!["index-titles".into()]);
-    let linked_model = toon_plan::convert(&linked, DialectId::PLAN, Some(Format::Toon)).unwrap();
+    let linked_model = toon_plan::convert(
+        &linked,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
         linked_model
             .text
@@ -549,14 +684,28 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
         "{}",
         linked_model.text
     );
-    let again = toon_plan::load(&linked_model.text, None, None, Some(Format::Toon)).unwrap();
+    let again = toon_plan::read(
+        &linked_model.text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(again.plan, linked);
     // A nested task past the last one (a hand edit): a warning, and the tasks are
     // still all there (a Cursor file then lists them as `todos`).
     let damaged = model
         .text
         .replace("cursor.nested[1]: 4", "cursor.nested[1]: 6");
-    let back = toon_plan::load(&damaged, None, None, Some(Format::Toon)).unwrap();
+    let back = toon_plan::read(
+        &damaged,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(back.plan.tasks.len(), 5);
     let problems = toon_plan::validate(&back);
     assert!(
@@ -573,15 +722,17 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     );
     // Converted to another dialect, the tasks are real tasks with their titles.
     let sets = ["executor=writer".parse().unwrap()];
-    let staged = toon_plan::convert_from(
+    let staged = toon_plan::convert(
         &l.plan,
-        DialectId::CURSOR,
         DialectId::STAGED,
-        Some(Format::Json),
-        &sets,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            set: sets.to_vec(),
+            ..Default::default()
+        },
     )
     .unwrap();
-    assert_eq!(staged.target_errors(), 0);
+    assert_eq!(staged.report.target_errors(), 0);
     assert!(
         staged.text.contains("\"title\": \"Search endpoint\""),
         "{}",
@@ -596,14 +747,29 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
         "## Shared Inputs\n(Optional shared data)\n",
         "## Shared Inputs\n- dataset: events.csv\n- window_days: 30\n- dry run: true\n",
     );
-    let l = toon_plan::load(&text, Some(&p), None, None).unwrap();
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(&p)),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let shared = l.plan.shared_inputs.clone().expect("shared inputs read");
     assert_eq!(
         shared,
         serde_json::json!({"dataset": "events.csv", "window_days": 30, "dry run": true})
     );
     assert!(errors(&l).is_empty(), "{:?}", errors(&l));
-    let md = toon_plan::convert(&l.plan, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
+    let md = toon_plan::convert(
+        &l.plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(
         md.text.contains(
             "## Shared Inputs\n- dataset: events.csv\n- window_days: 30\n- dry run: true\n"
@@ -611,11 +777,19 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
         "{}",
         md.text
     );
-    assert!(md.report.is_empty(), "{:?}", md.report);
+    assert!(md.report.is_lossless(), "{:?}", md.report);
     // Nested data stays a JSON code block, read back the same.
     let mut nested = l.plan.clone();
     nested.shared_inputs = Some(serde_json::json!({"columns": ["a", "b"]}));
-    let md = toon_plan::convert(&nested, DialectId::WORKFLOW, Some(Format::Md)).unwrap();
+    let md = toon_plan::convert(
+        &nested,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(md.text.contains("```json"), "{}", md.text);
-    assert!(md.report.is_empty(), "{:?}", md.report);
+    assert!(md.report.is_lossless(), "{:?}", md.report);
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use toon_plan::{DialectId, Format, Plan, toon_numbers};
+use toon_plan::{DialectId, Format, Plan};
 
 mod exec_common;
 
@@ -24,8 +24,14 @@ fn valid_examples() -> Vec<(String, DialectId, Plan)> {
         paths.sort();
         for p in paths {
             let text = std::fs::read_to_string(&p).unwrap();
-            let loaded = toon_plan::load(&text, Some(&p), None, None)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let loaded = toon_plan::read(
+                &text,
+                &toon_plan::ReadOptions {
+                    file_name: Some(std::path::PathBuf::from(&p)),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             out.push((p.display().to_string(), loaded.dialect, loaded.plan));
         }
     }
@@ -33,14 +39,42 @@ fn valid_examples() -> Vec<(String, DialectId, Plan)> {
 }
 
 fn read_back(text: &str, format: Format) -> Plan {
-    toon_plan::load(text, None, Some(DialectId::WORKFLOW), Some(format))
-        .unwrap_or_else(|e| panic!("workflow {format} does not read back: {e}\n{text}"))
-        .plan
+    toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::WORKFLOW),
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("workflow {format} does not read back: {e}\n{text}"))
+    .plan
 }
 
 fn to_workflow(plan: &Plan, from: DialectId, format: Format) -> toon_plan::Conversion {
-    toon_plan::convert_from(plan, from, DialectId::WORKFLOW, Some(format), &[])
-        .unwrap_or_else(|e| panic!("{from} → workflow {format}: {e}"))
+    toon_plan::convert(
+        plan,
+        DialectId::WORKFLOW,
+        &toon_plan::ConvertOptions {
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{from} → workflow {format}: {e}"))
+}
+
+/// The plan as it reads back from plan-model TOON: every number in TOON's form.
+fn in_toon_form(plan: &Plan) -> Plan {
+    let options = toon_plan::ConvertOptions {
+        format: Some(Format::Toon),
+        ..Default::default()
+    };
+    let toon = toon_plan::convert(plan, DialectId::PLAN, &options).unwrap();
+    let back = toon_plan::read(
+        &toon.text,
+        &toon_plan::ReadOptions::dialect(DialectId::PLAN),
+    );
+    back.unwrap().plan
 }
 
 /// Converts `plan`, read from `from`, to workflow JSON and workflow markdown as
@@ -49,10 +83,10 @@ fn markdown_agrees_with_json(name: &str, from: DialectId, plan: &Plan) {
     let json = to_workflow(plan, from, Format::Json);
     let md = to_workflow(plan, from, Format::Md);
     assert_eq!(
-        md.target_errors(),
+        md.report.target_errors(),
         0,
         "{name} → workflow md: {:#?}\n{}",
-        md.problems,
+        md.report.target_problems,
         md.text
     );
     // The markdown keeps the source markdown's style, which JSON drops.
@@ -63,11 +97,11 @@ fn markdown_agrees_with_json(name: &str, from: DialectId, plan: &Plan) {
         "{name}: the markdown's report is not the JSON's"
     );
     let mut from_md = read_back(&md.text, Format::Md);
-    from_md.layout.shift_remove(&MD_PATCH["layout.".len()..]);
+    from_md.layout.forget(&MD_PATCH["layout.".len()..]);
     // Numbers compare by value: the markdown writes them in TOON's form (`5.0` as `5`).
     assert_eq!(
-        toon_numbers::plan(&from_md),
-        toon_numbers::plan(&read_back(&json.text, Format::Json)),
+        in_toon_form(&from_md),
+        in_toon_form(&read_back(&json.text, Format::Json)),
         "{name}: the markdown reads back to another plan than the JSON\n{}",
         md.text
     );
@@ -75,10 +109,10 @@ fn markdown_agrees_with_json(name: &str, from: DialectId, plan: &Plan) {
     let from_json = read_back(&json.text, Format::Json);
     let again = to_workflow(&from_json, DialectId::WORKFLOW, Format::Md);
     assert_eq!(
-        again.target_errors(),
+        again.report.target_errors(),
         0,
         "{name}: json → md: {:#?}",
-        again.problems
+        again.report.target_problems
     );
 }
 

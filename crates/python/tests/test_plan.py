@@ -202,7 +202,7 @@ def test_convert_to_the_plan_model_keeps_everything(fmt):
     conv = p.convert("plan", fmt)
     assert conv.format == fmt
     assert conv.dropped == []
-    assert conv.read().to_dict() == p.to_dict()
+    assert conv.read().model() == p.model()
 
 
 @needs_cli
@@ -430,7 +430,7 @@ def test_objects_read_well():
     assert repr(p).startswith("<Plan tooldag json, 3 tasks from ")
     assert toonkit.plan is plan
     conv = p.convert("cursor")
-    assert repr(conv).startswith("<Conversion to cursor md: ")
+    assert repr(conv).startswith("<Conversion tooldag -> cursor md: ")
     assert str(conv) == conv.text
     problem = plan.Problem("error", "acyclic", "cycle", path="dag[0]")
     assert str(problem) == "dag[0]: error: cycle [acyclic]"
@@ -453,6 +453,7 @@ def test_readme_plan_example_runs(capsys):
     assert out[1] == "['tool']"
     assert "task tokens tool set" in out and "task toggle status dropped" in out
     assert "[['tokens'], ['toggle', 'docs']]" in out
+    assert out[-2] == str({to: 2 for to in plan.DIALECTS})
     assert out[-1] == "2 3"
 
 
@@ -477,3 +478,182 @@ def test_dry_run_caps_below_one_are_plan_errors():
 def test_bytes_that_are_not_utf8_are_a_plan_error():
     with pytest.raises(plan.PlanError, match="not UTF-8 text \\(byte 0\\)"):
         plan.read(b"\xe9")
+
+
+def test_read_takes_a_document_built_in_code():
+    doc = {
+        "dag": [
+            {"id": "a", "tool": "search", "query": "x", "dependencies": []},
+            {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]},
+        ]
+    }
+    p = plan.read(doc)
+    assert (p.dialect, p.format) == ("tooldag", "json")
+    assert p.model() == plan.read(json.dumps(doc)).model()
+    assert p.to_dict() == doc
+    # A plan-model dict, as a planner builds one, converts to every dialect.
+    model = {
+        "title": "Ship",
+        "tasks": [
+            {"id": "build", "title": "Build", "tool": "cargo"},
+            {"id": "publish", "title": "Publish", "tool": "twine", "dependencies": ["build"]},
+        ],
+    }
+    m = plan.read(model, dialect="plan")
+    for to in plan.DIALECTS:
+        conv = m.convert(to, force=True)
+        assert sorted(t["id"] for t in conv.read().tasks) == ["build", "publish"], to
+    with pytest.raises(plan.PlanError) as e:
+        plan.read([1, 2])
+    assert e.value.kind == "unknown_dialect"
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in VALID if p.suffix == ".json"], ids=lambda p: f"{p.parts[-3]}/{p.name}"
+)
+def test_to_dict_keeps_the_dialects_own_field_names(path):
+    p = plan.read(path)
+    assert p.to_dict() == json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_a_composite_task_keeps_its_prompt():
+    [path] = [p for p in VALID if p.parts[-3] == "composite"][:1]
+    p = plan.read(path)
+    tasks = p.to_dict()["tasks"]
+    assert tasks and all("prompt" in t and "description" not in t for t in tasks)
+    assert [t["prompt"] for t in tasks] == [t["description"] for t in p.tasks]
+    assert tasks[0]["branchName"] == "feature/billing-schema"
+
+
+@needs_cli
+@pytest.mark.parametrize("path", VALID + INVALID, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+@pytest.mark.parametrize("to", plan.DIALECTS)
+def test_the_report_objects_are_the_clis_report(path, to):
+    record = cli_json("plan", "convert", "--json", "--force", "--to", to, path)
+    conv = plan.read(path).convert(to, force=True)
+    report = conv.report()
+    assert report == {key: record[key] for key in report}
+    lost = [l for l in record["losses"] if l["change"] in ("dropped", "changed")]
+    assert [l.to_dict() for l in conv.dropped] == lost
+    assert len(conv.dropped) + len(conv.filled) == len(record["losses"])
+
+
+@needs_cli
+def test_dropped_counts_what_the_cli_counts():
+    out = subprocess.run(
+        [CLI, "plan", "convert", "--to", "staged", str(CURSOR)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    conv = plan.read(CURSOR).convert("staged", force=True)
+    said = f"{len(conv.dropped)} field(s) not carried over, {len(conv.filled)} filled in"
+    assert said in out.stderr, out.stderr
+    assert all(l.change in ("dropped", "changed") for l in conv.dropped)
+
+
+def test_a_loss_reads_short():
+    p = plan.read(CURSOR)
+    conv = p.convert("plan", "json", lean=True)
+    body = [l for l in conv.dropped if l.field == "body"]
+    assert body and len(p.to_dict()["body"]) > 100
+    assert len(repr(body[0])) < 100, repr(body[0])
+    assert repr(body[0]).startswith("<Loss plan: body dropped (")
+
+
+def test_a_repeated_id_has_no_schedule_and_says_where():
+    p = plan.read(PLANS / "plandag" / "invalid" / "unique-ids.json")
+    with pytest.raises(plan.PlanError, match="cannot schedule") as e:
+        p.schedule()
+    assert e.value.kind == "unschedulable"
+    ids = [t["id"] for t in p.tasks]
+    assert e.value.path is not None and e.value.path.startswith("tasks[")
+    index = int(e.value.path[len("tasks[") :].split("]")[0])
+    assert ids[index] in ids[:index] and e.value.path.endswith("].id")
+
+
+def test_stats_count_every_form():
+    path = PLANS / "tooldag" / "valid" / "birthdays.json"
+    stats = plan.read(path).stats()
+    keys = [f.key for f in stats]
+    assert keys[:4] == ["source", "json_pretty", "json_compact", "toon"]
+    assert stats[0].bytes == len(path.read_bytes())
+    assert stats[0].tokens == toonkit.count_tokens(path.read_text(encoding="utf-8"))
+    by_key = {f.key: f for f in stats}
+    assert by_key["toon"].tokens < by_key["json_pretty"].tokens
+    assert by_key["toon"].lossless is True and stats[0].lossless is None
+
+
+@needs_cli
+def test_stats_are_the_clis_stats():
+    path = PLANS / "cursor" / "valid" / "dark-mode.plan.md"
+    record = cli_json("plan", "stats", "--json", path)
+    stats = plan.read(path).stats()
+    assert {f.key for f in stats} == set(record["forms"])
+    for f in stats:
+        cli = record["forms"][f.key]
+        assert (f.bytes, f.tokens, f.lossless) == (cli["bytes"], cli["tokens"], cli["lossless"])
+
+
+def test_graph_draws_the_waves():
+    p = plan.read(PLANS / "plandag" / "valid" / "checkout.json")
+    assert p.graph().startswith("flowchart")
+    assert "->" in p.graph("dot")
+    assert "open" in p.graph("text")
+    with pytest.raises(plan.PlanError, match="graph format"):
+        p.graph("png")
+
+
+@needs_cli
+@pytest.mark.parametrize("fmt", ["mermaid", "dot", "text"])
+def test_graph_is_the_clis_graph(fmt):
+    path = PLANS / "plandag" / "valid" / "checkout.json"
+    out = subprocess.run(
+        [CLI, "plan", "graph", "--format", fmt, str(path)], capture_output=True, text=True
+    ).stdout
+    assert plan.read(path).graph(fmt) == out.rstrip("\n") or plan.read(path).graph(fmt) == out
+
+
+def test_write_is_atomic_and_never_over_the_source(tmp_path):
+    src = tmp_path / "dark-mode.plan.md"
+    src.write_bytes(CURSOR.read_bytes())
+    p = plan.read(src)
+    conv = p.convert("plan", "toon")
+    out = tmp_path / "dark-mode.plan.toon"
+    assert conv.write(out) == str(out)
+    assert out.read_text(encoding="utf-8") == conv.text
+    assert [f.name for f in tmp_path.iterdir() if f.name.startswith(".")] == []
+    same = p.convert("cursor")
+    with pytest.raises(plan.PlanError, match="own file"):
+        same.write(src)
+    assert src.read_bytes() == CURSOR.read_bytes()
+
+
+def test_a_folder_converts_and_comes_back(tmp_path):
+    source = PLANS / "cursor" / "valid"
+    results = plan.convert_folder(source, tmp_path / "toon", "plan", "toon")
+    assert len(results) == len(list(source.iterdir()))
+    assert all(r.error is None and r.target.endswith(".toon") for r in results)
+    back = plan.convert_folder(tmp_path / "toon", tmp_path / "md", "cursor")
+    for r in back:
+        original = source / pathlib.Path(r.target).name
+        assert pathlib.Path(r.target).read_bytes() == original.read_bytes(), r.target
+    with pytest.raises(plan.PlanError, match="source folder"):
+        plan.convert_folder(source, source, "plan")
+
+
+def test_messages_name_no_command_line_flags():
+    messages = []
+    for attempt in (
+        lambda: plan.read('{"x": 1}'),
+        lambda: plan.read(CURSOR).convert("cursor", set={"colour": "red"}),
+        lambda: plan.read(CURSOR).convert("tooldag", set={"tool": "x", "nope.tool": "y"}),
+        lambda: plan.read(CURSOR).convert("plandag", "md"),
+        lambda: plan.read(CURSOR).convert("tooldag"),
+        lambda: plan.read(PLANS / "plandag" / "invalid" / "unique-ids.json").convert("plan"),
+    ):
+        with pytest.raises(plan.PlanError) as e:
+            attempt()
+        messages.append(str(e.value))
+    for m in messages:
+        assert "--" not in m, m

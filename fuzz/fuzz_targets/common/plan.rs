@@ -19,7 +19,14 @@ fn convert(
     to: DialectId,
     format: Option<Format>,
 ) -> Option<toon_plan::Conversion> {
-    match toon_plan::convert(plan, to, format) {
+    match toon_plan::convert(
+        plan,
+        to,
+        &toon_plan::ConvertOptions {
+            format,
+            ..Default::default()
+        },
+    ) {
         Ok(c) => Some(c),
         Err(e) if nesting_limit(&e) => None,
         Err(e) => panic!("→ {to} {format:?} fails: {e}"),
@@ -46,7 +53,14 @@ pub fn split_format(data: &[u8]) -> Option<(Format, &str)> {
 
 /// Loads `text` as `dialect` in `format` (either detected when `None`) and checks it.
 pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
-    let Ok(loaded) = toon_plan::load(text, None, dialect, format) else {
+    let Ok(loaded) = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect,
+            format,
+            ..Default::default()
+        },
+    ) else {
         return;
     };
     let problems = toon_plan::validate(&loaded);
@@ -66,13 +80,20 @@ pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
             continue;
         };
         assert!(
-            conv.report.is_empty(),
+            conv.report.is_lossless(),
             "→ plan {fmt} loses: {}\n{}",
             conv.report,
             conv.text
         );
-        let back = toon_plan::load(&conv.text, None, Some(DialectId::PLAN), Some(fmt))
-            .unwrap_or_else(|e| panic!("plan {fmt} does not read back: {e}\n{}", conv.text));
+        let back = toon_plan::read(
+            &conv.text,
+            &toon_plan::ReadOptions {
+                dialect: Some(DialectId::PLAN),
+                format: Some(fmt),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("plan {fmt} does not read back: {e}\n{}", conv.text));
         // Numbers compare as JSON numbers (`30.0` is written and read back as `30`).
         let diff = toon_plan::LossReport::between(plan, &back.plan);
         assert!(diff.is_empty(), "plan {fmt} reads back differently: {diff}");
@@ -84,7 +105,7 @@ pub fn check(text: &str, dialect: Option<DialectId>, format: Option<Format>) {
             return;
         };
         assert!(
-            same.report.is_empty(),
+            same.report.is_lossless(),
             "{} {} → itself loses: {}\n{}",
             loaded.dialect,
             loaded.format,

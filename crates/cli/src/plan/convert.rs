@@ -6,12 +6,12 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use toon_plan::{DialectId, Format, Severity};
+use toon_plan::{ConvertOptions, DialectId, ErrorKind, Format, Problem};
 
 use serde_json::{Map, Value, json};
 
 use super::json;
-use super::{load, report_problems};
+use super::{LoadError, load, report_problems};
 use crate::output;
 
 /// The format to write a single file in: `--format`, else what OUT's extension says;
@@ -61,82 +61,154 @@ enum Outcome {
     Failed,
 }
 
-/// Converts one loaded file; prints problems and the loss report to stderr, and puts
-/// the same facts in `record` (for `--json`).
-fn convert_one(
-    path: &Path,
-    opts: &ConvertOpts,
-    quiet_ok: bool,
-    record: &mut Map<String, Value>,
-) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
-    record.insert("file".into(), json!(output::input_name(Some(path))));
-    record.insert("to".into(), json!(opts.to.name()));
+/// What converting one file came to, computed before anything is printed.
+enum FileResult {
+    /// The file could not be read as a plan.
+    Unreadable(LoadError),
+    /// The source breaks its dialect's rules and is not converted (no `--force`).
+    Invalid {
+        from: DialectId,
+        problems: Vec<Problem>,
+    },
+    /// The conversion failed (a `--set` value that cannot apply).
+    Failed {
+        from: DialectId,
+        problems: Vec<Problem>,
+        error: toon_plan::PlanError,
+    },
+    /// Converted, with the library's report.
+    Converted {
+        problems: Vec<Problem>,
+        conversion: toon_plan::Conversion,
+    },
+}
+
+/// Reads, validates and converts one file.
+fn compute(path: &Path, opts: &ConvertOpts) -> FileResult {
     let loaded = match load(path, opts.from, opts.input_format) {
         Ok(l) => l,
-        Err(e) => {
-            errln!("{e}");
-            e.record(record);
-            return Err(Outcome::Failed);
-        }
+        Err(e) => return FileResult::Unreadable(e),
     };
-    record.insert("from".into(), json!(loaded.dialect.name()));
+    let from = loaded.dialect;
     let problems = toon_plan::validate(&loaded);
-    record.insert("problems".into(), json::problems(&problems));
-    let errors = report_problems(path, &problems);
-    if errors > 0 && !opts.force {
-        errln!(
-            "{}: not converted: {errors} error(s) (use --force to convert anyway)",
-            output::input_name(Some(path))
-        );
-        return Err(Outcome::Invalid);
+    if problems.iter().any(Problem::is_error) && !opts.force {
+        return FileResult::Invalid { from, problems };
     }
-    let conv = match toon_plan::forms::convert_maybe_lean(
-        &loaded.plan,
-        loaded.dialect,
-        opts.to,
-        opts.format,
-        &opts.sets,
-        opts.lean,
-    ) {
-        Ok(c) => c,
-        Err(e) => {
-            errln!("{}: {e}", output::input_name(Some(path)));
-            record.insert("error".into(), json!(e.to_string()));
-            return Err(Outcome::Failed);
-        }
+    let options = ConvertOptions {
+        format: opts.format,
+        set: opts.sets.clone(),
+        lean: opts.lean,
     };
-    record.insert("format".into(), json!(conv.format.name()));
-    record.insert(
-        "losses".into(),
-        Value::Array(conv.report.losses.iter().map(json::loss).collect()),
-    );
-    record.insert("target_problems".into(), json::problems(&conv.problems));
-    // The fields `--set` can fill to clear the target's errors.
-    record.insert("settable".into(), json!(conv.settable_fields()));
-    let n = conv.report.dropped().count();
-    let filled = conv.report.losses.len() - n;
+    match toon_plan::convert(&loaded.plan, opts.to, &options) {
+        Ok(conversion) => FileResult::Converted {
+            problems,
+            conversion,
+        },
+        Err(error) => FileResult::Failed {
+            from,
+            problems,
+            error,
+        },
+    }
+}
+
+/// The message of a conversion error, with the flag that gave the value when a
+/// setting is at fault.
+fn conversion_error(name: &str, e: &toon_plan::PlanError) -> String {
+    match e.kind {
+        ErrorKind::Setting => format!("{name}: --set {e}"),
+        _ => format!("{name}: {e}"),
+    }
+}
+
+/// The `--json` record of one file: `file`, `problems` (the source's), and the
+/// library's [`toon_plan::ConversionReport`] as it serialises (`from`, `to`, `format`,
+/// `losses`, `target_problems`, `settable`), or `error` when there is none.
+fn record(path: &Path, opts: &ConvertOpts, result: &FileResult, out: &mut Map<String, Value>) {
+    let name = output::input_name(Some(path));
+    out.insert("file".into(), json!(name));
+    match result {
+        FileResult::Unreadable(e) => {
+            out.insert("to".into(), json!(opts.to));
+            e.record(out);
+        }
+        FileResult::Invalid { from, problems } => {
+            out.insert("from".into(), json!(from));
+            out.insert("to".into(), json!(opts.to));
+            out.insert("problems".into(), json::value(problems));
+        }
+        FileResult::Failed {
+            from,
+            problems,
+            error,
+        } => {
+            out.insert("from".into(), json!(from));
+            out.insert("to".into(), json!(opts.to));
+            out.insert("problems".into(), json::value(problems));
+            out.insert("error".into(), json!(conversion_error(&name, error)));
+        }
+        FileResult::Converted {
+            problems,
+            conversion,
+        } => {
+            out.insert("problems".into(), json::value(problems));
+            if let Value::Object(report) = json::value(&conversion.report) {
+                out.extend(report);
+            }
+        }
+    }
+}
+
+/// Prints what happened to one file on stderr: the source's problems, the loss
+/// report (only its counts with `--quiet`, nothing when `quiet_ok`), the target's
+/// errors with the `--set` values that would clear them.
+fn render(path: &Path, opts: &ConvertOpts, quiet_ok: bool, result: &FileResult) {
+    let name = output::input_name(Some(path));
+    let problems = match result {
+        FileResult::Unreadable(e) => {
+            errln!("{e}");
+            return;
+        }
+        FileResult::Invalid { problems, .. }
+        | FileResult::Failed { problems, .. }
+        | FileResult::Converted { problems, .. } => problems,
+    };
+    let errors = report_problems(path, problems);
+    let conv = match result {
+        FileResult::Invalid { .. } => {
+            errln!("{name}: not converted: {errors} error(s) (use --force to convert anyway)");
+            return;
+        }
+        FileResult::Failed { error, .. } => {
+            errln!("{}", conversion_error(&name, error));
+            return;
+        }
+        FileResult::Converted { conversion, .. } => conversion,
+        FileResult::Unreadable(_) => return,
+    };
+    let report = &conv.report;
+    let n = report.dropped().count();
+    let filled = report.losses.len() - n;
     if n + filled > 0 {
         if opts.quiet {
             if !quiet_ok {
                 errln!(
-                    "{}: {n} field(s) not carried over to {}, {filled} filled in",
-                    output::input_name(Some(path)),
+                    "{name}: {n} field(s) not carried over to {}, {filled} filled in",
                     opts.to
                 );
             }
         } else {
+            let from = report.from.map_or("plan".to_owned(), |d| d.to_string());
             errln!(
-                "{}: {} → {}: {n} field(s) not carried over, {filled} filled in:",
-                output::input_name(Some(path)),
-                loaded.dialect,
+                "{name}: {from} → {}: {n} field(s) not carried over, {filled} filled in:",
                 opts.to
             );
-            for l in &conv.report.losses {
+            for l in &report.losses {
                 errln!("  {l}");
             }
         }
     }
-    let target_errors = conv.target_errors();
+    let target_errors = report.target_errors();
     if target_errors > 0 {
         let verdict = if opts.force {
             "written anyway (--force)"
@@ -144,22 +216,17 @@ fn convert_one(
             "not converted (use --force to write it anyway)"
         };
         errln!(
-            "{}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
+            "{name}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
              (it needs what the source does not hold):",
-            output::input_name(Some(path)),
             opts.to,
             opts.to
         );
-        for p in conv
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-        {
+        for p in report.target_problems.iter().filter(|p| p.is_error()) {
             errln!("  {}: {} [{}]", p.location, p.message, p.rule);
         }
-        let settable = conv.settable_fields();
-        if !settable.is_empty() {
-            let hint: Vec<String> = settable
+        if !report.settable.is_empty() {
+            let hint: Vec<String> = report
+                .settable
                 .iter()
                 .map(|f| format!("--set {f}=VALUE"))
                 .collect();
@@ -168,16 +235,41 @@ fn convert_one(
                 hint.join(" ")
             );
         }
-        if !opts.force {
-            return Err(Outcome::Unfit);
+    }
+}
+
+/// Converts one file; prints what happened on stderr ([`render`]), and puts the same
+/// facts in `out` (for `--json`, [`record`]).
+fn convert_one(
+    path: &Path,
+    opts: &ConvertOpts,
+    quiet_ok: bool,
+    out: &mut Map<String, Value>,
+) -> Result<(toon_plan::Conversion, Outcome), Outcome> {
+    let result = compute(path, opts);
+    render(path, opts, quiet_ok, &result);
+    record(path, opts, &result, out);
+    match result {
+        FileResult::Unreadable(_) | FileResult::Failed { .. } => Err(Outcome::Failed),
+        FileResult::Invalid { .. } => Err(Outcome::Invalid),
+        FileResult::Converted {
+            problems,
+            conversion,
+        } => {
+            let target_errors = conversion.report.target_errors();
+            if target_errors > 0 && !opts.force {
+                return Err(Outcome::Unfit);
+            }
+            let outcome = if target_errors > 0 || problems.iter().any(Problem::is_error) {
+                Outcome::Invalid
+            } else {
+                Outcome::Converted {
+                    losses: conversion.report.dropped().count(),
+                }
+            };
+            Ok((conversion, outcome))
         }
     }
-    let outcome = if errors > 0 || target_errors > 0 {
-        Outcome::Invalid
-    } else {
-        Outcome::Converted { losses: n }
-    };
-    Ok((conv, outcome))
 }
 
 pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
@@ -205,7 +297,7 @@ fn convert_file_recording(
             // An existing folder as OUT: the file goes inside, named after the input.
             let in_dir = out
                 .filter(|p| p.is_dir())
-                .map(|d| d.join(output_name(input, opts.to, conv.format)));
+                .map(|d| d.join(output_name(input, opts.to, conv.report.format)));
             let out = in_dir.as_deref().or(out);
             if let Some(o) = out.filter(|o| same_file(o, input)) {
                 errln!(

@@ -243,7 +243,10 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
     let text = if args.events {
         let mut outcomes = HashMap::new();
         for id in &args.fail {
-            outcomes.insert(id.clone(), Outcome::Fail(format!("{id} failed (--fail)")));
+            outcomes.insert(
+                id.clone(),
+                Outcome::Fail(format!("{id} failed (asked to fail)")),
+            );
         }
         let tool_caps: BTreeMap<String, usize> = args.tool_cap.iter().cloned().collect();
         let opts = DryRunOptions {
@@ -310,7 +313,7 @@ pub fn graph(args: GraphArgs) -> ExitCode {
 
 /// `toon plan schema`.
 pub fn schema(args: SchemaArgs) -> ExitCode {
-    match print(&exec::schema::schema_text(args.dialect)) {
+    match print(&toon_plan::schema::schema_text(args.dialect)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use toon_plan::exec::render::one_line;
-use toon_plan::{DialectId, Format, Loaded, Severity};
+use toon_plan::{DialectId, ErrorKind, Format, Loaded, ReadOptions, Severity};
 
 use crate::output;
 use convert::{ConvertOpts, convert_file, convert_folder, output_format};
@@ -191,37 +191,47 @@ pub(crate) fn load(
     load_with_text(path, from, format).map(|(_, loaded)| loaded)
 }
 
-/// A plan file that could not be read: the message printed (naming the file), and the
-/// same as a `--json` problem, with its line and column where the parser gives them.
+/// A plan file that could not be read: the library's error, and the message printed
+/// (naming the file, with the command line's hint where one helps).
 #[derive(Debug)]
 pub(crate) struct LoadError {
     message: String,
-    problem: serde_json::Value,
+    error: toon_plan::PlanError,
 }
 
 impl LoadError {
-    /// A file that could not be read as text.
-    fn unreadable(message: String) -> Self {
-        let first = message.lines().next().unwrap_or_default();
-        let problem = serde_json::json!({"severity": "error", "rule": "read", "message": first});
-        LoadError { message, problem }
+    /// The error `e` of the file `name`.
+    fn new(name: &str, e: toon_plan::PlanError) -> Self {
+        let hint = match e.kind {
+            ErrorKind::UnknownDialect => " (with --from)",
+            _ => "",
+        };
+        let message = match e.kind {
+            // The library's message of an unreadable file names it already.
+            ErrorKind::Unreadable => format!("{e}{hint}"),
+            _ => format!("{name}: {e}{hint}"),
+        };
+        LoadError { message, error: e }
     }
 
-    /// A file `name` whose text does not parse: `e`, with its line and column.
-    fn syntax(name: &str, e: &toon_plan::PlanError) -> Self {
+    /// The error as a `--json` problem: `severity`, `rule` (`read` for a file that
+    /// cannot be read, `syntax` for one that does not parse as a plan), `line` and
+    /// `column` where the parser gives them, and the first line of the message.
+    fn problem(&self) -> serde_json::Value {
+        let e = &self.error;
+        let rule = match e.kind {
+            ErrorKind::Unreadable => "read",
+            _ => "syntax",
+        };
         let first = e.message.lines().next().unwrap_or_default();
-        let mut problem =
-            serde_json::json!({"severity": "error", "rule": "syntax", "message": first});
+        let mut problem = serde_json::json!({"severity": "error", "rule": rule, "message": first});
         if let toon_plan::Location::Line(n) = e.location {
             problem["line"] = n.into();
         }
         if let Some(c) = e.column {
             problem["column"] = c.into();
         }
-        LoadError {
-            message: format!("{name}: {e}"),
-            problem,
-        }
+        problem
     }
 
     /// Prints the error on stderr and, for `--json`, a record of it on stdout: `file`,
@@ -247,7 +257,7 @@ impl LoadError {
     /// `problems` (the one problem, located).
     pub(crate) fn record(&self, record: &mut serde_json::Map<String, serde_json::Value>) {
         record.insert("error".into(), self.message.clone().into());
-        record.insert("problems".into(), serde_json::json!([self.problem]));
+        record.insert("problems".into(), serde_json::json!([self.problem()]));
     }
 }
 
@@ -270,13 +280,23 @@ pub(crate) fn load_with_text(
     format: Option<Format>,
 ) -> Result<(String, Loaded), LoadError> {
     let name = output::input_name(Some(path));
-    let bytes = output::read_input(Some(path)).map_err(|e| LoadError::unreadable(e.to_string()))?;
+    let unreadable = |message: String| {
+        LoadError::new(
+            &name,
+            toon_plan::PlanError::new(ErrorKind::Unreadable, message),
+        )
+    };
+    let bytes = output::read_input(Some(path)).map_err(|e| unreadable(e.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        LoadError::unreadable(format!("{name}: not UTF-8 text (byte {at})"))
+        unreadable(format!("{name}: not UTF-8 text (byte {at})"))
     })?;
-    let loaded = toon_plan::load(&text, Some(path), from, format)
-        .map_err(|e| LoadError::syntax(&name, &e))?;
+    let options = ReadOptions {
+        dialect: from,
+        format,
+        file_name: Some(path.to_path_buf()),
+    };
+    let loaded = toon_plan::read(&text, &options).map_err(|e| LoadError::new(&name, e))?;
     Ok((text, loaded))
 }
 
@@ -313,7 +333,7 @@ fn validate(
                         "format": loaded.format.name(),
                         "tasks": loaded.plan.tasks.len(),
                         "valid": errors == 0,
-                        "problems": json::problems(&problems),
+                        "problems": json::value(&problems),
                     }));
                     errors
                 } else {
@@ -390,7 +410,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
             "edges": plan.edges().len(),
             "groups": plan.groups.len(),
             "valid": errors == 0,
-            "problems": json::problems(&problems),
+            "problems": json::value(&problems),
         });
         if let Err(e) = json::print(&summary) {
             errln!("cannot write stdout: {}", output::describe_io(&e));

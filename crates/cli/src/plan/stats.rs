@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::json;
-use toon_plan::forms::Form;
-use toon_plan::{DialectId, Format};
+use toon_plan::{DialectId, FormStats, Format};
 use toon_tokens::{Bpe, Tokenizer, percent_change, thousands};
 
 /// Arguments of `toon plan stats`.
@@ -46,16 +45,10 @@ pub fn run(args: &PlanStatsArgs) -> ExitCode {
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            errln!("error: {msg}");
+            errln!("{msg}");
             ExitCode::FAILURE
         }
     }
-}
-
-/// A form's figures.
-struct Row<'a> {
-    form: &'a Form,
-    tokens: usize,
 }
 
 fn stats(
@@ -64,15 +57,9 @@ fn stats(
     loaded: &toon_plan::Loaded,
     tokenizer: &dyn Tokenizer,
 ) -> Result<String, String> {
-    let forms = toon_plan::forms::forms(loaded, text)
+    let count = |s: &str| tokenizer.count(s);
+    let rows = toon_plan::stats(loaded, text, &count)
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let rows: Vec<Row> = forms
-        .iter()
-        .map(|form| Row {
-            form,
-            tokens: tokenizer.count(&form.text),
-        })
-        .collect();
     Ok(if args.json {
         to_json(&args.file, loaded, &rows, tokenizer.name())
     } else {
@@ -80,20 +67,16 @@ fn stats(
     })
 }
 
-fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str) -> String {
+/// The library's figures as JSON, the forms by key.
+fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[FormStats], tokenizer: &str) -> String {
     let forms: serde_json::Map<String, serde_json::Value> = rows
         .iter()
         .map(|r| {
-            (
-                r.form.key.to_owned(),
-                json!({
-                    "label": r.form.label,
-                    "bytes": r.form.text.len(),
-                    "tokens": r.tokens,
-                    "lossless": r.form.lossless,
-                    "keeps_content": r.form.keeps_content,
-                }),
-            )
+            let mut figures = super::json::value(r);
+            if let Some(o) = figures.as_object_mut() {
+                o.remove("key");
+            }
+            (r.key.to_owned(), figures)
         })
         .collect();
     json!({
@@ -106,7 +89,7 @@ fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &st
     .to_string()
 }
 
-fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str) -> String {
+fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[FormStats], tokenizer: &str) -> String {
     let mut out = format!(
         "{} — {} plan ({}), {} tasks — exact {tokenizer} token counts\n\n",
         file.display(),
@@ -116,7 +99,7 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
     );
     let width = rows
         .iter()
-        .map(|r| r.form.label.chars().count())
+        .map(|r| r.label.chars().count())
         .max()
         .unwrap_or(4);
     let _ = writeln!(
@@ -131,7 +114,7 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
         } else {
             percent_change(source, r.tokens)
         };
-        let lossless = match (r.form.lossless, r.form.keeps_content) {
+        let lossless = match (r.lossless, r.keeps_content) {
             (None, _) => "",
             (Some(true), _) => "yes",
             (Some(false), Some(true)) => "content only (not the source's layout)",
@@ -139,8 +122,8 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
         };
         let line = format!(
             "{:<width$} {:>10} {:>10} {:>10}  {lossless}",
-            r.form.label,
-            thousands(r.form.text.len()),
+            r.label,
+            thousands(r.bytes),
             thousands(r.tokens),
             change
         );
@@ -148,11 +131,8 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
     }
     // The smallest form that holds the whole plan (the lean form leaves the body out),
     // and a smaller one that holds its content when there is one.
-    let smallest = |keep: fn(&Form) -> bool| {
-        rows.iter()
-            .filter(|r| keep(r.form))
-            .min_by_key(|r| r.tokens)
-    };
+    let smallest =
+        |keep: fn(&FormStats) -> bool| rows.iter().filter(|r| keep(r)).min_by_key(|r| r.tokens);
     let lossless = smallest(|f| f.lossless == Some(true));
     let content = smallest(|f| f.keeps_content == Some(true))
         .filter(|c| lossless.is_none_or(|l| c.tokens < l.tokens));
@@ -167,7 +147,7 @@ fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[Row], tokenizer: &str)
             let _ = write!(
                 out,
                 "\n{what}: {} ({} tokens, {} against the source)",
-                best.form.label,
+                best.label,
                 thousands(best.tokens),
                 percent_change(source, best.tokens)
             );

@@ -115,7 +115,14 @@ fn converts_a_file_atomically_and_refuses_invalid_input() {
     assert_eq!(run(cmd), ExitCode::SUCCESS);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("deps[4]{task,on}:"), "{text}");
-    let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
+    let back = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(&out)),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(back.dialect, DialectId::PLAN);
     assert_eq!(back.plan.tasks.len(), 4);
 
@@ -158,7 +165,14 @@ fn a_conversion_the_target_would_reject_needs_force() {
     };
     assert_eq!(run(forced), ExitCode::FAILURE);
     let text = std::fs::read_to_string(&out).unwrap();
-    let back = toon_plan::load(&text, Some(&out), None, None).unwrap();
+    let back = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(&out)),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let errors: Vec<_> = toon_plan::validate(&back)
         .into_iter()
         .filter(|p| p.severity == Severity::Error)
@@ -219,7 +233,14 @@ fn a_file_into_a_folder_gets_a_composite_name() {
     assert_eq!(names.len(), 1);
     assert!(names[0].starts_with("PLAN-") && names[0].ends_with(".yaml"));
     let text = std::fs::read_to_string(dir.path().join(&names[0])).unwrap();
-    let back = toon_plan::load(&text, Some(Path::new(&names[0])), None, None).unwrap();
+    let back = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions {
+            file_name: Some(std::path::PathBuf::from(Path::new(&names[0]))),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(back.dialect, DialectId::COMPOSITE);
     assert_eq!(back.plan.tasks.len(), 3);
 }

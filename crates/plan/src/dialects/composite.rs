@@ -1,7 +1,7 @@
 //! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
 //! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
-use crate::derive::{Fill, text_from_title};
+use crate::fill::{Fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -9,7 +9,7 @@ use crate::checks;
 use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::{Plan, Task};
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The CompositeTask dialect.
@@ -113,10 +113,12 @@ impl Dialect for Composite {
     }
 
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a composite plan is a YAML mapping with `tasks`"))?;
+        let obj = doc.tree().and_then(Value::as_object).ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Shape,
+                "a composite plan is a YAML mapping with `tasks`",
+            )
+        })?;
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
         if let Some(tasks) = f.array(TASKS) {

@@ -13,7 +13,7 @@ pub mod workflow;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::derive::Fill;
+use crate::fill::Fill;
 use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
@@ -62,6 +62,12 @@ impl fmt::Display for DialectId {
     }
 }
 
+impl serde::Serialize for DialectId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
 impl FromStr for DialectId {
     type Err = String;
 
@@ -72,6 +78,21 @@ impl FromStr for DialectId {
                 let names: Vec<_> = DialectId::all().map(|d| d.name()).collect();
                 format!("unknown dialect {s:?} ({})", names.join(", "))
             })
+    }
+}
+
+impl Plan {
+    /// The dialect this plan was read from; `None` for a plan built in code. A
+    /// conversion to another dialect fills in what that dialect requires; one back to
+    /// this dialect writes the plan as it is.
+    pub fn source_dialect(&self) -> Option<DialectId> {
+        self.layout.source.map(DialectId)
+    }
+
+    /// Records the dialect the plan was read from (or is to be taken as read from: a
+    /// plan assembled in code out of a dialect's data).
+    pub fn set_source_dialect(&mut self, dialect: Option<DialectId>) {
+        self.layout.source = dialect.map(DialectId::name);
     }
 }
 

@@ -1,8 +1,8 @@
 //! PlanDAG (seed 000): a plan of steps for browser/API agents, with six validation
 //! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
-use crate::derive::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::exec::schedule;
+use crate::fill::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::model::Extra;
 use crate::table::one_of;
 use std::collections::HashSet;
@@ -14,7 +14,7 @@ use crate::checks;
 use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The PlanDAG dialect.
@@ -256,7 +256,7 @@ impl Dialect for PlanDag {
         let obj = doc
             .tree()
             .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a PlanDAG is a JSON object"))?;
+            .ok_or_else(|| PlanError::new(ErrorKind::Shape, "a PlanDAG is a JSON object"))?;
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
         slot::read(&PLAN, &mut f, &mut plan);

@@ -6,7 +6,7 @@
 //! level) and each step is annotated with `metadata.stageId`, `metadata.stageIndex`
 //! and `metadata.stageMode`, as the seed's runtime does.
 
-use crate::derive::{
+use crate::fill::{
     Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, title_from_words,
     translate_kind,
 };
@@ -21,7 +21,7 @@ use crate::fields::{self, Fields};
 use crate::format::{self, Document, Format};
 use crate::graph::Graph;
 use crate::model::{Group, Plan, Task};
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::{
     self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
 };
@@ -208,10 +208,12 @@ impl Dialect for Staged {
     }
 
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a staged plan is a JSON object with `stages`"))?;
+        let obj = doc.tree().and_then(Value::as_object).ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Shape,
+                "a staged plan is a JSON object with `stages`",
+            )
+        })?;
         let mut f = Fields::new(obj);
         let mut plan = Plan::default();
         slot::read(&PLAN, &mut f, &mut plan);
@@ -240,7 +242,9 @@ impl Dialect for Staged {
             }
         }
         if any_step && all_annotated {
-            plan.layout.insert(ANNOTATED.to_owned(), Value::Bool(true));
+            plan.layout
+                .entries
+                .insert(ANNOTATED.to_owned(), Value::Bool(true));
         }
         plan.extra = f.extra();
         Ok(plan.into())
@@ -475,7 +479,7 @@ fn derive_stages(
 /// The tree form of a plan as a staged plan.
 pub fn to_tree(plan: &Plan) -> Value {
     let derived = plan.groups.is_empty() && !plan.tasks.is_empty();
-    let annotate = derived || plan.layout.get(ANNOTATED) == Some(&Value::Bool(true));
+    let annotate = derived || plan.layout.entries.get(ANNOTATED) == Some(&Value::Bool(true));
     let stages: Vec<Value> = stages_of(plan)
         .into_iter()
         .enumerate()

@@ -1,7 +1,7 @@
 //! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
-use crate::derive::{Fill, FillKind, task_fill, text_from_title};
+use crate::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -9,7 +9,7 @@ use crate::checks;
 use crate::fields::Fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The tool DAG dialect.
@@ -90,10 +90,12 @@ impl Dialect for ToolDag {
     }
 
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a tool DAG is a JSON object with a `dag` list"))?;
+        let obj = doc.tree().and_then(Value::as_object).ok_or_else(|| {
+            PlanError::new(
+                ErrorKind::Shape,
+                "a tool DAG is a JSON object with a `dag` list",
+            )
+        })?;
         let mut f = Fields::new(obj);
         let items = f.array(DAG).cloned().unwrap_or_default();
         let mut plan = Plan {

@@ -11,7 +11,7 @@
 //!   outcomes chosen by the caller, failure propagation, and seed 003's event stream.
 //! - [`references`] and [`resolve`]: the `{{task_id.field}}` hand-offs of seed 004.
 //! - [`render`]: Mermaid, Graphviz DOT and a terminal drawing, waves visible.
-//! - [`schema`]: a JSON Schema for every dialect.
+//! - JSON Schemas for every dialect are in [`crate::schema`].
 //!
 //! It is a view, not a workflow engine: nothing runs, no time passes.
 //!
@@ -23,7 +23,7 @@
 //!   {"id": "b", "tool": "search", "query": "y", "dependencies": []},
 //!   {"id": "c", "tool": "calc", "query": "{{a.result}} - {{b.result}}", "dependencies": ["a", "b"]}
 //! ]}"#;
-//! let plan = toon_plan::load(text, None, None, None)?.plan;
+//! let plan = toon_plan::read(text, &toon_plan::ReadOptions::default())?.plan;
 //! let s = exec::schedule(&plan)?;
 //! assert_eq!(s.waves.len(), 2);
 //! assert_eq!(s.waves[0].tasks, ["a", "b"]);
@@ -39,7 +39,6 @@ mod refs;
 pub mod render;
 mod run_graph;
 mod schedule;
-pub mod schema;
 mod simulate;
 
 pub use durations::{DurationSource, task_duration};

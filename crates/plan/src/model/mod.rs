@@ -8,12 +8,14 @@
 mod ids;
 mod task;
 mod timeout;
+mod vocabulary;
 
 pub use ids::ids_from_titles;
 pub(crate) use ids::slug;
 
 pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};
+pub use vocabulary::{StageMode, Status, StepKind};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -66,11 +68,70 @@ pub struct Plan {
     /// Plan-level fields the model does not name, in source order.
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub extra: Extra,
-    /// Layout details a dialect needs to write its source back byte for byte (for
-    /// example a Cursor file's original front matter when it is not in canonical form).
-    /// Empty for canonical sources.
-    #[serde(skip_serializing_if = "IndexMap::is_empty")]
-    pub layout: Extra,
+    /// What a dialect needs to write its source back byte for byte (a Cursor file's
+    /// front matter when it is not in canonical form, a markdown file's style), and
+    /// the dialect the plan was read from. Opaque: empty for a plan built in code and
+    /// for canonical sources.
+    #[serde(skip_serializing_if = "Layout::is_empty")]
+    pub layout: Layout,
+}
+
+/// The source-fidelity part of a [`Plan`]: how its source was written, so that a plan
+/// written back in its own dialect and format is the source byte for byte, and which
+/// dialect it was read from. Two layouts are equal when they write the same text; the
+/// dialect read from is not compared. It serialises as a map (the plan model's
+/// `layout`).
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// The entries, by name (`cursor.head_patch`, `workflow.md_patch`, …).
+    pub(crate) entries: Extra,
+    /// The name of the dialect the plan was read from; `None` for a plan built in
+    /// code (see `Plan::source_dialect`).
+    pub(crate) source: Option<&'static str>,
+}
+
+impl Layout {
+    /// True when the plan writes in canonical form (nothing kept of its source's).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The names of the entries kept, for diagnostics.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// Whether an entry `name` is kept.
+    pub fn contains(&self, name: &str) -> bool {
+        self.entries.contains_key(name)
+    }
+
+    /// Forgets the entry `name`; true when there was one. Without it the plan writes
+    /// that part in canonical form.
+    pub fn forget(&mut self, name: &str) -> bool {
+        self.entries.shift_remove(name).is_some()
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl Serialize for Layout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.entries.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Layout {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Layout, D::Error> {
+        Ok(Layout {
+            entries: Extra::deserialize(deserializer)?,
+            source: None,
+        })
+    }
 }
 
 impl Plan {

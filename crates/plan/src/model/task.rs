@@ -73,6 +73,16 @@ pub struct Task {
     pub extra: Extra,
 }
 
+impl Task {
+    /// A task with this id and nothing else.
+    pub fn new(id: impl Into<String>) -> Task {
+        Task {
+            id: id.into(),
+            ..Task::default()
+        }
+    }
+}
+
 /// A group of tasks: a workflow task holding steps (seed 002) or a stage (seed 003).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

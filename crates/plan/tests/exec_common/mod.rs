@@ -56,7 +56,14 @@ pub fn blocks_with(text: &str, lang: &str) -> Vec<String> {
 }
 
 pub fn load(text: &str, format: Format) -> toon_plan::Loaded {
-    toon_plan::load(text, None, None, Some(format)).unwrap()
+    toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }
 
 /// Seed 000's PlanDAG example.
@@ -132,10 +139,24 @@ pub fn seed_plans() -> Vec<(String, Plan)> {
 /// written as compact JSON.
 pub fn assert_plain_toon(plan: &Plan, name: &str) {
     for to in DialectId::all() {
-        let json = toon_plan::convert(plan, to, Some(Format::Json))
-            .unwrap_or_else(|e| panic!("{name} → {to} json: {e}"));
-        let toon = toon_plan::convert(plan, to, Some(Format::Toon))
-            .unwrap_or_else(|e| panic!("{name} → {to} toon: {e}"));
+        let json = toon_plan::convert(
+            plan,
+            to,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Json),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name} → {to} json: {e}"));
+        let toon = toon_plan::convert(
+            plan,
+            to,
+            &toon_plan::ConvertOptions {
+                format: Some(Format::Toon),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name} → {to} toon: {e}"));
         let from_toon = toon::decode_value(&toon.text)
             .unwrap_or_else(|e| panic!("{name} → {to}: TOON does not decode: {e}"));
         let from_json = toon::value::from_json_str(&json.text, 1000).unwrap();
@@ -167,9 +188,13 @@ pub fn convert_filling(
     from: DialectId,
     to: DialectId,
 ) -> (toon_plan::Conversion, Vec<&'static str>) {
-    let first = toon_plan::convert_from(plan, from, to, None, &[]).unwrap();
+    let mut plan = plan.clone();
+    plan.set_source_dialect(Some(from));
+    let plan = &plan;
+    let first = toon_plan::convert(plan, to, &toon_plan::ConvertOptions::default()).unwrap();
     let mut needed: Vec<&'static str> = first
-        .problems
+        .report
+        .target_problems
         .iter()
         .filter(|p| p.is_error())
         .filter_map(|p| match &p.location {
@@ -184,7 +209,15 @@ pub fn convert_filling(
     }
     let sets: Vec<_> = needed.iter().map(|f| example_setting(f)).collect();
     (
-        toon_plan::convert_from(plan, from, to, None, &sets).unwrap(),
+        toon_plan::convert(
+            plan,
+            to,
+            &toon_plan::ConvertOptions {
+                set: sets.to_vec(),
+                ..Default::default()
+            },
+        )
+        .unwrap(),
         needed,
     )
 }
@@ -200,22 +233,30 @@ pub fn assert_converts_everywhere_and_back(plan: &Plan, from: DialectId, name: &
             "{name} → {to} needs {needed:?}"
         );
         assert_eq!(
-            there.target_errors(),
+            there.report.target_errors(),
             0,
             "{name} → {to} with {needed:?} set: {:#?}",
-            there.problems
+            there.report.target_problems
         );
-        let loaded = toon_plan::load(&there.text, None, Some(to), Some(there.format)).unwrap();
+        let loaded = toon_plan::read(
+            &there.text,
+            &toon_plan::ReadOptions {
+                dialect: Some(to),
+                format: Some(there.report.format),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let (back, needed_back) = convert_filling(&loaded.plan, to, from);
         assert!(
             needed_back.iter().all(|f| NEED_A_VALUE.contains(f)),
             "{name} → {to} → back needs {needed_back:?}"
         );
         assert_eq!(
-            back.target_errors(),
+            back.report.target_errors(),
             0,
             "{name} → {to} → {from}: {:#?}",
-            back.problems
+            back.report.target_problems
         );
     }
 }

@@ -1,8 +1,8 @@
 """Agent plans in every dialect: read, validate, convert, schedule.
 
-The calls are those of the ``toon plan`` commands (the same Rust library, ``toon_plan``),
-so a plan reads, validates and converts here exactly as it does on the command line,
-and the dictionaries are the CLI's ``--json`` shapes.
+The calls are those of the Rust library ``toon_plan`` (which the ``toon plan`` commands
+use too), so a plan reads, validates and converts here exactly as it does there; the
+reports are built from the library's own report objects.
 
 Dialects: ``cursor``, ``plandag``, ``composite``, ``workflow``, ``staged``, ``tooldag``
 and ``plan`` (the plan model itself). Formats: ``json``, ``yaml``, ``toon``, ``md``.
@@ -13,9 +13,12 @@ and ``plan`` (the plan model itself). Formats: ``json``, ``yaml``, ``toon``, ``m
 ('tooldag', 'json', [])
 """
 
+import dataclasses
 import json
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union, cast
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 from ._toonkit import LoadedPlan as _LoadedPlan
 from ._toonkit import PlanError
@@ -28,50 +31,48 @@ __all__ = [
     "DEFAULT_CAP",
     "Conversion",
     "ConversionRefused",
+    "FolderResult",
+    "FormStats",
     "Loss",
     "Plan",
     "PlanError",
     "Problem",
+    "convert_folder",
     "read",
     "read_file",
     "schema",
 ]
 
 DIALECTS = tuple(_plan_dialects())
-"""The dialect names, as ``--from``/``--to`` take them."""
+"""The dialect names: the values ``dialect=`` and ``to=`` take."""
 
 DEFAULT_CAP = 5
-"""The dry run's default concurrency cap (``toon plan schedule --events``)."""
+"""The dry run's default concurrency cap (:meth:`Plan.dry_run`)."""
+
+_CHANGES_LOST = ("dropped", "changed")
 
 
+@dataclass(frozen=True)
 class Problem:
     """One finding of validation: ``severity`` (``"error"`` or ``"warning"``), ``rule``
     (e.g. ``"acyclic"``), ``message``, and where: ``line`` (markdown plans) or ``path``
     into the document tree (``"dag[1].dependencies[0]"``), or neither for the whole
-    document. ``column`` is always None: rules name lines, not columns."""
+    document. ``column`` is None: validation rules name lines and paths, not columns
+    (a :class:`PlanError` for text that does not parse has one)."""
 
-    __slots__ = ("severity", "rule", "message", "line", "column", "path")
-
-    def __init__(
-        self,
-        severity: str,
-        rule: str,
-        message: str,
-        line: Optional[int] = None,
-        path: Optional[str] = None,
-        column: Optional[int] = None,
-    ) -> None:
-        self.severity = severity
-        self.rule = rule
-        self.message = message
-        self.line = line
-        self.column = column
-        self.path = path
+    severity: str
+    rule: str
+    message: str
+    line: Optional[int] = None
+    path: Optional[str] = None
+    column: Optional[int] = None
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Problem":
-        """A problem from its ``--json`` form."""
-        return cls(d["severity"], d["rule"], d["message"], d.get("line"), d.get("path"))
+        """A problem from its dict form (:meth:`to_dict`)."""
+        return cls(
+            d["severity"], d["rule"], d["message"], d.get("line"), d.get("path"), d.get("column")
+        )
 
     @property
     def is_error(self) -> bool:
@@ -79,17 +80,13 @@ class Problem:
         return self.severity == "error"
 
     def to_dict(self) -> Dict[str, Any]:
-        """The ``--json`` form: ``severity``, ``rule``, ``message`` and ``line`` or
-        ``path`` when the problem has one."""
+        """``severity``, ``rule``, ``message``, and ``line`` or ``path`` (and
+        ``column``) when the problem has one: the library's serialised form."""
         d: Dict[str, Any] = {"severity": self.severity, "rule": self.rule, "message": self.message}
-        if self.line is not None:
-            d["line"] = self.line
-        if self.path is not None:
-            d["path"] = self.path
+        for key in ("line", "path", "column"):
+            if getattr(self, key) is not None:
+                d[key] = getattr(self, key)
         return d
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Problem) and self.to_dict() == other.to_dict()
 
     def __str__(self) -> str:
         if self.line is not None:
@@ -100,93 +97,180 @@ class Problem:
             where = "(document)"
         return f"{where}: {self.severity}: {self.message} [{self.rule}]"
 
-    def __repr__(self) -> str:
-        return f"Problem({str(self)!r})"
+
+def _short(v: Any, width: int = 40) -> str:
+    text = repr(v)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
+@dataclass(frozen=True)
 class Loss:
-    """One entry of a loss report: what happened to ``field`` of ``owner`` (``"task
-    ID"``, ``"group ID"`` or ``"plan"``). ``change`` is ``dropped``, ``changed``,
-    ``added`` (the target cannot hold the field as it was), or ``derived``,
-    ``defaulted``, ``set`` (filled in for the target, by ``rule`` where one applied).
-    ``before`` and ``after`` are the values (None when absent)."""
+    """One entry of a conversion's report: what happened to ``field`` of ``owner``
+    (``"task ID"``, ``"group ID"`` or ``"plan"``). ``change`` is ``dropped`` or
+    ``changed`` (the target cannot hold the value as it was), ``added`` (the target's
+    writer supplies it), or ``derived``, ``defaulted``, ``set`` (filled in for the
+    target, by ``rule`` where one applied). ``before`` and ``after`` are the values
+    (None when absent)."""
 
-    __slots__ = ("owner", "field", "change", "before", "after", "rule")
-
-    def __init__(
-        self,
-        owner: str,
-        field: str,
-        change: str,
-        before: Any = None,
-        after: Any = None,
-        rule: Optional[str] = None,
-    ) -> None:
-        self.owner = owner
-        self.field = field
-        self.change = change
-        self.before = before
-        self.after = after
-        self.rule = rule
+    owner: str
+    field: str
+    change: str
+    before: Any = None
+    after: Any = None
+    rule: Optional[str] = None
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Loss":
-        """A loss from its ``--json`` form."""
+        """A loss from its dict form (:meth:`to_dict`)."""
         return cls(d["owner"], d["field"], d["change"], d["before"], d["after"], d["rule"])
 
     def to_dict(self) -> Dict[str, Any]:
-        """The ``--json`` form (every key present)."""
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Loss) and self.to_dict() == other.to_dict()
+        """Every field by name: the library's serialised form."""
+        return dataclasses.asdict(self)
 
     def __repr__(self) -> str:
-        return (
-            f"Loss({self.owner!r}, {self.field!r}, {self.change!r}, "
-            f"before={self.before!r}, after={self.after!r})"
+        values = {"dropped": self.before, "changed": self.before}.get(self.change, self.after)
+        return f"<Loss {self.owner}: {self.field} {self.change} ({_short(values)})>"
+
+
+@dataclass(frozen=True)
+class FormStats:
+    """The size of one form of a plan (:meth:`Plan.stats`): ``key`` (``source``,
+    ``json_pretty``, ``json_compact``, ``toon``, ``plan_json_compact``, ``plan_toon``,
+    ``plan_lean``), ``label``, ``bytes``, exact o200k_base ``tokens``; ``lossless``:
+    the source converts back from this form unchanged, ``keeps_content``: its content
+    does (None for the source and the lean form)."""
+
+    key: str
+    label: str
+    bytes: int
+    tokens: int
+    lossless: Optional[bool]
+    keeps_content: Optional[bool]
+
+
+@dataclass
+class Conversion:
+    """A converted plan: ``text`` in ``format`` and dialect ``to`` (from
+    ``from_dialect``), and its report: ``losses`` (what the target could not hold, and
+    what was filled in), ``target_problems`` (the target dialect's own validation of
+    the text: errors only when converted with ``force=True``) and ``settable`` (the
+    fields ``set=`` could fill to clear those errors)."""
+
+    text: str
+    from_dialect: Optional[str]
+    to: str
+    format: str
+    losses: List[Loss]
+    target_problems: List[Problem]
+    settable: List[str]
+    source: Optional[str] = field(default=None, repr=False)
+
+    @classmethod
+    def _from_report(cls, text: str, report: Mapping[str, Any], source: Optional[str]) -> "Conversion":
+        return cls(
+            text,
+            report["from"],
+            report["to"],
+            report["format"],
+            [Loss.from_dict(d) for d in report["losses"]],
+            [Problem.from_dict(d) for d in report["target_problems"]],
+            list(report["settable"]),
+            source,
         )
 
+    @property
+    def problems(self) -> List[Problem]:
+        """The same as :attr:`target_problems`."""
+        return self.target_problems
 
-class Conversion:
-    """A converted plan: ``text`` in ``format`` and dialect ``to``, the ``losses``
-    (what the target could not hold, and what was filled in), and ``problems``: the
-    target dialect's own validation of the text (errors only when written with
-    ``force=True``)."""
-
-    __slots__ = ("text", "to", "format", "losses", "problems")
-
-    def __init__(
-        self, text: str, to: str, format: str, losses: List[Loss], problems: List[Problem]
-    ) -> None:
-        self.text = text
-        self.to = to
-        self.format = format
-        self.losses = losses
-        self.problems = problems
+    def _of(self, *changes: str) -> List[Loss]:
+        return [l for l in self.losses if l.change in changes]
 
     @property
     def dropped(self) -> List[Loss]:
-        """The losses that are really lost: ``dropped``, ``changed`` or ``added``."""
-        return [l for l in self.losses if l.change in ("dropped", "changed", "added")]
+        """What the target lost of the plan: ``dropped`` and ``changed`` fields."""
+        return self._of(*_CHANGES_LOST)
+
+    @property
+    def filled(self) -> List[Loss]:
+        """What the conversion put in: ``added``, ``derived``, ``defaulted``, ``set``."""
+        return [l for l in self.losses if l.change not in _CHANGES_LOST]
+
+    @property
+    def added(self) -> List[Loss]:
+        """Fields the target's writer supplied."""
+        return self._of("added")
+
+    @property
+    def derived(self) -> List[Loss]:
+        """Fields computed from the plan by a rule (``rule`` says which)."""
+        return self._of("derived")
+
+    @property
+    def defaulted(self) -> List[Loss]:
+        """Fields given their one obvious value."""
+        return self._of("defaulted")
+
+    @property
+    def set_values(self) -> List[Loss]:
+        """Fields filled from ``set=``."""
+        return self._of("set")
+
+    def report(self) -> Dict[str, Any]:
+        """The report as a dict: ``from``, ``to``, ``format``, ``losses``,
+        ``target_problems``, ``settable`` (the library's serialised form)."""
+        return {
+            "from": self.from_dialect,
+            "to": self.to,
+            "format": self.format,
+            "losses": [l.to_dict() for l in self.losses],
+            "target_problems": [p.to_dict() for p in self.target_problems],
+            "settable": list(self.settable),
+        }
 
     def read(self) -> "Plan":
         """The converted text read back as a plan of the target dialect."""
         return read(self.text, dialect=self.to, format=self.format)
+
+    def write(self, path: Union[str, "os.PathLike[str]"]) -> str:
+        """Writes the text to ``path`` atomically (a temporary file in the same
+        folder, then renamed over it): never half a file. Refuses to write over the
+        file the plan was read from. Returns the path written."""
+        target = os.fspath(path)
+        if self.source is not None and os.path.exists(target):
+            if os.path.samefile(target, self.source):
+                raise PlanError(f"{target}: is the plan's own file: not written over")
+        _write_atomic(target, self.text)
+        return target
 
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return (
-            f"<Conversion to {self.to} {self.format}: {len(self.text)} chars, "
-            f"{len(self.losses)} losses, {len(self.problems)} problems>"
+            f"<Conversion {self.from_dialect or 'plan'} -> {self.to} {self.format}: "
+            f"{len(self.text)} chars, {len(self.dropped)} dropped, {len(self.filled)} filled, "
+            f"{len(self.target_problems)} target problems>"
         )
 
 
+def _write_atomic(target: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".toonkit-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 class ConversionRefused(PlanError):
-    """A conversion the CLI refuses without ``--force``: the source plan is invalid, or
-    the text would fail the target dialect's validation. ``problems`` are the errors;
+    """A conversion refused without ``force=True``: the source plan is invalid, or the
+    text would fail the target dialect's validation. ``problems`` are the errors;
     ``settable`` the fields ``set=`` could fill (``{"tool": "web_search"}``);
     ``conversion`` the refused result when the source was valid."""
 
@@ -202,35 +286,53 @@ class ConversionRefused(PlanError):
         self.problems = problems
         self.settable = list(settable or [])
         self.conversion = conversion
+        self.kind = None
         self.line = None
         self.column = None
         self.path = None
         self.file = None
 
 
-def _settings(set: Union[None, Mapping[str, Any], Iterable[str]]) -> List[str]:
+_Settings = Union[None, Mapping[str, Any], Iterable[str], str]
+
+
+def _settings(set: _Settings) -> List[Tuple[Optional[str], str, str]]:
+    """``(task or None, field, value)`` for each value ``set=`` gives."""
     if set is None:
         return []
     if isinstance(set, str):
-        return [set]
+        set = [set]
     if isinstance(set, Mapping):
-        return [_setting(k, v) for k, v in set.items()]
-    return [str(s) for s in set]
+        pairs = [(str(k), _value(k, v)) for k, v in set.items()]
+    else:
+        pairs = []
+        for s in set:
+            key, eq, value = str(s).partition("=")
+            if not eq:
+                raise ValueError(f"{s!r}: expected 'FIELD=VALUE' or 'TASK.FIELD=VALUE'")
+            pairs.append((key, value))
+    out = []
+    for key, value in pairs:
+        # A task id may hold dots: the field is what follows the last one.
+        task, dot, name = key.rpartition(".")
+        out.append((task if dot else None, name, value))
+    return out
 
 
-def _setting(field: Any, value: Any) -> str:
+def _value(field: Any, value: Any) -> str:
     # Text, or an integer (``parallel_group``): None or True would become the text
     # "None" or "True" in the plan.
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ValueError(
             f"set={{{field!r}: {value!r}}}: a value is text (or an integer for parallel_group)"
         )
-    return f"{field}={value}"
+    return str(value)
 
 
 class Plan:
-    """A plan read from text: its ``dialect``, ``format`` and model (``to_dict()``,
-    ``tasks``). Build one with :func:`read` or :func:`read_file`."""
+    """A plan read from text, a file or a dict: its ``dialect``, ``format``, its
+    document in its dialect's own field names (:meth:`to_dict`) and its plan model
+    (:meth:`model`, :attr:`tasks`). Build one with :func:`read` or :func:`read_file`."""
 
     __slots__ = ("_loaded", "source")
 
@@ -241,7 +343,7 @@ class Plan:
 
     @property
     def dialect(self) -> str:
-        """The dialect it is written in (given, else detected as the CLI does)."""
+        """The dialect it is written in (given, else detected from the content)."""
         return self._loaded.dialect
 
     @property
@@ -249,28 +351,33 @@ class Plan:
         """The format it is written in: ``json``, ``yaml``, ``toon`` or ``md``."""
         return self._loaded.format
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The plan model as a dict: its fields nested as the model holds them (tasks
-        with their ``dependencies``), a fresh copy on each call. ``read(json.dumps(d),
-        dialect="plan")`` reads it back; ``convert("plan", "json")`` gives the
-        table-friendly document with its ``schema`` key, which reads back without naming
-        the dialect."""
-        return cast(Dict[str, Any], json.loads(self._loaded.plan_json()))
+    def to_dict(self) -> Any:
+        """The plan in its own dialect's JSON form, with the dialect's own field names
+        (a Cursor todo's ``content``, a PlanDAG step's ``agent_type``; a markdown plan's
+        front matter keys and ``body``), a fresh copy on each call.
+        ``read(p.to_dict(), dialect=p.dialect)`` reads it back."""
+        return self._loaded.document()
+
+    def model(self) -> Dict[str, Any]:
+        """The plan model as a dict: the one shape every dialect maps into (tasks with
+        ``title``, ``description``, ``dependencies``, …), a fresh copy on each call.
+        ``read(p.model(), dialect="plan")`` reads it back."""
+        return cast(Dict[str, Any], self._loaded.model())
 
     @property
     def tasks(self) -> List[Dict[str, Any]]:
-        """The model's tasks, in plan order (``to_dict()["tasks"]``)."""
-        return cast(List[Dict[str, Any]], self.to_dict()["tasks"])
+        """The model's tasks, in plan order (``model()["tasks"]``)."""
+        return cast(List[Dict[str, Any]], self.model()["tasks"])
 
     @property
     def title(self) -> Optional[str]:
         """The plan's title, when it has one."""
-        return self.to_dict().get("title")
+        return self.model().get("title")
 
     def validate(self) -> List[Problem]:
-        """Every problem, as ``toon plan validate`` finds them: the dialect's rules,
-        reading warnings, and placement errors the schedule finds."""
-        return [Problem.from_dict(d) for d in json.loads(self._loaded.problems_json())]
+        """Every problem: the dialect's rules, reading warnings, and the placement
+        errors the schedule finds."""
+        return [Problem.from_dict(d) for d in self._loaded.problems()]
 
     def is_valid(self) -> bool:
         """True when :meth:`validate` finds no error (warnings allowed)."""
@@ -281,24 +388,24 @@ class Plan:
         to: str,
         format: Optional[str] = None,
         *,
-        set: Union[None, Mapping[str, Any], Iterable[str]] = None,
+        set: _Settings = None,
         force: bool = False,
         lean: bool = False,
     ) -> Conversion:
-        """Converts the plan to dialect ``to``, as ``toon plan convert --to TO``.
+        """Converts the plan to dialect ``to``.
 
         ``format`` defaults to the target's natural format. ``set`` gives what the
-        target needs and the plan lacks, as ``--set`` does: a mapping
-        ``{"tool": "web_search", "open.action": "navigate"}`` (``FIELD`` for every task
-        without a valid value, ``TASK.FIELD`` for one) or ``"FIELD=VALUE"`` strings.
-        ``lean`` leaves the markdown body and layout out.
+        target needs and the plan lacks: a mapping ``{"tool": "web_search",
+        "open.action": "navigate"}`` (``FIELD`` for every task without a valid value,
+        ``TASK.FIELD`` for one) or ``"FIELD=VALUE"`` strings. ``lean`` leaves the
+        markdown body and the source's layout out.
 
-        Raises :class:`ConversionRefused` where the CLI refuses: the plan has
-        validation errors, or the text fails the target's validation (it needs what the
-        source does not hold) — unless ``force``. Raises :class:`PlanError` when the
-        target cannot be written at all (e.g. ``md`` for a JSON dialect), ``ValueError``
-        for an unknown dialect, format or ``set`` field, or a ``set`` value that is not
-        text (or an integer for ``parallel_group``).
+        Raises :class:`ConversionRefused` when the plan has validation errors, or the
+        text fails the target's validation (it needs what the source does not hold) —
+        unless ``force``. Raises :class:`PlanError` when the target cannot be written
+        at all (``md`` for a JSON dialect) or a ``set`` field is unknown, ``ValueError``
+        for an unknown dialect or format, or a ``set`` value that is not text (or an
+        integer for ``parallel_group``).
         """
         sets = _settings(set)
         if not force:
@@ -308,37 +415,43 @@ class Plan:
                     f"not converted: {len(errors)} error(s) (use force=True to convert anyway)",
                     errors,
                 )
-        text, fmt, losses, problems, settable = self._loaded.convert(to, format, sets, lean)
-        conv = Conversion(
-            text,
-            to,
-            fmt,
-            [Loss.from_dict(d) for d in json.loads(losses)],
-            [Problem.from_dict(d) for d in json.loads(problems)],
-        )
-        target_errors = [p for p in conv.problems if p.is_error]
+        text, report = self._loaded.convert(to, format, sets, lean)
+        conv = Conversion._from_report(text, report, self.source)
+        target_errors = [p for p in conv.target_problems if p.is_error]
         if target_errors and not force:
             message = (
                 f"not converted (use force=True to convert anyway): as {to} it fails "
                 f"{to}'s own validation with {len(target_errors)} error(s) (it needs what "
                 "the source does not hold)"
             )
-            if settable:
-                fields = ", ".join(f'"{f}": VALUE' for f in settable)
+            if conv.settable:
+                fields = ", ".join(f'"{f}": VALUE' for f in conv.settable)
                 message += (
                     f"; the plan has no value for these; give one with set={{{fields}}} "
                     '(or "TASK.FIELD" for one task)'
                 )
-            raise ConversionRefused(message, target_errors, settable, conv)
+            raise ConversionRefused(message, target_errors, conv.settable, conv)
         return conv
+
+    def stats(self) -> List[FormStats]:
+        """The plan's size in every form a prompt might hold it: its source, its
+        dialect as pretty and compact JSON and as TOON, the plan model as compact JSON
+        and as TOON (and lean, without a markdown body), in bytes and exact o200k_base
+        tokens."""
+        return [FormStats(**d) for d in self._loaded.stats()]
+
+    def graph(self, format: str = "mermaid") -> str:
+        """The plan's graph with its waves: ``"mermaid"``, ``"dot"`` (Graphviz) or
+        ``"text"``. Raises :class:`PlanError` when the plan has no schedule."""
+        return cast(str, self._loaded.graph(format))
 
     def schedule(self) -> Dict[str, Any]:
         """Waves, tasks with their wave, stage and timing, critical path and makespan:
-        the dict ``toon plan schedule --json`` prints (keys ``waves``, ``tasks``,
-        ``critical_path``, ``makespan_ms``, ``tasks_without_duration``,
-        ``plan_estimate_ms``, ``findings``). Raises :class:`PlanError` when the plan has
-        no schedule (a cycle)."""
-        return cast(Dict[str, Any], json.loads(self._loaded.schedule_json()))
+        a dict with ``waves``, ``tasks``, ``critical_path``, ``makespan_ms``,
+        ``tasks_without_duration``, ``plan_estimate_ms`` and ``findings``. Raises
+        :class:`PlanError` (kind ``unschedulable``, with the ``path`` of the task at
+        fault) when the plan has no schedule: a repeated id, a cycle."""
+        return cast(Dict[str, Any], self._loaded.schedule())
 
     def dry_run(
         self,
@@ -347,14 +460,12 @@ class Plan:
         fail: Iterable[str] = (),
         tool_caps: Optional[Mapping[str, int]] = None,
     ) -> List[Dict[str, Any]]:
-        """A simulated run's events, as ``toon plan schedule --events`` prints them
-        (one dict per JSON line): at most ``cap`` steps at once, at most
-        ``tool_caps[tool]`` using a tool, the steps in ``fail`` failing (their
-        dependents are skipped). Raises :class:`PlanError` for a cap below 1, a
-        step not in the plan, or a plan with no schedule."""
+        """A simulated run's events, one dict each: at most ``cap`` steps at once, at
+        most ``tool_caps[tool]`` using a tool, the steps in ``fail`` failing (their
+        dependents are skipped). Raises :class:`PlanError` for a cap below 1, a step
+        not in the plan, or a plan with no schedule."""
         caps = dict(tool_caps or {})
-        events = json.loads(self._loaded.events_json(cap, list(fail), caps))
-        return cast(List[Dict[str, Any]], events)
+        return cast(List[Dict[str, Any]], self._loaded.events(cap, list(fail), caps))
 
     def __repr__(self) -> str:
         n = len(self.tasks)
@@ -362,34 +473,46 @@ class Plan:
         return f"<Plan {self.dialect} {self.format}, {n} task{'s' * (n != 1)}{where}>"
 
 
+def _not_utf8(message: str, file: Optional[str]) -> PlanError:
+    err = PlanError(message)
+    err.kind, err.line, err.column, err.path, err.msg = "unreadable", None, None, None, message
+    err.file = file
+    return err
+
+
 def read(
-    source: Union[str, bytes, "os.PathLike[str]"],
+    source: Union[str, bytes, "os.PathLike[str]", Mapping[str, Any], List[Any]],
     dialect: Optional[str] = None,
     format: Optional[str] = None,
 ) -> Plan:
     """Reads a plan. ``source`` is the plan itself when it is a ``str`` (or UTF-8
-    ``bytes``), a file when it is an ``os.PathLike`` (``pathlib.Path``): a ``str`` is
-    never taken for a file name (use :func:`read_file` for one).
+    ``bytes``), a document built in code when it is a ``dict`` or ``list`` (any
+    dialect's JSON form, or the plan model's), a file when it is an ``os.PathLike``
+    (``pathlib.Path``): a ``str`` is never taken for a file name (use
+    :func:`read_file` for one).
 
     The format comes from ``format``, else the file's extension, else the text; the
     dialect from ``dialect``, else the content, else the file's name (``*.plan.md`` is
-    Cursor's) — as ``toon plan`` decides. Raises :class:`PlanError` (a ``ValueError``)
-    with ``line`` and ``column`` where the text is not valid JSON, YAML or TOON, or its
-    dialect cannot be told.
+    Cursor's). Raises :class:`PlanError` (a ``ValueError``) with ``kind``, ``line``
+    and ``column`` where the text is not valid JSON, YAML or TOON, or its dialect
+    cannot be told.
     """
     if isinstance(source, os.PathLike):
         return read_file(source, dialect=dialect, format=format)
+    if isinstance(source, (dict, list)) or (
+        isinstance(source, Mapping) and not isinstance(source, (str, bytes))
+    ):
+        text = json.dumps(source, ensure_ascii=False)
+        return Plan(_plan_load(text, None, dialect, format or "json"))
     if isinstance(source, (bytes, bytearray)):
         try:
             source = bytes(source).decode("utf-8")
         except UnicodeDecodeError as e:
-            err = PlanError(f"not UTF-8 text (byte {e.start})")
-            err.line, err.column, err.path, err.msg = None, None, None, str(err)
-            err.file = None
-            raise err from None
+            raise _not_utf8(f"not UTF-8 text (byte {e.start})", None) from None
     if not isinstance(source, str):
         raise TypeError(
-            f"read() takes plan text (str) or a path (os.PathLike), not {type(source).__name__}"
+            "read() takes plan text (str, bytes), a document (dict, list) or a path "
+            f"(os.PathLike), not {type(source).__name__}"
         )
     return Plan(_plan_load(source, None, dialect, format))
 
@@ -408,15 +531,82 @@ def read_file(
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        err = PlanError(f"{name}: not UTF-8 text (byte {e.start})")
-        err.line, err.column, err.path, err.msg = None, None, None, str(err)
-        err.file = name
-        raise err from None
+        raise _not_utf8(f"{name}: not UTF-8 text (byte {e.start})", name) from None
     try:
         return Plan(_plan_load(text, name, dialect, format), source=name)
     except PlanError as e:
         e.file = name
         raise
+
+
+_EXTENSIONS = (".md", ".markdown", ".json", ".yaml", ".yml", ".toon", ".mdc")
+_FORMAT_EXTENSIONS = {"json": "json", "yaml": "yaml", "toon": "toon", "md": "md"}
+
+
+@dataclass
+class FolderResult:
+    """One file of :func:`convert_folder`: its ``source``, the ``target`` written (None
+    when nothing was), the ``conversion`` (None when it failed) and the ``error``
+    (None when it did not)."""
+
+    source: str
+    target: Optional[str]
+    conversion: Optional[Conversion]
+    error: Optional[PlanError] = None
+
+
+def _plan_files(folder: str) -> List[str]:
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if not name.startswith(".") and name.lower().endswith(_EXTENSIONS):
+                out.append(os.path.join(root, name))
+    return sorted(out)
+
+
+def _target_name(name: str, format: str) -> str:
+    lower = name.lower()
+    stem = next((name[: -len(e)] for e in _EXTENSIONS if lower.endswith(e)), name)
+    return f"{stem}.{_FORMAT_EXTENSIONS[format]}"
+
+
+def convert_folder(
+    source: Union[str, "os.PathLike[str]"],
+    target: Union[str, "os.PathLike[str]"],
+    to: str,
+    format: Optional[str] = None,
+    *,
+    set: _Settings = None,
+    force: bool = False,
+    lean: bool = False,
+) -> List[FolderResult]:
+    """Converts every plan file under the folder ``source`` (recursively, hidden
+    entries skipped) to dialect ``to``, writing each into the folder ``target`` under
+    its own relative path with the new format's extension (``x.plan.md`` becomes
+    ``x.plan.toon``), each atomically. ``format``, ``set``, ``force`` and ``lean`` are
+    :meth:`Plan.convert`'s. A file that fails to read or convert is reported in its
+    :class:`FolderResult`, not raised; a ``target`` inside ``source`` or naming a file
+    is a :class:`PlanError`."""
+    src, dst = os.fspath(source), os.fspath(target)
+    if not os.path.isdir(src):
+        raise PlanError(f"{src}: not a folder")
+    if os.path.exists(dst) and not os.path.isdir(dst):
+        raise PlanError(f"{dst}: exists and is not a folder")
+    if os.path.abspath(dst) == os.path.abspath(src):
+        raise PlanError(f"{dst}: is the source folder: the plans in it are not written over")
+    results = []
+    for path in _plan_files(src):
+        try:
+            conv = read_file(path).convert(to, format, set=set, force=force, lean=lean)
+        except PlanError as e:
+            results.append(FolderResult(path, None, None, e))
+            continue
+        rel = os.path.relpath(os.path.dirname(path), src)
+        out = os.path.normpath(os.path.join(dst, rel, _target_name(os.path.basename(path), conv.format)))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        results.append(FolderResult(path, conv.write(out), conv))
+    return results
 
 
 def schema(dialect: str) -> Dict[str, Any]:

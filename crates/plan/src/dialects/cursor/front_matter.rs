@@ -144,7 +144,7 @@ pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     }
     // No `todos` key when the tasks are the body's task list (the front plan then has
     // none) or when `extra` holds a `todos` that is not a task list.
-    let tasks_in_body = plan.layout.get(super::BODY_TASKS) == Some(&Value::Bool(true));
+    let tasks_in_body = plan.layout.entries.get(super::BODY_TASKS) == Some(&Value::Bool(true));
     if !(plan.tasks.is_empty() && (tasks_in_body || plan.extra.get(TODOS).is_some())) {
         m.insert(TODOS.into(), slot::write_tasks(&TODO, &plan.tasks));
     }

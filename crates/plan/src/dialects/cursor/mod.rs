@@ -6,23 +6,22 @@
 //! matter is all body; CRLF files, byte-order marks and missing final newlines are
 //! noted. When the canonical rendering of what was read would not give the file back
 //! byte for byte, the lines where the original head differs are kept in the plan's
-//! `layout` ([`HEAD_PATCH`], a [`crate::text_patch`]) and applied again as long as the plan's front-matter
+//! `layout` ([`HEAD_PATCH`], a text patch) and applied again as long as the plan's front-matter
 //! facts are unchanged — so cursor → cursor (and cursor → plan → cursor) reproduces
 //! the file exactly, and the front matter is stored once.
 
-pub(super) mod body_tasks;
 mod front_matter;
 mod split;
 mod tolerant;
 
-use crate::derive::{Fill, FillKind, task_fill, text_from_title};
+use crate::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
 use crate::checks::{self, Node};
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To};
 use crate::{text_patch, toon_numbers};
 
@@ -141,14 +140,14 @@ pub const STATUSES: &[Choice] = &[
 /// files of any age.
 pub const HEAD: &str = "cursor.head";
 /// Layout key: the lines where the original head differs from the canonical head
-/// rendered from the plan's fields (a [`crate::text_patch`]).
+/// rendered from the plan's fields (a text patch).
 pub const HEAD_PATCH: &str = "cursor.head_patch";
 /// Layout key: the file used CRLF line endings.
 pub const CRLF: &str = "cursor.crlf";
 /// Layout key: the file started with a byte-order mark.
 pub const BOM: &str = "cursor.bom";
-/// Layout key: the tasks are the body's task list (the front matter has no `todos`).
-pub const BODY_TASKS: &str = "cursor.body_tasks";
+use crate::body_tasks;
+pub use crate::body_tasks::BODY_TASKS;
 
 impl DialectId {
     /// Cursor `.cursor/plans/*.plan.md`.
@@ -211,7 +210,8 @@ impl Dialect for Cursor {
         match doc {
             Document::Markdown(text) => Ok(read_markdown(text)),
             Document::Tree(Value::Object(o)) => Ok(read_tree(o)),
-            Document::Tree(_) => Err(PlanError::doc(
+            Document::Tree(_) => Err(PlanError::new(
+                ErrorKind::Shape,
                 "a Cursor plan in JSON, YAML or TOON is an object (front matter keys and `body`)",
             )),
         }
@@ -254,7 +254,7 @@ impl Dialect for Cursor {
 
     fn fill(&self, plan: &mut Plan, from: DialectId, fills: &mut Vec<Fill>) {
         // Tasks read from a Cursor body's task list go back into the body as they are.
-        if plan.layout.get(BODY_TASKS) == Some(&Value::Bool(true)) {
+        if plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true)) {
             return;
         }
         // The plan model holds a status wherever its source had one: a task without
@@ -286,19 +286,21 @@ pub fn read_markdown(text: &str) -> Read {
     }
     adopt_body_tasks(&mut plan);
     if s.crlf {
-        plan.layout.insert(CRLF.into(), Value::Bool(true));
+        plan.layout.entries.insert(CRLF.into(), Value::Bool(true));
     }
     if s.bom {
-        plan.layout.insert(BOM.into(), Value::Bool(true));
+        plan.layout.entries.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
         let canonical = front_matter::render_head(&front_plan(&plan));
         let hunks = text_patch::diff(&canonical, &s.head);
         plan.layout
+            .entries
             .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
         if write_markdown(&plan) != text {
-            plan.layout.shift_remove(HEAD_PATCH);
+            plan.layout.entries.shift_remove(HEAD_PATCH);
             plan.layout
+                .entries
                 .insert(HEAD.into(), Value::String(s.head.clone()));
         }
     }
@@ -309,7 +311,7 @@ pub fn read_markdown(text: &str) -> Read {
 /// layout so that writing it back leaves them in the body.
 fn adopt_body_tasks(plan: &mut Plan) {
     if !plan.tasks.is_empty() || plan.extra.contains_key(TODOS) {
-        plan.layout.shift_remove(BODY_TASKS);
+        plan.layout.entries.shift_remove(BODY_TASKS);
         return;
     }
     let tasks = plan
@@ -318,17 +320,19 @@ fn adopt_body_tasks(plan: &mut Plan) {
         .map(body_tasks::tasks)
         .unwrap_or_default();
     if tasks.is_empty() {
-        plan.layout.shift_remove(BODY_TASKS);
+        plan.layout.entries.shift_remove(BODY_TASKS);
     } else {
         plan.tasks = tasks;
-        plan.layout.insert(BODY_TASKS.into(), Value::Bool(true));
+        plan.layout
+            .entries
+            .insert(BODY_TASKS.into(), Value::Bool(true));
     }
 }
 
 /// The plan as its front matter sees it: without the tasks when they are (still
 /// exactly) the body's task list.
 fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
-    let in_body = plan.layout.get(BODY_TASKS) == Some(&Value::Bool(true))
+    let in_body = plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
         && plan
             .body
             .as_deref()
@@ -365,10 +369,11 @@ fn states_front(head: &str, front: &Plan) -> bool {
 pub fn write_markdown(plan: &Plan) -> String {
     let front = front_plan(plan);
     let canonical = front_matter::render_head(&front);
-    let kept = match plan.layout.get(HEAD) {
+    let kept = match plan.layout.entries.get(HEAD) {
         Some(Value::String(h)) => Some(h.clone()),
         _ => plan
             .layout
+            .entries
             .get(HEAD_PATCH)
             .and_then(text_patch::from_value)
             .and_then(|hunks| text_patch::apply(&canonical, &hunks)),
@@ -382,10 +387,10 @@ pub fn write_markdown(plan: &Plan) -> String {
     if let Some(b) = &plan.body {
         text.push_str(b);
     }
-    if plan.layout.get(CRLF) == Some(&Value::Bool(true)) {
+    if plan.layout.entries.get(CRLF) == Some(&Value::Bool(true)) {
         text = text.replace('\n', "\r\n");
     }
-    if plan.layout.get(BOM) == Some(&Value::Bool(true)) {
+    if plan.layout.entries.get(BOM) == Some(&Value::Bool(true)) {
         text.insert(0, '\u{feff}');
     }
     text
@@ -405,7 +410,7 @@ fn read_tree(o: &Map<String, Value>) -> Read {
         None => {}
     }
     match layout {
-        Some(Value::Object(l)) => plan.layout = l.into_iter().collect(),
+        Some(Value::Object(l)) => plan.layout.entries = l.into_iter().collect(),
         Some(other) => {
             plan.extra.insert(LAYOUT.into(), other);
         }
@@ -426,6 +431,7 @@ pub fn to_tree(plan: &Plan) -> Value {
     let derivable = |k: &str| k == BODY_TASKS && !m.contains_key(TODOS);
     let layout: Map<String, Value> = plan
         .layout
+        .entries
         .iter()
         .filter(|(k, _)| !derivable(k))
         .map(|(k, v)| (k.clone(), v.clone()))

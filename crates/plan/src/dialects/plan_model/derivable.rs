@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::flat::{PARAMS, TASK_EXTRA, TASK_LISTS};
-use crate::dialects::cursor::{self, body_tasks};
+use crate::body_tasks::{self, BODY_TASKS};
 use crate::model::{Plan, Task, ids_from_titles};
 
 /// Whether `out` writes a table or map that names tasks by id (an edge table of
@@ -43,7 +43,7 @@ pub(super) fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
 /// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
 /// not give back exactly: the tasks table holds the rest, so nothing is stored twice.
 pub(super) fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
-    let in_body = plan.layout.get(cursor::BODY_TASKS) == Some(&Value::Bool(true));
+    let in_body = plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true));
     let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
         return;
     };
@@ -51,7 +51,7 @@ pub(super) fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
         && let Some(Value::Object(layout)) = out.get_mut("layout")
     {
         // The entries say the tasks are the body's task list: the marker would repeat it.
-        layout.shift_remove(cursor::BODY_TASKS);
+        layout.shift_remove(BODY_TASKS);
         layout.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
         out.insert("body".into(), Value::String(kept));
     }
@@ -65,18 +65,19 @@ pub(super) fn restore_task_lines(plan: &mut Plan) {
     };
     if !body_tasks::LAYOUT_KEYS
         .iter()
-        .any(|k| plan.layout.contains_key(*k))
+        .any(|k| plan.layout.entries.contains_key(*k))
     {
         return;
     }
-    if let Some(full) = body_tasks::expand(body, |k| plan.layout.get(k), &plan.tasks) {
+    if let Some(full) = body_tasks::expand(body, |k| plan.layout.entries.get(k), &plan.tasks) {
         plan.body = Some(full);
         for k in body_tasks::LAYOUT_KEYS {
-            plan.layout.shift_remove(k);
+            plan.layout.entries.shift_remove(k);
         }
         // The marker a Cursor read puts first in the layout.
         plan.layout
-            .shift_insert(0, cursor::BODY_TASKS.into(), Value::Bool(true));
+            .entries
+            .shift_insert(0, BODY_TASKS.into(), Value::Bool(true));
     }
 }
 

@@ -359,7 +359,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         }
     }
     plan.extra = f.object("extra").unwrap_or_default();
-    plan.layout = f.object("layout").unwrap_or_default();
+    plan.layout.entries = f.object("layout").unwrap_or_default();
     // Keys the model does not know are kept rather than dropped.
     for (k, v) in f.extra() {
         plan.extra.entry(k).or_insert(v);

@@ -16,13 +16,13 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::cursor::body_tasks;
 use super::{Dialect, DialectId, Read};
+use crate::body_tasks;
 use crate::checks::{self, Node};
 use crate::fields;
 use crate::format::{self, Document, Format};
 use crate::model::Plan;
-use crate::problem::{Location, PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::table::Table;
 use flat::{from_tree, to_flat_tree};
 
@@ -58,10 +58,9 @@ impl Dialect for PlanModel {
     }
 
     fn read(&self, doc: &Document) -> Result<Read, PlanError> {
-        let obj = doc
-            .tree()
-            .and_then(Value::as_object)
-            .ok_or_else(|| PlanError::doc("a plan-model document is an object"))?;
+        let obj = doc.tree().and_then(Value::as_object).ok_or_else(|| {
+            PlanError::new(ErrorKind::Shape, "a plan-model document is an object")
+        })?;
         Ok(from_tree(obj).into())
     }
 
@@ -73,7 +72,7 @@ impl Dialect for PlanModel {
                 out.extend(validate_plan(&plan));
                 if let Some(key) = body_tasks::LAYOUT_KEYS
                     .into_iter()
-                    .find(|k| plan.layout.contains_key(*k))
+                    .find(|k| plan.layout.entries.contains_key(*k))
                 {
                     // A warning: the tasks are all in the table, and a Cursor file
                     // written from this plan lists them in its front matter instead.

@@ -14,7 +14,7 @@ pub use markdown::{from_markdown, to_markdown};
 pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
-use crate::derive::{
+use crate::fill::{
     Fill, FillKind, goal_from_title, group_fill, plan_fill, task_fill, translate_kind,
 };
 use crate::format::{self, Document, Format};
@@ -25,7 +25,7 @@ use crate::table::Table;
 use crate::{text_patch, toon_numbers};
 
 /// Layout key: the lines where the markdown a plan was read from differs from the
-/// canonical markdown of the same plan (a [`crate::text_patch`]).
+/// canonical markdown of the same plan (a text patch).
 pub const MD_PATCH: &str = "workflow.md_patch";
 
 /// The workflow-plan dialect.
@@ -148,16 +148,17 @@ fn without_bom(text: &str) -> &str {
 /// Notes in the plan's layout how `text` differs from the plan's canonical markdown,
 /// when it does and the difference can be applied again.
 fn keep_markdown_style(plan: &mut Plan, text: &str) {
-    plan.layout.shift_remove(MD_PATCH);
+    plan.layout.entries.shift_remove(MD_PATCH);
     let canonical = canonical_markdown(plan);
     if canonical == text {
         return;
     }
     let hunks = text_patch::diff(&canonical, text);
     plan.layout
+        .entries
         .insert(MD_PATCH.to_owned(), text_patch::to_value(&hunks));
     if write_markdown(plan, canonical) != text {
-        plan.layout.shift_remove(MD_PATCH);
+        plan.layout.entries.shift_remove(MD_PATCH);
     }
 }
 
@@ -167,6 +168,7 @@ fn keep_markdown_style(plan: &mut Plan, text: &str) {
 fn write_markdown(plan: &Plan, canonical: String) -> String {
     let Some(patched) = plan
         .layout
+        .entries
         .get(MD_PATCH)
         .and_then(text_patch::from_value)
         .and_then(|hunks| text_patch::apply(&canonical, &hunks))
@@ -175,8 +177,8 @@ fn write_markdown(plan: &Plan, canonical: String) -> String {
     };
     let same = from_tree(&from_markdown(without_bom(&patched)).tree).is_ok_and(|mut back| {
         let mut plan = plan.clone();
-        back.layout.shift_remove(MD_PATCH);
-        plan.layout.shift_remove(MD_PATCH);
+        back.layout.entries.shift_remove(MD_PATCH);
+        plan.layout.entries.shift_remove(MD_PATCH);
         toon_numbers::same_plan(&back, &plan)
     });
     if same { patched } else { canonical }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::checks;
 use crate::fields::{self, Fields};
 use crate::model::{Group, Plan, Task, ms_to_seconds, seconds_to_ms};
-use crate::problem::{PathBuf, PlanError, Problem};
+use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::table::{
     self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
 };
@@ -247,7 +247,7 @@ const NO_STEP_LISTS: &str = "workflow.no_step_lists";
 pub fn from_tree(tree: &Value) -> Result<Plan, PlanError> {
     let obj = tree
         .as_object()
-        .ok_or_else(|| PlanError::doc("a workflow plan is a JSON object"))?;
+        .ok_or_else(|| PlanError::new(ErrorKind::Shape, "a workflow plan is a JSON object"))?;
     let mut f = Fields::new(obj);
     let mut plan = Plan::default();
     if let Some(meta) = f.object(META) {
@@ -273,6 +273,7 @@ pub fn from_tree(tree: &Value) -> Result<Plan, PlanError> {
     }
     if !groups.is_empty() && !any_list {
         plan.layout
+            .entries
             .insert(NO_STEP_LISTS.to_owned(), Value::Bool(true));
     }
     slot::read(&PLAN, &mut f, &mut plan);
@@ -351,6 +352,7 @@ pub fn to_tree(plan: &Plan) -> Value {
         });
     let lists = !plan
         .layout
+        .entries
         .get(NO_STEP_LISTS)
         .is_some_and(|v| v == &Value::Bool(true));
     let mut groups: Vec<Value> = plan

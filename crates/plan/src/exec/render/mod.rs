@@ -13,8 +13,11 @@ pub use text::text;
 
 use std::collections::HashMap;
 
-use crate::exec::{Schedule, ScheduledTask};
+use serde::Serialize;
+
+use crate::exec::{ExecError, Schedule, ScheduledTask};
 use crate::model::Plan;
+use crate::problem::{ErrorKind, PlanError};
 
 /// The tasks of each wave, in plan order.
 pub(crate) fn by_wave(schedule: &Schedule) -> Vec<Vec<&ScheduledTask>> {
@@ -74,4 +77,56 @@ pub fn seconds(ms: u64) -> String {
     } else {
         format!("{:.3} s", ms as f64 / 1000.0)
     }
+}
+
+/// Picture formats of a plan's graph ([`graph`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphFormat {
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// Graphviz DOT.
+    Dot,
+    /// A terminal drawing.
+    Text,
+}
+
+impl std::str::FromStr for GraphFormat {
+    type Err = PlanError;
+
+    fn from_str(s: &str) -> Result<GraphFormat, PlanError> {
+        match s.to_ascii_lowercase().as_str() {
+            "mermaid" => Ok(GraphFormat::Mermaid),
+            "dot" => Ok(GraphFormat::Dot),
+            "text" => Ok(GraphFormat::Text),
+            _ => Err(PlanError::new(
+                ErrorKind::Unsupported,
+                format!("unknown graph format {s:?} (mermaid, dot, text)"),
+            )),
+        }
+    }
+}
+
+/// A plan's graph with its waves, drawn in a format: the schedule ([`crate::schedule`])
+/// placed in a picture.
+///
+/// ```
+/// use toon_plan::{GraphFormat, ReadOptions};
+/// let text = r#"{"dag": [
+///   {"id": "a", "tool": "search", "query": "x", "dependencies": []},
+///   {"id": "b", "tool": "calc", "query": "{{a.result}} + 1", "dependencies": ["a"]}
+/// ]}"#;
+/// let plan = toon_plan::read(text, &ReadOptions::default())?.plan;
+/// let mermaid = toon_plan::graph(&plan, GraphFormat::Mermaid)?;
+/// assert!(mermaid.starts_with("flowchart"), "{mermaid}");
+/// assert!(toon_plan::graph(&plan, GraphFormat::Dot)?.contains("->"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn graph(plan: &Plan, format: GraphFormat) -> Result<String, ExecError> {
+    let schedule = crate::exec::schedule(plan)?;
+    Ok(match format {
+        GraphFormat::Mermaid => mermaid(plan, &schedule),
+        GraphFormat::Dot => dot(plan, &schedule),
+        GraphFormat::Text => text(plan, &schedule),
+    })
 }

@@ -8,6 +8,9 @@
 //! A task line that [`render_line`] writes back exactly can be left out of a stored
 //! body and restored from its task ([`compact`], [`expand`]), so a plan model holding
 //! the tasks as a table does not hold them twice.
+//!
+//! It knows markdown and the model only, below the dialects: the Cursor dialect reads
+//! and writes with it, and the plan model's document compacts and expands with it.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde_json::{Map, Value};
@@ -106,6 +109,9 @@ pub fn render_line(task: &Task, indent: usize) -> String {
     line.push('\n');
     line
 }
+
+/// Layout key: the tasks are the body's task list (the front matter has no `todos`).
+pub const BODY_TASKS: &str = "cursor.body_tasks";
 
 /// Layout key of a plan model whose body leaves out the line of every task, and they go
 /// back as one block: the 1-based body line of the first task's line ([`render_line`]);

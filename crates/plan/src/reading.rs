@@ -1,0 +1,198 @@
+//! Reading a plan: from text, a file or a value built in code, into the plan model,
+//! its dialect and format told from what is known ([`ReadOptions`]) and the text; and
+//! validating what was read.
+
+use std::path::{Path, PathBuf};
+
+use crate::dialects::{self, DialectId};
+use crate::exec::schedule;
+use crate::format::{Document, Format};
+use crate::model::Plan;
+use crate::problem::{ErrorKind, Location, PlanError, Problem};
+
+/// A plan as read: its dialect, format, parsed document and model.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The dialect it is written in.
+    pub dialect: DialectId,
+    /// The format it is written in.
+    pub format: Format,
+    /// The parsed document (kept for validation with locations).
+    pub document: Document,
+    /// The plan.
+    pub plan: Plan,
+    /// Warnings from reading (tolerant fallbacks).
+    pub warnings: Vec<Problem>,
+}
+
+/// How to read a plan: what is known of it beforehand. Everything left `None` is
+/// told from the text (and the file name).
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The dialect; else the content tells, then the file name.
+    pub dialect: Option<DialectId>,
+    /// The format; else the file name's extension (unless the text is TOON), else the
+    /// content ([`Format::of_file`]).
+    pub format: Option<Format>,
+    /// The name of the file the text came from, to tell format and dialect by
+    /// (`*.plan.md` is a Cursor plan).
+    pub file_name: Option<PathBuf>,
+}
+
+impl ReadOptions {
+    /// Options naming the dialect.
+    pub fn dialect(dialect: DialectId) -> ReadOptions {
+        ReadOptions {
+            dialect: Some(dialect),
+            ..ReadOptions::default()
+        }
+    }
+}
+
+/// The dialect a file name suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
+/// composite): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
+pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    dialects::REGISTRY
+        .iter()
+        .find(|d| d.claims_file_name(&name))
+        .map(|d| d.id())
+}
+
+/// Reads a plan from text.
+///
+/// ```
+/// use toon_plan::{DialectId, ErrorKind, Format, ReadOptions};
+/// let text = "---\nname: Ship\ntodos:\n  - id: a\n    content: Build\n    status: pending\n---\n";
+/// let loaded = toon_plan::read(text, &ReadOptions::default())?;
+/// assert_eq!((loaded.dialect, loaded.format), (DialectId::CURSOR, Format::Md));
+/// assert_eq!(loaded.plan.source_dialect(), Some(DialectId::CURSOR));
+/// let e = toon_plan::read("{\"x\": 1}", &ReadOptions::default()).unwrap_err();
+/// assert_eq!(e.kind, ErrorKind::UnknownDialect);
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
+pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
+    let path = options.file_name.as_deref();
+    let format = options
+        .format
+        .unwrap_or_else(|| Format::of_file(path, text));
+    if format == Format::Md
+        && let Some(d) = options.dialect
+        && !d.dialect().supports(Format::Md)
+    {
+        return Err(PlanError::new(
+            ErrorKind::Unsupported,
+            format!("the {d} dialect has no markdown form (use json, yaml or toon)"),
+        ));
+    }
+    let document = Document::parse(text, format)?;
+    let dialect = match options.dialect {
+        Some(d) => d,
+        // Blank text is no plan, even though any markdown reads as a Cursor plan; a
+        // blank `*.plan.md` file is an empty Cursor plan.
+        None if text.trim().is_empty() && path.and_then(dialect_from_path).is_none() => {
+            return Err(PlanError::new(
+                ErrorKind::Empty,
+                "the document is empty: there is no plan in it",
+            ));
+        }
+        None => match dialects::detect(&document) {
+            Some(d) => d,
+            None => path.and_then(dialect_from_path).ok_or_else(|| {
+                PlanError::new(
+                    ErrorKind::UnknownDialect,
+                    "cannot tell which plan dialect this is: name the dialect",
+                )
+            })?,
+        },
+    };
+    let mut read = dialect.dialect().read(&document)?;
+    read.plan.set_source_dialect(Some(dialect));
+    Ok(Loaded {
+        dialect,
+        format,
+        document,
+        plan: read.plan,
+        warnings: read.warnings,
+    })
+}
+
+/// Reads a plan file: [`read`] of its text, with its name as
+/// [`ReadOptions::file_name`] unless the options name another. A file that cannot be
+/// read, or whose bytes are not UTF-8, is an error of kind [`ErrorKind::Unreadable`].
+pub fn read_file(path: &Path, options: &ReadOptions) -> Result<Loaded, PlanError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| PlanError::new(ErrorKind::Unreadable, format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        PlanError::new(
+            ErrorKind::Unreadable,
+            format!(
+                "{}: not UTF-8 text (invalid byte at offset {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    let mut options = options.clone();
+    options.file_name.get_or_insert_with(|| path.to_path_buf());
+    read(&text, &options)
+}
+
+/// Reads a plan from a value built in code (a JSON tree: an object in any dialect's
+/// JSON form), as [`read`] reads its JSON text: problems are located by path.
+///
+/// ```
+/// use toon_plan::{DialectId, ReadOptions};
+/// let value = serde_json::json!({"todos": [{"id": "a", "content": "Build", "status": "pending"}]});
+/// let loaded = toon_plan::read_value(&value, &ReadOptions::default())?;
+/// assert_eq!(loaded.dialect, DialectId::CURSOR);
+/// assert_eq!(loaded.plan.tasks[0].id, "a");
+/// # Ok::<(), toon_plan::PlanError>(())
+/// ```
+pub fn read_value(value: &serde_json::Value, options: &ReadOptions) -> Result<Loaded, PlanError> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| PlanError::new(ErrorKind::Shape, e.to_string()))?;
+    let options = ReadOptions {
+        format: Some(options.format.unwrap_or(Format::Json)),
+        ..options.clone()
+    };
+    read(&text, &options)
+}
+
+/// Every problem of a loaded plan: its dialect's rules, the reading warnings, and the
+/// errors [`schedule`] finds in the declared placement (a PlanDAG step in a parallel
+/// group that runs before or alongside one of its dependencies, a staged step placed
+/// before its input), so that what `validate` passes, `schedule` accepts.
+pub fn validate(loaded: &Loaded) -> Vec<Problem> {
+    let mut out = loaded.dialect.dialect().validate(&loaded.document);
+    for w in &loaded.warnings {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    // Placement is judged once the dialect's own rules hold (a group numbered 0 is
+    // reported as such, not also as misplaced); a plan they reject has no schedule.
+    if out.iter().any(Problem::is_error) {
+        return out;
+    }
+    // Everything `schedule` refuses, `validate` reports: a plan the dialect's rules
+    // accept can still have no schedule (a task without an id, a cycle that runs
+    // through group dependencies).
+    match schedule(&loaded.plan) {
+        Ok(s) => {
+            for f in s.findings.iter().filter(|f| f.is_error()) {
+                let location = match f.task.as_str() {
+                    "" => Location::Document,
+                    id => Location::Path(format!("task {id:?}")),
+                };
+                out.push(Problem::error(f.rule, location, f.message.clone()));
+            }
+        }
+        Err(e) => out.push(Problem::error(
+            "schedulable",
+            Location::Document,
+            e.to_string(),
+        )),
+    }
+    out
+}
