@@ -428,17 +428,18 @@ fn empty_stdin_is_no_plan() {
     }
 }
 
+/// One error style: `error: <stdin>: line …` from the codec and the plan commands.
 #[test]
 fn stdin_is_named_as_the_codec_names_it() {
     let plan = toon(&["plan", "validate", "-"], "{\"x\": 1");
     assert!(
-        stderr(&plan).starts_with("<stdin>: line 1"),
+        stderr(&plan).starts_with("error: <stdin>: line 1"),
         "{}",
         stderr(&plan)
     );
     let codec = toon(&["-d"], "a: \"x");
     assert!(
-        stderr(&codec).contains("<stdin>: line 1"),
+        stderr(&codec).starts_with("error: <stdin>: line 1"),
         "{}",
         stderr(&codec)
     );

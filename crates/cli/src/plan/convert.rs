@@ -166,7 +166,7 @@ fn render(path: &Path, opts: &ConvertOpts, quiet_ok: bool, result: &FileResult) 
     let name = output::input_name(Some(path));
     let problems = match result {
         FileResult::Unreadable(e) => {
-            errln!("{e}");
+            errln!("error: {e}");
             return;
         }
         FileResult::Invalid { problems, .. }
@@ -176,11 +176,13 @@ fn render(path: &Path, opts: &ConvertOpts, quiet_ok: bool, result: &FileResult) 
     let errors = report_problems(path, problems);
     let conv = match result {
         FileResult::Invalid { .. } => {
-            errln!("{name}: not converted: {errors} error(s) (use --force to convert anyway)");
+            errln!(
+                "error: {name}: not converted: {errors} error(s) (use --force to convert anyway)"
+            );
             return;
         }
         FileResult::Failed { error, .. } => {
-            errln!("{}", conversion_error(&name, error));
+            errln!("error: {}", conversion_error(&name, error));
             return;
         }
         FileResult::Converted { conversion, .. } => conversion,
@@ -278,7 +280,7 @@ pub(crate) fn convert_file(input: &Path, out: Option<&Path>, opts: &ConvertOpts)
     if opts.json {
         record.insert("ok".into(), json!(code == ExitCode::SUCCESS));
         if let Err(e) = json::print(&Value::Object(record)) {
-            errln!("cannot write stdout: {}", output::describe_io(&e));
+            errln!("error: cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
     }
@@ -301,7 +303,7 @@ fn convert_file_recording(
             let out = in_dir.as_deref().or(out);
             if let Some(o) = out.filter(|o| same_file(o, input)) {
                 errln!(
-                    "{}: is the input: refusing to write over it (name another output file)",
+                    "error: {}: is the input: refusing to write over it (name another output file)",
                     o.display()
                 );
                 return ExitCode::FAILURE;
@@ -310,7 +312,7 @@ fn convert_file_recording(
                 record.insert("text".into(), json!(conv.text));
             } else if let Err(e) = output::emit(out, conv.text.as_bytes()) {
                 let target = out.map_or("stdout".to_owned(), |p| p.display().to_string());
-                errln!("cannot write {target}: {}", output::describe_io(&e));
+                errln!("error: cannot write {target}: {}", output::describe_io(&e));
                 return ExitCode::FAILURE;
             } else {
                 record.insert("written".into(), json!(true));
@@ -411,13 +413,13 @@ impl Progress {
 pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpts) -> ExitCode {
     let Some(out_dir) = out else {
         errln!(
-            "{} is a folder: name an output folder with -o",
+            "error: {} is a folder: name an output folder with -o",
             input.display()
         );
         return ExitCode::FAILURE;
     };
     if out_dir.exists() && !out_dir.is_dir() {
-        errln!("{}: exists and is not a folder", out_dir.display());
+        errln!("error: {}: exists and is not a folder", out_dir.display());
         return ExitCode::FAILURE;
     }
     // A new output named like a file (`-o out.toon`) is a file the user meant, not a
@@ -426,7 +428,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         && let Some(named) = Format::from_path(out_dir)
     {
         errln!(
-            "{}: a folder converts into a folder, and this names a {named} file: give a folder name (with --format {named} for {named} files)",
+            "error: {}: a folder converts into a folder, and this names a {named} file: give a folder name (with --format {named} for {named} files)",
             out_dir.display()
         );
         return ExitCode::FAILURE;
@@ -434,20 +436,20 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     let files = match plan_files(input) {
         Ok(f) => f,
         Err(e) => {
-            errln!("{}: {}", input.display(), output::describe_io(&e));
+            errln!("error: {}: {}", input.display(), output::describe_io(&e));
             return ExitCode::FAILURE;
         }
     };
     if files.is_empty() {
         errln!(
-            "{}: no plan files (.md, .json, .yaml, .toon) found",
+            "error: {}: no plan files (.md, .json, .yaml, .toon) found",
             input.display()
         );
         return ExitCode::FAILURE;
     }
     if same_file(out_dir, input) {
         errln!(
-            "{}: is the input folder: refusing to write over the plans in it (name another output folder)",
+            "error: {}: is the input folder: refusing to write over the plans in it (name another output folder)",
             out_dir.display()
         );
         return ExitCode::FAILURE;
@@ -465,7 +467,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         })
         .collect();
     if let Some(clash) = target_clash(&files, &targets) {
-        errln!("{clash}: nothing written");
+        errln!("error: {clash}: nothing written");
         return ExitCode::FAILURE;
     }
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
@@ -480,7 +482,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         progress.clear();
         if let Some((dialect, folder)) = foreign.get(path) {
             errln!(
-                "{}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
+                "error: {}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
                 output::input_name(Some(path))
             );
             records.push(json!({
@@ -506,7 +508,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                 match (written, outcome) {
                     (Err(e), _) => {
                         errln!(
-                            "cannot write {}: {}",
+                            "error: cannot write {}: {}",
                             target.display(),
                             output::describe_io(&e)
                         );
@@ -565,7 +567,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     if opts.json
         && let Err(e) = json::print(&Value::Array(records))
     {
-        errln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("error: cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if converted == files.len() {

@@ -121,7 +121,10 @@ fn load_schedule(
         }
     }
     let schedule = schedule.map_err(|e| {
-        errln!("{}: cannot schedule: {e}", output::input_name(Some(path)));
+        errln!(
+            "error: {}: cannot schedule: {e}",
+            output::input_name(Some(path))
+        );
         ExitCode::FAILURE
     })?;
     Ok((loaded, schedule, invalid))
@@ -129,7 +132,7 @@ fn load_schedule(
 
 fn print(text: &str) -> Result<(), ExitCode> {
     output::emit(None, text.as_bytes()).map_err(|e| {
-        errln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("error: cannot write stdout: {}", output::describe_io(&e));
         ExitCode::FAILURE
     })
 }
@@ -258,7 +261,7 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
         match exec::dry_run(&loaded.plan, &opts) {
             Ok(run) => exec::to_json_lines(&run.events),
             Err(e) => {
-                errln!("{}: {e}", args.file.display());
+                errln!("error: {}: {e}", args.file.display());
                 return ExitCode::FAILURE;
             }
         }
@@ -269,7 +272,7 @@ pub fn schedule(args: ScheduleArgs) -> ExitCode {
                 s
             }
             Err(e) => {
-                errln!("cannot write the schedule as JSON: {e}");
+                errln!("error: cannot write the schedule as JSON: {e}");
                 return ExitCode::FAILURE;
             }
         }

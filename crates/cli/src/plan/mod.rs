@@ -149,7 +149,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             let format = match format {
                 Ok(f) => f,
                 Err(e) => {
-                    errln!("{e}");
+                    errln!("error: {e}");
                     return ExitCode::FAILURE;
                 }
             };
@@ -237,9 +237,9 @@ impl LoadError {
     /// Prints the error on stderr and, for `--json`, a record of it on stdout: `file`,
     /// `valid: false`, `error` and `problems`.
     pub(crate) fn report(&self, path: &Path, json: bool) {
-        errln!("{self}");
+        errln!("error: {self}");
         if json && let Err(e) = json::print(&self.file_record(path)) {
-            errln!("cannot write stdout: {}", output::describe_io(&e));
+            errln!("error: cannot write stdout: {}", output::describe_io(&e));
         }
     }
 
@@ -355,14 +355,14 @@ fn validate(
                 if json {
                     records.push(e.file_record(path));
                 } else {
-                    errln!("{e}");
+                    errln!("error: {e}");
                 }
                 failed += 1;
             }
         }
     }
     if json && let Err(e) = json::print(&serde_json::Value::Array(records)) {
-        errln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("error: cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if failed > 0 {
@@ -413,7 +413,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
             "problems": json::value(&problems),
         });
         if let Err(e) = json::print(&summary) {
-            errln!("cannot write stdout: {}", output::describe_io(&e));
+            errln!("error: cannot write stdout: {}", output::describe_io(&e));
             return ExitCode::FAILURE;
         }
         return if errors > 0 {
@@ -490,7 +490,7 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
         out.push('\n');
     }
     if let Err(e) = output::emit(None, out.as_bytes()) {
-        errln!("cannot write stdout: {}", output::describe_io(&e));
+        errln!("error: cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
     if errors > 0 {

@@ -45,7 +45,7 @@ pub fn run(args: &PlanStatsArgs) -> ExitCode {
     }) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            errln!("{msg}");
+            errln!("error: {msg}");
             ExitCode::FAILURE
         }
     }
