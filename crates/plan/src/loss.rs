@@ -4,7 +4,7 @@
 //! with the plan it came from. So an empty report means the target holds everything,
 //! and converting back gives the same plan.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use indexmap::IndexSet;
@@ -140,16 +140,20 @@ impl LossReport {
     }
 
     /// Marks the additions and changes a conversion made on purpose with how and why.
+    /// Linear in the entries and fills (a conversion of 100,000 tasks has a fill or
+    /// more per task).
     pub fn explain(&mut self, fills: &[crate::fill::Fill]) {
         use crate::fill::FillKind;
+        let mut first: HashMap<(&str, &str), &crate::fill::Fill> =
+            HashMap::with_capacity(fills.len());
+        for f in fills {
+            first.entry((f.owner.as_str(), f.field)).or_insert(f);
+        }
         for l in &mut self.losses {
             if !matches!(l.change, Change::Added | Change::Changed) {
                 continue;
             }
-            if let Some(f) = fills
-                .iter()
-                .find(|f| f.owner == l.owner && f.field == l.field)
-            {
+            if let Some(f) = first.get(&(l.owner.as_str(), l.field.as_str())) {
                 l.change = match f.kind {
                     FillKind::Derived => Change::Derived,
                     FillKind::Defaulted => Change::Defaulted,
@@ -158,32 +162,59 @@ impl LossReport {
                 l.rule = Some(f.rule);
             }
         }
-        // A required text field written empty reads back as not given, so the
-        // comparison cannot see it: its fill is listed as it is, beside its owner's
-        // other entries.
+        self.list_empty_text(fills);
+    }
+
+    /// A required text field written empty reads back as not given, so the comparison
+    /// cannot see it: its fill is listed as it is, right after its owner's other
+    /// entries (after earlier fills of the same owner), or, for an owner without
+    /// entries, after the last entry of its rank or below (plan, then groups, then
+    /// tasks), keeping that order. The entries are held as a linked list while the
+    /// fills go in, so each goes in at once.
+    fn list_empty_text(&mut self, fills: &[crate::fill::Fill]) {
         let rank = |owner: &str| match owner {
             "plan" => 0,
             o if o.starts_with("group ") => 1,
             _ => 2,
         };
-        for f in fills.iter().filter(|f| f.rule == crate::fill::EMPTY_TEXT) {
-            if self
-                .losses
-                .iter()
-                .any(|l| l.owner == f.owner && l.field == f.field)
-            {
+        let empty: Vec<&crate::fill::Fill> = fills
+            .iter()
+            .filter(|f| f.rule == crate::fill::EMPTY_TEXT)
+            .collect();
+        if empty.is_empty() {
+            return;
+        }
+        let count = self.losses.len();
+        // Each entry with the index of the next one.
+        let mut nodes: Vec<(Loss, Option<usize>)> = std::mem::take(&mut self.losses)
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| (l, (i + 1 < count).then_some(i + 1)))
+            .collect();
+        let mut head = (count > 0).then_some(0);
+        let mut present: HashSet<(String, String)> = HashSet::with_capacity(count);
+        let mut last_of_owner: HashMap<String, usize> = HashMap::new();
+        let mut last_of_rank: [Option<usize>; 3] = [None; 3];
+        for (i, (l, _)) in nodes.iter().enumerate() {
+            present.insert((l.owner.clone(), l.field.clone()));
+            last_of_owner.insert(l.owner.clone(), i);
+            last_of_rank[rank(&l.owner)] = Some(i);
+        }
+        for f in empty {
+            if !present.insert((f.owner.clone(), f.field.to_owned())) {
                 continue;
             }
-            let at = match self.losses.iter().rposition(|l| l.owner == f.owner) {
-                Some(i) => i + 1,
-                None => self
-                    .losses
-                    .iter()
-                    .position(|l| rank(&l.owner) > rank(&f.owner))
-                    .unwrap_or(self.losses.len()),
+            let r = rank(&f.owner);
+            let after = match last_of_owner.get(&f.owner) {
+                Some(&i) => Some(i),
+                None => last_of_rank[..=r].iter().rev().find_map(|i| *i),
             };
-            self.losses.insert(
-                at,
+            let k = nodes.len();
+            let next = match after {
+                Some(i) => nodes[i].1.replace(k),
+                None => head.replace(k),
+            };
+            nodes.push((
                 Loss {
                     owner: f.owner.clone(),
                     field: f.field.to_owned(),
@@ -192,7 +223,19 @@ impl LossReport {
                     after: Some(Value::String(String::new())),
                     rule: Some(f.rule),
                 },
-            );
+                next,
+            ));
+            if after.is_none() || after == last_of_rank[r] || last_of_rank[r].is_none() {
+                last_of_rank[r] = Some(k);
+            }
+            last_of_owner.insert(f.owner.clone(), k);
+        }
+        let mut slots: Vec<Option<(Loss, Option<usize>)>> = nodes.into_iter().map(Some).collect();
+        let mut at = head;
+        while let Some(i) = at {
+            let (loss, next) = slots[i].take().expect("each entry is linked once");
+            self.losses.push(loss);
+            at = next;
         }
     }
 
@@ -426,3 +469,6 @@ fn compare_lists(kind: &str, b: &[Value], a: &[Value], out: &mut Vec<Loss>) {
         });
     }
 }
+
+#[cfg(test)]
+mod explain_tests;
