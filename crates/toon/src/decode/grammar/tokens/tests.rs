@@ -177,7 +177,7 @@ fn split_row_matches_the_byte_by_byte_rules() {
     }
     let alphabet = [b'a', b',', b':', b'"', b'|', b'\\', b' ', b'\t', b'b'];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for n in 0..4000 {
+    for n in 0..20000 {
         let len = n % 37;
         let line: String = (0..len)
             .map(|_| {
