@@ -41,7 +41,7 @@ pub const WAYS: [(&str, &str); 4] = [
 pub const ENCODE_WAYS: [(&str, &str); 2] = [
     (
         "json-tree",
-        "`toon::value::from_json_str` on the whole text, then `toon::encode_value_to_writer` \
+        "`toon::value::from_json_str` on the whole text, then `toon::encode::encode_value_to_writer` \
          (a `Value` tree of the JSON)",
     ),
     (
@@ -149,7 +149,8 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
             let value =
                 toon::value::from_json_str(&text, toon::DEFAULT_MAX_DEPTH).map_err(|e| fail(&e))?;
             let options = toon::EncodeOptions::default();
-            toon::encode_value_to_writer(&mut writer, &value, &options).map_err(|e| fail(&e))?;
+            toon::encode::encode_value_to_writer(&mut writer, &value, &options)
+                .map_err(|e| fail(&e))?;
         }
         "json-tape" => {
             let text =

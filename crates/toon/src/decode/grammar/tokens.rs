@@ -238,16 +238,19 @@ pub(crate) fn number(token: &str) -> Option<Num> {
     // The digits seen so far as an integer (exact while `digits` ≤ 19).
     let mut mantissa: u64 = 0;
     let mut digits = 0usize;
-    let take_digits = |mut i: usize, mantissa: &mut u64, digits: &mut usize| {
-        while let Some(&c) = b.get(i) {
-            if !c.is_ascii_digit() {
+    // Takes the digits from `i` into the mantissa; the index after them.
+    let take_digits = |i: usize, mantissa: &mut u64, digits: &mut usize| {
+        let mut n = 0;
+        for &c in b.get(i..).unwrap_or(&[]) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
                 break;
             }
-            *mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-            *digits += 1;
-            i += 1;
+            *mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+            n += 1;
         }
-        i
+        *digits += n;
+        i + n
     };
     i = match b.get(i)? {
         b'0' => {
