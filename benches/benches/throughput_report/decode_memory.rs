@@ -36,6 +36,21 @@ pub const WAYS: [(&str, &str); 4] = [
     ),
 ];
 
+/// The ways of encoding the JSON file beside the TOON file into a TOON file, measured
+/// the same way, with a description for the report.
+pub const ENCODE_WAYS: [(&str, &str); 2] = [
+    (
+        "json-tree",
+        "`toon::value::from_json_str` on the whole text, then `toon::encode::encode_value_to_writer` \
+         (a `Value` tree of the JSON)",
+    ),
+    (
+        "json-tape",
+        "`toon::value::JsonTape::parse` on the whole text, then `toon::to_writer_with` (a flat \
+         tape borrowing its strings from the text; what `toon FILE.json` does)",
+    ),
+];
+
 /// What a child reports.
 #[derive(Debug, Clone, Copy, Deserialize)]
 pub struct DecodeSample {
@@ -62,13 +77,30 @@ pub struct DecodeMemoryRow {
     pub toon_bytes: u64,
     /// One result per entry of [`WAYS`], in order.
     pub samples: Vec<Result<DecodeSample, String>>,
+    /// The size of the JSON file beside it, bytes.
+    pub json_bytes: u64,
+    /// One result per entry of [`ENCODE_WAYS`] (JSON → TOON), in order.
+    pub encode_samples: Vec<Result<DecodeSample, String>>,
 }
 
 /// Measures every way on `file`.
 pub fn measure_file(label: String, file: &Path) -> DecodeMemoryRow {
     let toon_bytes = std::fs::metadata(file).map_or(0, |m| m.len());
-    let samples = WAYS
-        .iter()
+    let json_bytes = std::fs::metadata(file.with_extension("json")).map_or(0, |m| m.len());
+    let samples = run_ways(&WAYS, file);
+    let encode_samples = run_ways(&ENCODE_WAYS, file);
+    DecodeMemoryRow {
+        label,
+        toon_bytes,
+        samples,
+        json_bytes,
+        encode_samples,
+    }
+}
+
+/// Runs each of `ways` on `file` in a child.
+fn run_ways(ways: &[(&str, &str)], file: &Path) -> Vec<Result<DecodeSample, String>> {
+    ways.iter()
         .map(|&(way, _)| {
             let sample = run_child::<DecodeSample>("--peak-decode", way, file);
             match &sample {
@@ -77,12 +109,7 @@ pub fn measure_file(label: String, file: &Path) -> DecodeMemoryRow {
             }
             sample
         })
-        .collect();
-    DecodeMemoryRow {
-        label,
-        toon_bytes,
-        samples,
-    }
+        .collect()
 }
 
 /// The child: decodes `file` the given way and prints a [`DecodeSample`] as JSON.
@@ -116,6 +143,23 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
             drop(text);
             serde_json::to_writer(&mut writer, &value).map_err(|e| fail(&e))?;
         }
+        "json-tree" => {
+            let text =
+                std::fs::read_to_string(file.with_extension("json")).map_err(|e| fail(&e))?;
+            let value =
+                toon::value::from_json_str(&text, toon::DEFAULT_MAX_DEPTH).map_err(|e| fail(&e))?;
+            let options = toon::EncodeOptions::default();
+            toon::encode::encode_value_to_writer(&mut writer, &value, &options)
+                .map_err(|e| fail(&e))?;
+        }
+        "json-tape" => {
+            let text =
+                std::fs::read_to_string(file.with_extension("json")).map_err(|e| fail(&e))?;
+            let tape = toon::value::JsonTape::parse(&text, toon::DEFAULT_MAX_DEPTH)
+                .map_err(|e| fail(&e))?;
+            let options = toon::EncodeOptions::default();
+            toon::to_writer_with(&mut writer, &tape, &options).map_err(|e| fail(&e))?;
+        }
         other => return Err(format!("unknown way {other:?}")),
     }
     writer.flush().map_err(|e| fail(&e))?;
@@ -132,5 +176,10 @@ pub fn child(way: &str, file: &Path) -> Result<String, String> {
 }
 
 fn output_path(file: &Path, way: &str) -> PathBuf {
-    file.with_extension(format!("{way}.json"))
+    let ext = if way.starts_with("json-") {
+        "toon"
+    } else {
+        "json"
+    };
+    file.with_extension(format!("{way}.{ext}"))
 }

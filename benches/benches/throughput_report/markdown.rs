@@ -155,6 +155,7 @@ pub fn render(r: &Report) -> String {
     target_table(&mut md, r, |row| &row.encode, &ENCODE_TARGETS);
     memory(&mut md, r);
     decode_memory(&mut md, r);
+    encode_memory(&mut md, r);
     checks(&mut md, r);
     times(&mut md, r);
     notes(&mut md, r);
@@ -439,6 +440,95 @@ fn decode_memory(md: &mut String, r: &Report) {
                 format!("{ratio:.2}× serde_json's peak — {met}")
             }
             _ => "not measured".to_owned(),
+        };
+        let _ = writeln!(md, "- {}: {verdict}", row.label);
+    }
+}
+
+/// Target: JSON → TOON peak memory at most this many times the JSON text.
+const ENCODE_MEMORY_TARGET: f64 = 3.0;
+
+fn encode_memory(md: &mut String, r: &Report) {
+    let _ = writeln!(
+        md,
+        "\n## Peak memory encoding a large JSON file to a TOON file\n"
+    );
+    let _ = writeln!(
+        md,
+        "The same files, the other way: each way runs in a fresh process that reads the JSON \
+         file whole and encodes it into a TOON file (through a `BufWriter`); the figure is the \
+         peak resident memory minus the resident memory before opening the file. Ways: {}.\n",
+        crate::decode_memory::ENCODE_WAYS
+            .iter()
+            .map(|(name, what)| format!("**{name}**: {what}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    let names: Vec<&str> = crate::decode_memory::ENCODE_WAYS
+        .iter()
+        .map(|w| w.0)
+        .collect();
+    let _ = writeln!(
+        md,
+        "| file | JSON | {} | {} |",
+        names.join(" | "),
+        names
+            .iter()
+            .map(|n| format!("{n} / JSON"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(md, "| --- | ---: |{}", " ---: |".repeat(2 * names.len()));
+    for row in &r.decode_memory {
+        let json = row.json_bytes.max(1) as f64;
+        let cells: Vec<String> = row
+            .encode_samples
+            .iter()
+            .map(|s| match s {
+                Ok(s) => kb(s.used_kb()),
+                Err(why) => format!("not measured: {}", one_line(why)),
+            })
+            .collect();
+        let ratios: Vec<String> = row
+            .encode_samples
+            .iter()
+            .map(|s| match s {
+                Ok(s) => format!("{:.2}×", s.used_kb() as f64 * 1024.0 / json),
+                Err(_) => "—".to_owned(),
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} |",
+            row.label,
+            size(row.json_bytes),
+            cells.join(" | "),
+            ratios.join(" | ")
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nTarget: JSON → TOON as the CLI does it (**json-tape**) at most \
+         {ENCODE_MEMORY_TARGET}× the JSON text:"
+    );
+    let Some(tape) = crate::decode_memory::ENCODE_WAYS
+        .iter()
+        .position(|w| w.0 == "json-tape")
+    else {
+        return;
+    };
+    for row in &r.decode_memory {
+        let verdict = match &row.encode_samples[tape] {
+            Ok(s) => {
+                let ratio = s.used_kb() as f64 * 1024.0 / row.json_bytes.max(1) as f64;
+                let met = if ratio <= ENCODE_MEMORY_TARGET {
+                    "met"
+                } else {
+                    "**missed**"
+                };
+                format!("{ratio:.2}× the JSON text — {met}")
+            }
+            Err(_) => "not measured".to_owned(),
         };
         let _ = writeln!(md, "- {}: {verdict}", row.label);
     }

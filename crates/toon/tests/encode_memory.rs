@@ -83,3 +83,32 @@ fn to_string_holds_little_beyond_the_output() {
     assert_eq!(text, via_value);
     assert!(value_peak > 2 * peak);
 }
+
+#[test]
+fn json_tape_holds_about_its_text() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let json = serde_json::to_string(&doc(N)).expect("JSON");
+    let (r, peak) = peak_during(|| {
+        let tape = toon::value::JsonTape::parse(&json, toon::DEFAULT_MAX_DEPTH)?;
+        toon::to_writer(std::io::sink(), &tape)
+    });
+    r.expect("encodes");
+    eprintln!(
+        "JSON of {N} structs ({} bytes) through a tape: peak extra heap {peak} bytes",
+        json.len()
+    );
+    // The tape is about 1.3 times the text here; growing it by doubling briefly holds
+    // the old and the new buffer.
+    assert!(
+        peak < 3 * json.len(),
+        "peak {peak}, JSON {} bytes",
+        json.len()
+    );
+    // The tree of the same JSON needs far more.
+    let (tree, tree_peak) = peak_during(|| {
+        toon::value::from_json_str(&json, toon::DEFAULT_MAX_DEPTH).map(|v| toon::encode_value(&v))
+    });
+    eprintln!("through a Value tree: peak extra heap {tree_peak} bytes");
+    assert!(tree.is_ok());
+    assert!(tree_peak > 2 * peak, "tree {tree_peak}, tape {peak}");
+}

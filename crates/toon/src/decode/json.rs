@@ -9,7 +9,7 @@ use super::grammar::machine::Driver;
 use super::grammar::scanner::Line;
 use super::grammar::sink::{RowCache, RowOp, Sink, Walk, row_events, walk};
 use super::grammar::slot::primitive;
-use super::grammar::tokens::{NumericKind, numeric_kind, quoted_str};
+use super::grammar::tokens::{Num, number, quoted_str};
 use super::input::LineInput;
 use super::{Event, EventReader};
 use crate::js_number;
@@ -239,10 +239,12 @@ fn write_token(out: &mut String, token: &str) -> bool {
         }
         _ => {}
     }
-    match numeric_kind(token) {
-        // Canonical already (the grammar has no leading zeros), and within 64 bits.
-        Some(NumericKind::Int) => return js_number::push_int_token(out, token),
-        Some(NumericKind::Float) => {
+    match number(token) {
+        // Canonical already (the grammar has no leading zeros).
+        Some(Num::U64(_) | Num::I64(_) | Num::BigInt) => {
+            return js_number::push_int_token(out, token);
+        }
+        Some(Num::F64(_)) => {
             if !js_number::push_float_token(out, token) {
                 write_json_string(out, token);
             }

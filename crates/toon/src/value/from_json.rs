@@ -46,7 +46,8 @@ pub fn from_json_str(text: &str, max_depth: usize) -> Result<Value> {
     Ok(value)
 }
 
-fn json_error(e: serde_json::Error, text: &str) -> Error {
+/// A serde_json error as this crate's, located in `text`.
+pub(super) fn json_error(e: serde_json::Error, text: &str) -> Error {
     let msg = e.to_string();
     let depth = msg.contains("nesting deeper than");
     // serde_json appends " at line L column C"; keep the bare message.
@@ -82,7 +83,7 @@ fn not_json_hint(line: &str, column: usize) -> &'static str {
 /// The number tokens of a JSON text, counted as the parser visits them, so that the
 /// literal of the n-th number can be found again. The scan is lazy and moves forward
 /// only: it runs only when a number must be re-read, and never passes a byte twice.
-struct NumberTokens<'t> {
+pub(super) struct NumberTokens<'t> {
     text: &'t [u8],
     /// Numbers the parser has handed to the visitor so far.
     visited: Cell<usize>,
@@ -92,7 +93,7 @@ struct NumberTokens<'t> {
 }
 
 impl<'t> NumberTokens<'t> {
-    fn new(text: &'t str) -> Self {
+    pub(super) fn new(text: &'t str) -> Self {
         NumberTokens {
             text: text.as_bytes(),
             visited: Cell::new(0),
@@ -102,7 +103,7 @@ impl<'t> NumberTokens<'t> {
     }
 
     /// Counts one visited number; returns its index in document order.
-    fn visit(&self) -> usize {
+    pub(super) fn visit(&self) -> usize {
         let n = self.visited.get();
         self.visited.set(n + 1);
         n
@@ -148,18 +149,36 @@ impl<'t> NumberTokens<'t> {
     /// The number visited as `f` at `index`: the exact integer when its literal is an
     /// integer too large for 64 bits, else the float.
     fn float(&self, index: usize, f: f64) -> Value {
+        self.exact_integer(index, f)
+            .map_or_else(|| Value::from(f), Value::Number)
+    }
+
+    /// The exact integer of the number visited as `f` at `index`, when its literal is
+    /// an integer too large for 64 bits (`None`: the number is the float).
+    pub(super) fn exact_integer(&self, index: usize, f: f64) -> Option<Number> {
         // Below 2^63 serde_json hands integer literals over as i64/u64.
         if f.fract() == 0.0 && f.abs() >= 9_223_372_036_854_775_808.0 {
-            let exact = self
+            return self
                 .literal(index)
                 .filter(|l| !l.contains(['.', 'e', 'E']))
                 .and_then(Number::from_integer_str);
-            if let Some(n) = exact {
-                return Value::Number(n);
-            }
         }
-        Value::from(f)
+        None
     }
+}
+
+/// The depth inside a container at `depth`, or the error (whose message
+/// [`json_error`] reads as [`ErrorKind::Depth`]) past `max_depth`.
+pub(super) fn deeper<E: serde::de::Error>(
+    depth: usize,
+    max_depth: usize,
+) -> std::result::Result<usize, E> {
+    if depth >= max_depth {
+        return Err(E::custom(format!(
+            "nesting deeper than the limit of {max_depth} levels"
+        )));
+    }
+    Ok(depth + 1)
 }
 
 #[derive(Clone, Copy)]
@@ -171,14 +190,8 @@ struct Seed<'a, 't> {
 
 impl<'a, 't> Seed<'a, 't> {
     fn deeper<E: serde::de::Error>(self) -> std::result::Result<Self, E> {
-        if self.depth >= self.max_depth {
-            return Err(E::custom(format!(
-                "nesting deeper than the limit of {} levels",
-                self.max_depth
-            )));
-        }
         Ok(Seed {
-            depth: self.depth + 1,
+            depth: deeper(self.depth, self.max_depth)?,
             ..self
         })
     }

@@ -5,6 +5,8 @@ mod de;
 #[cfg(feature = "json")]
 mod from_json;
 mod json;
+#[cfg(feature = "json")]
+mod json_tape;
 mod key;
 mod map;
 mod map_iter;
@@ -17,6 +19,8 @@ pub use de::from_value;
 pub use from_json::from_json_str;
 pub use json::to_json_string;
 pub(crate) use json::write_json_string;
+#[cfg(feature = "json")]
+pub use json_tape::JsonTape;
 pub use key::Key;
 pub(crate) use key::KeyVisitor;
 pub use map::{INDEX_AFTER, Map};

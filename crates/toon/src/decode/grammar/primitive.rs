@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::tokens::{NumericKind, TokResult, numeric_kind, quoted_str};
+use super::tokens::{Num, TokResult, number, quoted_str};
 use crate::{Number, Value};
 
 /// The value of a trimmed primitive token.
@@ -23,30 +23,21 @@ pub(crate) fn parse_primitive(token: &str) -> TokResult<Value> {
         "null" => return Ok(Value::Null),
         _ => {}
     }
-    Ok(match numeric_kind(token) {
-        Some(NumericKind::Int) => {
-            if let Ok(u) = token.parse::<u64>() {
-                Value::Number(Number::from(u))
-            } else if let Ok(i) = token.parse::<i64>() {
-                Value::Number(Number::from(i))
-            } else {
-                // Beyond 64 bits: canonical digits (the grammar forbids leading zeros).
-                match Number::from_integer_str(token) {
-                    Some(n) => Value::Number(n),
-                    None => Value::String(token.to_owned()),
-                }
+    Ok(match number(token) {
+        Some(Num::U64(u)) => Value::Number(Number::from(u)),
+        Some(Num::I64(i)) => Value::Number(Number::from(i)),
+        // Beyond 64 bits: canonical digits (the grammar forbids leading zeros).
+        Some(Num::BigInt) => match Number::from_integer_str(token) {
+            Some(n) => Value::Number(n),
+            None => Value::String(token.to_owned()),
+        },
+        Some(Num::F64(f)) => {
+            let f = if f == 0.0 { 0.0 } else { f };
+            match Number::from_f64(f) {
+                Some(n) => Value::Number(n),
+                None => Value::String(token.to_owned()),
             }
         }
-        Some(NumericKind::Float) => match token.parse::<f64>() {
-            Ok(f) if f.is_finite() => {
-                let f = if f == 0.0 { 0.0 } else { f };
-                match Number::from_f64(f) {
-                    Some(n) => Value::Number(n),
-                    None => Value::String(token.to_owned()),
-                }
-            }
-            _ => Value::String(token.to_owned()),
-        },
         None => Value::String(token.to_owned()),
     })
 }

@@ -204,52 +204,110 @@ pub(crate) fn parse_name_token(token: &str) -> TokResult<Cow<'_, str>> {
     }
 }
 
-/// What a numeric literal looks like: `Int` has no fraction and no exponent.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum NumericKind {
-    Int,
-    Float,
+/// A number token (spec §4), parsed.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Num {
+    /// An integer literal that fits `u64`.
+    U64(u64),
+    /// A negative integer literal that fits `i64` (and `-0`).
+    I64(i64),
+    /// An integer literal beyond 64 bits (its digits are the token).
+    BigInt,
+    /// A literal with a fraction or exponent: the nearest `f64` (infinite when its
+    /// magnitude is beyond `f64`; `-0` kept).
+    F64(f64),
 }
 
-/// The numeric kind of a token, if it is a number under spec §4: the grammar
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, ASCII digits only, matched by
-/// hand in one pass (this runs on every unquoted scalar).
-pub(crate) fn numeric_kind(token: &str) -> Option<NumericKind> {
+/// Powers of ten exact in an `f64`.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The token as a number, if it is one under spec §4: the grammar
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, ASCII digits only. Matched and
+/// parsed in one pass (this runs on every unquoted scalar): the digits accumulate as
+/// they are matched, and a decimal of at most 15 significant digits and 22 fraction
+/// digits without exponent is the quotient of two exact `f64`s, which IEEE division
+/// rounds correctly (Clinger's fast path); anything else is parsed by the standard
+/// library, so every result is the correctly rounded value.
+pub(crate) fn number(token: &str) -> Option<Num> {
     let b = token.as_bytes();
-    let digits_from = |mut i: usize| {
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
+    let neg = b.first() == Some(&b'-');
+    let mut i = usize::from(neg);
+    // The digits seen so far as an integer (exact while `digits` ≤ 19).
+    let mut mantissa: u64 = 0;
+    let mut digits = 0usize;
+    // Takes the digits from `i` into the mantissa; the index after them.
+    let take_digits = |i: usize, mantissa: &mut u64, digits: &mut usize| {
+        let mut n = 0;
+        for &c in b.get(i..).unwrap_or(&[]) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            *mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+            n += 1;
         }
-        i
+        *digits += n;
+        i + n
     };
-    let mut i = usize::from(b.first() == Some(&b'-'));
     i = match b.get(i)? {
-        b'0' => i + 1,
-        b'1'..=b'9' => digits_from(i + 1),
+        b'0' => {
+            digits = 1;
+            i + 1
+        }
+        b'1'..=b'9' => take_digits(i, &mut mantissa, &mut digits),
         _ => return None,
     };
-    let mut kind = NumericKind::Int;
+    let mut fraction = 0usize;
     if b.get(i) == Some(&b'.') {
-        let end = digits_from(i + 1);
+        let end = take_digits(i + 1, &mut mantissa, &mut digits);
         if end == i + 1 {
             return None;
         }
+        fraction = end - i - 1;
         i = end;
-        kind = NumericKind::Float;
     }
+    let mut exponent = false;
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        let end = digits_from(i);
+        let end = (i..b.len())
+            .find(|&j| !b[j].is_ascii_digit())
+            .unwrap_or(b.len());
         if end == i {
             return None;
         }
         i = end;
-        kind = NumericKind::Float;
+        exponent = true;
     }
-    (i == b.len()).then_some(kind)
+    if i != b.len() {
+        return None;
+    }
+    if fraction == 0 && !exponent {
+        return Some(if digits <= 19 {
+            match (neg, i64::try_from(mantissa)) {
+                (false, _) => Num::U64(mantissa),
+                (true, Ok(m)) => Num::I64(-m),
+                (true, Err(_)) if mantissa == 1 << 63 => Num::I64(i64::MIN),
+                (true, Err(_)) => Num::BigInt,
+            }
+        } else if let Ok(u) = token.parse::<u64>() {
+            Num::U64(u)
+        } else if let Ok(v) = token.parse::<i64>() {
+            Num::I64(v)
+        } else {
+            Num::BigInt
+        });
+    }
+    if !exponent && digits <= 15 && fraction < POW10.len() {
+        let f = mantissa as f64 / POW10[fraction];
+        return Some(Num::F64(if neg { -f } else { f }));
+    }
+    Some(Num::F64(token.parse::<f64>().unwrap_or(f64::INFINITY)))
 }
 
 /// What a list item line (`- …`) holds after its hyphen, as far as its text alone says.

@@ -11,7 +11,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use crate::decode::grammar::tokens::{NumericKind, numeric_kind};
+use crate::decode::grammar::tokens::{Num, number};
 use crate::value::{BIG_INTEGER_KEY, NUMBER_TEXT_KEY};
 use crate::{Error, Result};
 
@@ -65,39 +65,27 @@ impl<'de> TokenDe<'de, '_> {
         !self.quoted && self.text.as_str() == "null"
     }
 
-    fn kind(&self) -> Option<NumericKind> {
+    fn number(&self) -> Option<Num> {
         if self.quoted {
             None
         } else {
-            numeric_kind(self.text.as_str())
+            number(self.text.as_str())
         }
     }
 
     fn integer<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let t = self.text.as_str();
-        match self.kind() {
-            Some(NumericKind::Int) => {
-                if let Ok(u) = t.parse::<u64>() {
-                    return visitor.visit_u64(u);
-                }
-                if let Ok(i) = t.parse::<i64>() {
-                    return visitor.visit_i64(i);
-                }
+        match self.number() {
+            Some(Num::U64(u)) => return visitor.visit_u64(u),
+            Some(Num::I64(i)) => return visitor.visit_i64(i),
+            // An integral float fits an integer field (`1e3`).
+            Some(Num::F64(f)) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => {
+                return if f < 0.0 {
+                    visitor.visit_i64(f as i64)
+                } else {
+                    visitor.visit_u64(f as u64)
+                };
             }
-            Some(NumericKind::Float) => {
-                if let Ok(f) = t.parse::<f64>()
-                    && f.fract() == 0.0
-                    && f.abs() < 9.007_199_254_740_992e15
-                {
-                    // An integral float fits an integer field (`1e3`).
-                    return if f < 0.0 {
-                        visitor.visit_i64(f as i64)
-                    } else {
-                        visitor.visit_u64(f as u64)
-                    };
-                }
-            }
-            None => {}
+            _ => {}
         }
         de::Deserializer::deserialize_any(self, visitor)
     }
@@ -125,14 +113,12 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
             "null" => return visitor.visit_unit(),
             _ => {}
         }
-        match numeric_kind(t) {
+        match number(t) {
             Some(_) if self.number_text => visitor.visit_map(NumberText(Some(t))),
-            Some(NumericKind::Int) => {
-                if let Ok(u) = t.parse::<u64>() {
-                    visitor.visit_u64(u)
-                } else if let Ok(i) = t.parse::<i64>() {
-                    visitor.visit_i64(i)
-                } else if let Ok(u) = t.parse::<u128>() {
+            Some(Num::U64(u)) => visitor.visit_u64(u),
+            Some(Num::I64(i)) => visitor.visit_i64(i),
+            Some(Num::BigInt) => {
+                if let Ok(u) = t.parse::<u128>() {
                     visitor.visit_u128(u)
                 } else if let Ok(i) = t.parse::<i128>() {
                     visitor.visit_i128(i)
@@ -140,11 +126,8 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
                     visitor.visit_map(BigDigits(Some(t)))
                 }
             }
-            Some(NumericKind::Float) => match t.parse::<f64>() {
-                Ok(f) if f.is_finite() => visitor.visit_f64(if f == 0.0 { 0.0 } else { f }),
-                _ => self.text.visit(visitor),
-            },
-            None => self.text.visit(visitor),
+            Some(Num::F64(f)) if f.is_finite() => visitor.visit_f64(if f == 0.0 { 0.0 } else { f }),
+            Some(Num::F64(_)) | None => self.text.visit(visitor),
         }
     }
 
@@ -192,9 +175,14 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
     /// Floats read an integer token of any size as a float: a float of 2^64 or more is
     /// written as its integer digits (`240000000000000000000`).
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if matches!(self.kind(), Some(NumericKind::Int))
-            && let Ok(f) = self.text.as_str().parse::<f64>()
-        {
+        let f = match self.number() {
+            // Exact below 2^53; beyond, the cast rounds to nearest as parsing does.
+            Some(Num::U64(u)) => u as f64,
+            Some(Num::I64(i)) => i as f64,
+            Some(Num::BigInt) => self.text.as_str().parse::<f64>().unwrap_or(f64::INFINITY),
+            _ => return de::Deserializer::deserialize_any(self, visitor),
+        };
+        if f.is_finite() {
             return visitor.visit_f64(if f == 0.0 { 0.0 } else { f });
         }
         de::Deserializer::deserialize_any(self, visitor)
