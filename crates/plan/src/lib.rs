@@ -39,6 +39,7 @@ pub mod json;
 pub mod loss;
 pub mod model;
 pub mod problem;
+pub mod stream;
 pub mod table;
 pub mod tabular;
 pub mod text_patch;

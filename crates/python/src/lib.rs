@@ -23,6 +23,7 @@ use toon::{DecodeOptions, Delimiter, EncodeOptions};
 use toon_tokens::{Bpe, Tokenizer};
 
 mod plan;
+mod push;
 
 create_exception!(
     _toonkit,
@@ -167,5 +168,6 @@ fn _toonkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add("ToonDecodeError", m.py().get_type::<ToonDecodeError>())?;
     plan::register(m)?;
+    m.add_class::<push::Decoder>()?;
     Ok(())
 }

@@ -10,12 +10,13 @@ the ``json`` module): ``encode``/``decode``, ``dumps``/``loads``, ``dump``/``loa
 from enum import Enum
 from typing import IO, Any, Callable, Optional, Union
 
-from ._toonkit import ToonDecodeError, count_tokens, stats
+from ._toonkit import Decoder, ToonDecodeError, count_tokens, stats
 from ._toonkit import decode as _decode
 from ._toonkit import encode as _encode
 from . import plan
 
 __all__ = [
+    "Decoder",
     "Delimiter",
     "ToonDecodeError",
     "count_tokens",
