@@ -35,9 +35,11 @@ mod fields;
 pub mod format;
 pub mod forms;
 mod graph;
+pub mod instructions;
 pub mod json;
 pub mod loss;
 pub mod model;
+pub mod model_output;
 pub mod problem;
 pub mod stream;
 pub mod table;
@@ -52,8 +54,10 @@ pub use derive::{Fill, FillKind, Setting};
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
 pub use format::{Document, Format};
+pub use instructions::{Instructions, instructions};
 pub use loss::{Change, Loss, LossReport};
 pub use model::{Extra, Group, Plan, Task};
+pub use model_output::{ModelAnswer, read_model_output};
 pub use problem::{Location, PlanError, Problem, Severity};
 
 /// A plan as loaded from text: its dialect, format, parsed document and model.
