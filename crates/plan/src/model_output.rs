@@ -55,7 +55,12 @@ pub fn read_model_output(answer: &str, dialect: DialectId) -> ModelAnswer {
     let (found, first, text) = extract(answer, &root_keys);
     let offset = first - 1;
     let mut problems = Vec::new();
-    let plan = match decode(&text, offset, &mut problems) {
+    let value = decode(&text, offset, &mut problems);
+    problems.sort_by_key(|p| match p.location {
+        Location::Line(n) => n,
+        _ => 0,
+    });
+    let plan = match value {
         Some(value) => read(value, dialect, &mut problems),
         None => None,
     };
