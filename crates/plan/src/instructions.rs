@@ -52,7 +52,7 @@ pub fn instructions(dialect: DialectId) -> Result<Instructions, PlanError> {
     let mut i = 0;
     while i < tables.len() {
         let (name, table) = (tables[i].0.clone(), tables[i].1);
-        for f in table.fields {
+        for f in table.fields.iter().filter(|f| taught(f)) {
             if let Kind::Items(inner) | Kind::Nested(inner) = f.kind {
                 let what = match f.kind {
                     Kind::Items(_) => format!("each item of `{}`", f.key),
@@ -80,6 +80,7 @@ fn field_table(table: &Table) -> String {
     let rows: Vec<Value> = table
         .fields
         .iter()
+        .filter(|f| taught(f))
         .map(|f| {
             json!({
                 "key": f.key,
@@ -93,6 +94,13 @@ fn field_table(table: &Table) -> String {
     toon::encode_value(&value) + "\n"
 }
 
+/// Whether the block lists a field: every required one, and the optional ones but
+/// free-form objects and values (metadata, layout and the like, which a model writing a
+/// new plan leaves out).
+pub fn taught(f: &Field) -> bool {
+    f.required || !matches!(f.kind, Kind::Object | Kind::Any)
+}
+
 /// A field's kind in words, with its closed vocabulary or further rule.
 fn kind(f: &Field) -> String {
     let base = match f.kind {
@@ -102,7 +110,7 @@ fn kind(f: &Field) -> String {
         Kind::Integer => "integer",
         Kind::Bool => "true|false",
         Kind::Object | Kind::Nested(_) => "object",
-        Kind::StringsOrCount => "list of strings",
+        Kind::StringsOrCount => "list of strings, or their count",
         Kind::Any => "any value",
         Kind::Items(_) => "list of objects",
     };
@@ -142,12 +150,18 @@ fn rules(tables: &[(String, &'static Table)]) -> String {
     out
 }
 
-/// The first sentence of a documentation text.
+/// The first sentence of a documentation text (an abbreviation such as `e.g.` does not
+/// end it).
 fn first_sentence(doc: &str) -> &str {
-    match doc.find(". ") {
-        Some(i) => &doc[..=i],
-        None => doc,
+    let mut from = 0;
+    while let Some(i) = doc[from..].find(". ").map(|i| from + i) {
+        let before = &doc[..i];
+        if !(before.ends_with("e.g") || before.ends_with("i.e")) {
+            return &doc[..=i];
+        }
+        from = i + 2;
     }
+    doc
 }
 
 /// The example plan (in the plan model's JSON form), before the dialect's fills.
