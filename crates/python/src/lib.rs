@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use toon::{DecodeOptions, Delimiter, EncodeOptions};
 use toon_tokens::{Bpe, Tokenizer};
 
+mod agents;
 mod plan;
 mod push;
 
@@ -169,5 +170,6 @@ fn _toonkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ToonDecodeError", m.py().get_type::<ToonDecodeError>())?;
     plan::register(m)?;
     m.add_class::<push::Decoder>()?;
+    agents::register(m)?;
     Ok(())
 }
