@@ -104,3 +104,18 @@ def test_non_strict_and_types():
     assert values == [1, 2.5, True, None, 12345678901234567890123]
     with pytest.raises(TypeError):
         Decoder().feed(3)
+
+
+def test_readme_streaming_example_runs(capsys):
+    import os
+    import re
+
+    readme = os.path.join(os.path.dirname(__file__), "..", "..", "..", "README.md")
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("### Streaming and model answers\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    exec(compile(blocks[0], "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "a Collect b Write [('end_array', None), ('end_object', None)]"
+    assert out[1].startswith("True ['line 3: warning: `tasks` declares [3] but has 1 item(s)")
