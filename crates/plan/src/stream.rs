@@ -24,7 +24,7 @@ use crate::table::{Kind, Table, TaskField, To, slot};
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanEvent {
     /// A task whose item is complete.
-    Task(Task),
+    Task(Box<Task>),
     /// Every dependency of the task with this id is a task already yielded (right after
     /// its [`PlanEvent::Task`] when it has none, or when all of them are yielded): its
     /// place in the schedule is known.
@@ -176,7 +176,7 @@ impl PlanStream {
             .filter(|d| !self.seen.contains(*d))
             .cloned()
             .collect();
-        self.out.push_back(PlanEvent::Task(task));
+        self.out.push_back(PlanEvent::Task(Box::new(task)));
         self.seen.insert(id.clone());
         let mut known: Vec<String> = Vec::new();
         for (waiter, missing) in &mut self.waiting {
