@@ -18,8 +18,9 @@ use crate::{DecodeOptions, Error, Result};
 /// line, column) as `EventReader` over the whole text, in strict and non-strict mode.
 /// A line's events come once its `\n` arrives and, where the grammar looks one line
 /// ahead (a line that opens a block, an object field), once the next line is complete
-/// too; a table row's events come with its own `\n`. Memory is the incomplete line, at
-/// most two complete lines, and the machine's open containers — not the text.
+/// too; a table row's events come with its own `\n`. Memory is the incomplete line, the
+/// complete lines fed but not read yet (two at most when every chunk's events are
+/// taken), the events not taken, and the machine's open containers — not the text.
 ///
 /// After an error every call returns that error again.
 ///
