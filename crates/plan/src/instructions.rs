@@ -167,9 +167,9 @@ fn first_sentence(doc: &str) -> &str {
 /// The example plan (in the plan model's JSON form), before the dialect's fills.
 const EXAMPLE_PLAN: &str = r#"{"schema":"toon-plan/1","id":"docs-refresh","title":"Refresh the API docs",
 "goal":"Publish up-to-date API docs","tasks":[
-{"id":"collect","title":"Collect endpoints","description":"List every public endpoint","tool":"code_search","dependencies":[]},
-{"id":"write","title":"Write pages","description":"Write one page per endpoint","tool":"editor","dependencies":["collect"]},
-{"id":"publish","title":"Publish","description":"Deploy the docs site","tool":"deploy","dependencies":["write"]}]}"#;
+{"id":"collect","title":"Collect endpoints","description":"List every public endpoint","tool":"code_search","action":"list_endpoints","dependencies":[]},
+{"id":"write","title":"Write pages","description":"Write one page per endpoint","tool":"editor","action":"write_pages","dependencies":["collect"]},
+{"id":"publish","title":"Publish","description":"Deploy the docs site","tool":"deploy","action":"deploy_site","dependencies":["write"]}]}"#;
 
 /// The worked example: [`EXAMPLE_PLAN`] written by the dialect's own writer as TOON,
 /// each required field with a closed vocabulary that the plan cannot fill set to its
