@@ -40,11 +40,11 @@ pub enum PlanEvent {
 /// let mut s = PlanStream::new(DialectId::TOOLDAG)?;
 /// let first = "dag[2]:\n  - id: a\n    tool: search\n    query: x\n    dependencies: []\n";
 /// assert!(s.feed(first)?.is_empty(), "a's item may go on");
-/// // `a` ends at the next item's line; the decoder reads it once one more line is there.
-/// let events = s.feed("  - id: b\n    tool: calc\n")?;
+/// // `a` ends with the next item's line: yielded as soon as that line is complete.
+/// let events = s.feed("  - id: b\n")?;
 /// assert!(matches!(&events[0], PlanEvent::Task(t) if t.id == "a"));
 /// assert_eq!(events[1], PlanEvent::DependenciesKnown("a".into()));
-/// let rest = s.feed("    query: \"{{a.result}}\"\n    dependencies[1]: a\n")?;
+/// let rest = s.feed("    tool: calc\n    query: \"{{a.result}}\"\n    dependencies[1]: a\n")?;
 /// assert!(rest.is_empty(), "b's item is complete only at its end");
 /// let rest = s.close()?;
 /// assert!(matches!(&rest[0], PlanEvent::Task(t) if t.id == "b"));

@@ -98,17 +98,19 @@ fn streamed_tasks_match_the_reader_and_dependencies_come_first() {
 #[test]
 fn a_dependency_written_later_releases_its_dependant() {
     let mut s = PlanStream::new(DialectId::COMPOSITE).unwrap();
-    // b's item ends at the line `- id: a`; the machine reads it with one line more.
+    // b's item ends with the line `- id: a`: b is yielded as that line is complete.
     let e = s
-        .feed("tasks[2]:\n  - id: b\n    prompt: second\n    dependsOn[1]: a\n  - id: a\n")
+        .feed("tasks[2]:\n  - id: b\n    prompt: second\n    dependsOn[1]: a\n  - id: a")
         .unwrap();
     assert_eq!(e, []);
-    let e = s.feed("    prompt: first\n").unwrap();
+    let e = s.feed("\n").unwrap();
     assert!(
         matches!(&e[..], [PlanEvent::Task(t)] if t.id == "b"),
         "{e:?}"
     );
     assert_eq!(s.waiting().collect::<Vec<_>>(), ["b"]);
+    let e = s.feed("    prompt: first\n").unwrap();
+    assert_eq!(e, []);
     let e = s.close().unwrap();
     assert!(matches!(&e[0], PlanEvent::Task(t) if t.id == "a"));
     assert_eq!(

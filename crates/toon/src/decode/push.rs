@@ -18,7 +18,8 @@ use crate::{DecodeOptions, Error, Result};
 /// line, column) as `EventReader` over the whole text, in strict and non-strict mode.
 /// A line's events come once its `\n` arrives and, where the grammar looks one line
 /// ahead (a line that opens a block, an object field), once the next line is complete
-/// too; a table row's events come with its own `\n`. Memory is the incomplete line, the
+/// too; a table row's events come with its own `\n`, and the end of an object or list
+/// item with the `\n` of the line that closes it. Memory is the incomplete line, the
 /// complete lines fed but not read yet (two at most when every chunk's events are
 /// taken), the events not taken, and the machine's open containers — not the text.
 ///
@@ -94,7 +95,7 @@ impl PushDecoder {
                 return Err(e.clone());
             }
             let src = self.inner.source();
-            if !src.is_closed() && src.available() < self.inner.lookahead() {
+            if !src.is_closed() && src.available() < self.inner.lookahead(src.next_depth()) {
                 return Ok(None);
             }
             match self.inner.step() {

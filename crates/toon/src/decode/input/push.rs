@@ -106,6 +106,18 @@ impl PushSource {
         peeked + self.queue.len()
     }
 
+    /// The depth of the next line the machine will read, when it is a complete line.
+    pub fn next_depth(&self) -> Option<usize> {
+        match &self.peeked {
+            Some(Some(line)) => Some(line.view().depth),
+            Some(None) => None,
+            None => match self.queue.front() {
+                Some(Queued::Line(line, _)) => Some(line.view().depth),
+                _ => None,
+            },
+        }
+    }
+
     /// Checks, classifies and queues the buffered line; `newline` is the length of its
     /// terminator (0 for the last line of a closed input).
     fn complete_line(&mut self, newline: usize) {
