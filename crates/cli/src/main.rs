@@ -32,6 +32,8 @@ macro_rules! outln {
 mod args;
 mod codec_cmd;
 mod failure;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod output;
 mod plan;
 mod stats_cmd;
@@ -71,6 +73,9 @@ enum Command {
     },
     /// Bytes and exact o200k_base token counts of JSON, YAML, CSV and TOON forms.
     Stats(stats_cmd::StatsArgs),
+    /// Serve the codec and the plan tools over the Model Context Protocol (stdio).
+    #[cfg(feature = "mcp")]
+    Mcp,
 }
 
 fn main() -> ExitCode {
@@ -84,6 +89,8 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Plan { command }) => plan::run(command),
         Some(Command::Stats(args)) => stats_cmd::run(args),
+        #[cfg(feature = "mcp")]
+        Some(Command::Mcp) => mcp::run(),
         None => codec_cmd::run(cli.codec),
     }
 }

@@ -208,10 +208,16 @@ impl Document {
             }
             Format::Yaml => yaml::parse(text).map(Document::Tree),
             Format::Toon => match toon::decode_value(text) {
-                Ok(v) => Ok(Document::Tree(tabular::unflatten(Value::from(v)))),
+                Ok(v) => Ok(Document::from_toon(v)),
                 Err(e) => Err(toon_error(&e)),
             },
         }
+    }
+
+    /// The document a decoded TOON value stands for (a file of the old side-table
+    /// layout put back together: [`tabular::unflatten`]).
+    pub fn from_toon(v: toon::Value) -> Document {
+        Document::Tree(tabular::unflatten(Value::from(v)))
     }
 
     /// The tree, if this is one.

@@ -22,7 +22,9 @@ use std::sync::OnceLock;
 use toon::{DecodeOptions, Delimiter, EncodeOptions};
 use toon_tokens::{Bpe, Tokenizer};
 
+mod agents;
 mod plan;
+mod push;
 
 /// What the Python package registers at import (`_set_hooks`): its exception class
 /// and its host-type rules.
@@ -211,5 +213,7 @@ fn _toonkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(_set_hooks, m)?)?;
     plan::register(m)?;
+    m.add_class::<push::Decoder>()?;
+    agents::register(m)?;
     Ok(())
 }

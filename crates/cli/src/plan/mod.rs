@@ -3,6 +3,7 @@
 //! schedules, graphs and schemas in [`exec`], token statistics in [`stats`], and the
 //! machine-readable (`--json`) records in [`json`].
 
+mod agents;
 mod convert;
 mod exec;
 mod json;
@@ -45,6 +46,11 @@ pub enum PlanCommand {
         /// format, task count, validity and problems.
         #[arg(long)]
         json: bool,
+        /// Each file is a model's answer: take the plan from a fenced block or from the
+        /// prose around it, read it leniently (a miscounted `[N]` is a warning), then
+        /// validate it as the dialect of --from.
+        #[arg(long)]
+        model_output: bool,
     },
     /// Convert a plan, or every plan in a folder, to another dialect, with a report of
     /// every field the target cannot hold.
@@ -92,6 +98,10 @@ pub enum PlanCommand {
         /// text itself when there is no -o).
         #[arg(long)]
         json: bool,
+        /// INPUT is a model's answer (`-`: stdin): read its plan as `validate
+        /// --model-output` does (dialect from --from), then convert it.
+        #[arg(long, conflicts_with_all = ["json", "lean"])]
+        model_output: bool,
     },
     /// Print a short summary of a plan: tasks, statuses, edges.
     Show {
@@ -117,6 +127,9 @@ pub enum PlanCommand {
     Graph(exec::GraphArgs),
     /// Print the JSON Schema of a dialect (for structured output from a model).
     Schema(exec::SchemaArgs),
+    /// Print a prompt block that teaches a model to write a plan of a dialect as TOON
+    /// (fields, closed values, rules, a valid example); its tokens on stderr.
+    Instructions(agents::InstructionsArgs),
 }
 
 /// Runs a plan subcommand, printing its own errors to stderr.
@@ -125,9 +138,36 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
         PlanCommand::Validate {
             files,
             from,
+            json,
+            model_output: true,
+            ..
+        } => agents::validate(&files, from, json),
+        PlanCommand::Validate {
+            files,
+            from,
             format,
             json,
+            ..
         } => validate(&files, from, format, json),
+        PlanCommand::Convert {
+            input,
+            from,
+            to,
+            format,
+            output,
+            force,
+            sets,
+            model_output: true,
+            ..
+        } => agents::convert(&agents::ConvertAnswer {
+            input: &input,
+            from,
+            to,
+            format,
+            output: output.as_deref(),
+            force,
+            sets: &sets,
+        }),
         PlanCommand::Convert {
             input,
             from,
@@ -140,6 +180,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
             lean,
             sets,
             json,
+            ..
         } => {
             let format = if input.is_dir() {
                 Ok(format)
@@ -180,6 +221,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
         PlanCommand::Schedule(args) => exec::schedule(args),
         PlanCommand::Graph(args) => exec::graph(args),
         PlanCommand::Schema(args) => exec::schema(args),
+        PlanCommand::Instructions(args) => agents::instructions(&args),
     }
 }
 

@@ -28,6 +28,7 @@ fn convert_cmd(
         lean: false,
         sets: Vec::new(),
         json: false,
+        model_output: false,
     }
 }
 
@@ -81,6 +82,7 @@ fn validate_exits_by_validity() {
         from: None,
         format: None,
         json: false,
+        model_output: false,
     };
     assert_eq!(run(ok), ExitCode::SUCCESS);
     let bad = PlanCommand::Validate {
@@ -91,6 +93,7 @@ fn validate_exits_by_validity() {
         from: None,
         format: None,
         json: false,
+        model_output: false,
     };
     assert_eq!(run(bad), ExitCode::FAILURE);
     let missing = PlanCommand::Validate {
@@ -98,6 +101,7 @@ fn validate_exits_by_validity() {
         from: None,
         format: None,
         json: false,
+        model_output: false,
     };
     assert_eq!(run(missing), ExitCode::FAILURE);
 }
@@ -162,6 +166,7 @@ fn a_conversion_the_target_would_reject_needs_force() {
         lean: false,
         sets: Vec::new(),
         json: false,
+        model_output: false,
     };
     assert_eq!(run(forced), ExitCode::FAILURE);
     let text = std::fs::read_to_string(&out).unwrap();

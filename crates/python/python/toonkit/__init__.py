@@ -14,12 +14,13 @@ from typing import IO, Any, Callable, Optional, Union
 
 from . import _host
 from ._errors import ToonDecodeError
-from ._toonkit import _set_hooks, count_tokens, stats
+from ._toonkit import Decoder, _set_hooks, count_tokens, stats
 from ._toonkit import decode as _decode
 from ._toonkit import encode as _encode
 from . import plan
 
 __all__ = [
+    "Decoder",
     "Delimiter",
     "ToonDecodeError",
     "__toon_spec__",

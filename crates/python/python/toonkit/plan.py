@@ -39,7 +39,9 @@ __all__ = [
     "Problem",
     "convert_folder",
     "read",
+    "instructions",
     "read_file",
+    "read_model_output",
     "schema",
 ]
 
@@ -613,3 +615,23 @@ def schema(dialect: str) -> Dict[str, Any]:
     """The JSON Schema of a dialect's documents, as ``toon plan schema DIALECT``
     prints it (for structured output from a model)."""
     return cast(Dict[str, Any], json.loads(_plan_schema(dialect)))
+
+
+def instructions(dialect: str) -> str:
+    """A prompt block teaching a model to write a plan of ``dialect`` as TOON (fields,
+    closed values, rules and a valid example), as ``toon plan instructions --to``
+    prints it."""
+    from ._toonkit import plan_instructions
+
+    return cast(str, json.loads(plan_instructions(dialect))["text"])
+
+
+def read_model_output(text: str, dialect: str) -> Dict[str, Any]:
+    """Reads the plan in a model's answer (a fenced ```toon block, or bare among
+    prose) leniently and validates it as ``dialect``: a dict with ``found``
+    (``fence``/``bare``), ``first_line``, ``text``, ``plan`` (the plan model, or None),
+    ``lines`` (each problem as one located line to send back to the model) and
+    ``valid``, as ``toon plan validate --model-output --json`` prints it."""
+    from ._toonkit import plan_read_model_output
+
+    return cast(Dict[str, Any], json.loads(plan_read_model_output(text, dialect)))

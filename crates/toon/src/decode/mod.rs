@@ -12,7 +12,8 @@
 //! from an input (a whole `&str`, borrowed, or an `io::BufRead`, copied line by line)
 //! and drives one of the consumers: the `Value` builder ([`decode_value`],
 //! [`reader_to_value`]), the JSON writer ([`to_json_writer`], [`reader_to_json_writer`],
-//! [`reader_to_json_lines`]), the public [`EventReader`], and the serde
+//! [`reader_to_json_lines`]), the public [`EventReader`] and its fed twin
+//! [`PushDecoder`] (chunks of text pushed in), and the serde
 //! [`Deserializer`] of [`from_str`], [`from_slice`] (over the text) and [`from_reader`]
 //! ([`ReaderDeserializer`], over a reader).
 
@@ -20,11 +21,13 @@ mod events;
 mod grammar;
 mod input;
 mod json;
+mod push;
 mod serde;
 mod value;
 
 pub use events::{Event, EventReader};
 pub use json::{reader_to_json_lines, reader_to_json_writer, to_json_writer};
+pub use push::PushDecoder;
 pub use serde::{Deserializer, ReaderDeserializer, from_reader_with};
 pub use value::{ValueBuilder, reader_to_value};
 

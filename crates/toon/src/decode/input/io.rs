@@ -16,7 +16,7 @@ use crate::decode::grammar::scanner::{Line, LineKind, classify};
 use crate::{Error, ErrorKind, Result};
 
 /// One content line, owned.
-struct StoredLine {
+pub(super) struct StoredLine {
     /// The physical line as text, without its `\n`.
     text: String,
     /// `raw` of the [`Line`]: after BOM and CR removal.
@@ -104,55 +104,84 @@ impl<R: BufRead> IoSource<R> {
             } else {
                 self.eof = true;
             }
-            let text = self.to_text(buf, line_start)?;
-            let number = self.number;
-            match classify(&text, number, self.indent_size, self.strict)? {
-                LineKind::Comment => {}
-                LineKind::Blank(n) => {
+            let text = line_text(buf, line_start, self.number, self.strict)?;
+            let text = match store_line(text, self.number, self.indent_size, self.strict)? {
+                Stored::Content(line) => return Ok(Some(line)),
+                Stored::Blank(text, n) => {
                     self.blank.get_or_insert(n);
+                    text
                 }
-                LineKind::Content(line) => {
-                    let raw_start = offset_in(&text, line.raw);
-                    let content_start = offset_in(&text, line.content);
-                    let stored = StoredLine {
-                        raw: raw_start..raw_start + line.raw.len(),
-                        content: content_start..content_start + line.content.len(),
-                        depth: line.depth,
-                        number,
-                        text: String::new(),
-                    };
-                    return Ok(Some(StoredLine { text, ..stored }));
-                }
-            }
+                Stored::Comment(text) => text,
+            };
             let mut bytes = text.into_bytes();
             bytes.clear();
             self.spare = bytes;
         }
     }
+}
 
-    /// The line's bytes as text: strict mode rejects invalid UTF-8 as
-    /// [`text_from_bytes`](crate::decode::text_from_bytes) does, non-strict mode
-    /// replaces it with U+FFFD.
-    fn to_text(&self, buf: Vec<u8>, line_start: usize) -> Result<String> {
-        match String::from_utf8(buf) {
-            Ok(s) => Ok(s),
-            Err(e) => {
-                let valid = e.utf8_error().valid_up_to();
-                let bytes = e.into_bytes();
-                if !self.strict {
-                    return Ok(String::from_utf8_lossy(&bytes).into_owned());
-                }
-                let off = line_start + valid;
-                let prefix = String::from_utf8_lossy(&bytes[..valid]);
-                let shown = String::from_utf8_lossy(&bytes);
-                Err(
-                    Error::new(ErrorKind::Utf8, format!("Invalid UTF-8 at byte {off}"))
-                        .at(self.number, prefix.chars().count() + 1, &shown)
-                        .with_byte_offset(off),
-                )
+/// A physical line's bytes (without its `\n`; it starts at byte `line_start` of the
+/// input and is line `number`) as text: strict mode rejects invalid UTF-8 as
+/// [`text_from_bytes`](crate::decode::text_from_bytes) does, non-strict mode replaces
+/// it with U+FFFD.
+pub(super) fn line_text(
+    buf: Vec<u8>,
+    line_start: usize,
+    number: usize,
+    strict: bool,
+) -> Result<String> {
+    match String::from_utf8(buf) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            if !strict {
+                return Ok(String::from_utf8_lossy(&bytes).into_owned());
             }
+            let off = line_start + valid;
+            let prefix = String::from_utf8_lossy(&bytes[..valid]);
+            let shown = String::from_utf8_lossy(&bytes);
+            Err(
+                Error::new(ErrorKind::Utf8, format!("Invalid UTF-8 at byte {off}"))
+                    .at(number, prefix.chars().count() + 1, &shown)
+                    .with_byte_offset(off),
+            )
         }
     }
+}
+
+/// A physical line classified by the scanner, its text kept.
+pub(super) enum Stored {
+    /// A content line.
+    Content(StoredLine),
+    /// A blank line (its text, for reuse, and its number).
+    Blank(String, usize),
+    /// A comment line (its text, for reuse).
+    Comment(String),
+}
+
+/// Classifies the physical line `text` (line `number`) with the scanner's rules.
+pub(super) fn store_line(
+    text: String,
+    number: usize,
+    indent_size: usize,
+    strict: bool,
+) -> Result<Stored> {
+    let line = match classify(&text, number, indent_size, strict)? {
+        LineKind::Comment => return Ok(Stored::Comment(text)),
+        LineKind::Blank(n) => return Ok(Stored::Blank(text, n)),
+        LineKind::Content(line) => line,
+    };
+    let raw_start = offset_in(&text, line.raw);
+    let content_start = offset_in(&text, line.content);
+    let stored = StoredLine {
+        raw: raw_start..raw_start + line.raw.len(),
+        content: content_start..content_start + line.content.len(),
+        depth: line.depth,
+        number,
+        text: String::new(),
+    };
+    Ok(Stored::Content(StoredLine { text, ..stored }))
 }
 
 impl<R: BufRead> LineInput for IoSource<R> {

@@ -4,11 +4,15 @@
 //! - [`TextSource`] borrows every line from a whole `&str` (nothing is copied).
 //! - [`IoSource`] reads an [`io::BufRead`](std::io::BufRead) one line at a time into
 //!   reused buffers, checking each line's UTF-8 as it arrives.
+//! - [`PushSource`] queues the lines of chunks pushed in by the caller (the push
+//!   decoder), checked and classified as [`IoSource`] does it.
 
 mod io;
+mod push;
 mod text;
 
 pub use io::IoSource;
+pub use push::PushSource;
 pub use text::TextSource;
 
 use crate::Result;

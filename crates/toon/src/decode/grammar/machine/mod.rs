@@ -119,6 +119,43 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
     pub fn into_sink(self) -> S {
         self.st.out
     }
+
+    /// The line source (for an input that is fed while the machine runs).
+    pub fn source_mut(&mut self) -> &mut I {
+        &mut self.src
+    }
+
+    /// The line source, to read.
+    pub fn source(&self) -> &I {
+        &self.src
+    }
+
+    /// Whether the document is done (or failed): [`Driver::step`] does nothing more.
+    pub fn is_finished(&self) -> bool {
+        self.st.finished
+    }
+
+    /// How many lines past the current one the next [`Driver::step`] may read, given
+    /// the depth of the next line when it is known: a step consumes at most one line
+    /// and, opening a block, peeks at most one more. A table row or keyed entry (and the
+    /// end of the root) needs only the line it reads, and so does the end of an object
+    /// or list that the next line, less indented, closes; so a fed input can hand them
+    /// over as soon as that line is complete.
+    pub fn lookahead(&self, next_depth: Option<usize>) -> usize {
+        if self.st.finished {
+            return 0;
+        }
+        if !self.st.started {
+            return 2;
+        }
+        match (self.st.stack.last(), next_depth) {
+            (None, _) => 0,
+            (Some(Frame::Root { .. } | Frame::Tabular(_) | Frame::Keyed(_)), _) => 1,
+            (Some(Frame::Object(f)), Some(d)) if d < f.min_depth => 1,
+            (Some(Frame::List(f)), Some(d)) if d <= f.base_depth => 1,
+            (Some(Frame::Object(_) | Frame::List(_)), _) => 2,
+        }
+    }
 }
 
 impl<R: BufRead, S: Sink> Driver<IoSource<R>, S> {
