@@ -140,11 +140,12 @@ fn print(text: &str) -> Result<(), ExitCode> {
 /// The human-readable schedule.
 fn describe(loaded: &Loaded, s: &Schedule) -> String {
     let mut out = String::new();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     out.push_str(&format!(
-        "{} plan, {} tasks in {} waves\n",
+        "{} plan, {} in {}\n",
         loaded.dialect,
-        s.tasks.len(),
-        s.waves.len()
+        count(s.tasks.len(), "task"),
+        count(s.waves.len(), "wave")
     ));
     let mut by_wave: Vec<Vec<&exec::ScheduledTask>> = vec![Vec::new(); s.waves.len()];
     for t in &s.tasks {

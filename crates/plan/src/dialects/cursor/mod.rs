@@ -281,6 +281,14 @@ pub fn read_markdown(text: &str) -> Read {
         warnings = parsed.warnings;
         front_matter::to_plan(&parsed.map, &mut plan);
     }
+    if s.unclosed {
+        warnings.push(Problem::error(
+            "front-matter",
+            Location::Line(1),
+            "front matter opens here but no `---` line closes it, so none of it is read \
+             (no name, no todos)",
+        ));
+    }
     if !s.body.is_empty() {
         plan.body = Some(s.body.to_string());
     }

@@ -20,6 +20,9 @@ pub struct Split<'a> {
     pub body: std::borrow::Cow<'a, str>,
     /// The head is an HTML comment, not `---` fences.
     pub comment: bool,
+    /// The file opens front matter with a `---` line that no later `---` (or `...`)
+    /// line closes: nothing of it is read as front matter.
+    pub unclosed: bool,
 }
 
 /// Normalises line endings when they are all CRLF; otherwise leaves the text alone.
@@ -46,6 +49,7 @@ pub fn split(text: &str) -> Split<'_> {
     let (bom, crlf, text) = normalise(text);
     let (head, fm, comment) = find_head(&text);
     let head_len = head.len();
+    let unclosed = head_len == 0 && fence_line(&text).is_some();
     let head = head.to_owned();
     let front_matter = fm.map(str::to_owned);
     let body = match text {
@@ -58,6 +62,7 @@ pub fn split(text: &str) -> Split<'_> {
         head,
         front_matter,
         front_matter_line: if comment { 1 } else { 2 },
+        unclosed,
         body,
         comment,
     }
