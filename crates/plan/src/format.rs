@@ -214,8 +214,8 @@ impl Document {
         }
     }
 
-    /// The document a decoded TOON value stands for (a file of the old side-table
-    /// layout put back together: [`tabular::unflatten`]).
+    /// The document a decoded TOON value stands for (a file in the older side-table
+    /// layout of plan TOON is put back together first).
     pub fn from_toon(v: toon::Value) -> Document {
         Document::Tree(tabular::unflatten(Value::from(v)))
     }
