@@ -556,16 +556,15 @@ fn an_empty_document_says_it_is_empty() {
 /// not a plan with no todos that validates.
 #[test]
 fn front_matter_that_never_closes_is_an_error_where_it_opens() {
-    let text = "---\nname: Ship it\ntodos:\n  - id: a\n    content: Do it\n    status: pending\n";
-    let loaded = toon_plan::read(
-        text,
-        &toon_plan::ReadOptions {
+    let read = |text: &str| {
+        let options = toon_plan::ReadOptions {
             dialect: Some(DialectId::CURSOR),
             ..Default::default()
-        },
-    )
-    .expect("the text reads as markdown");
-    let problems = toon_plan::validate(&loaded);
+        };
+        toon_plan::read(text, &options).expect("the text reads as markdown")
+    };
+    let text = "---\nname: Ship it\ntodos:\n  - id: a\n    content: Do it\n    status: pending\n";
+    let problems = toon_plan::validate(&read(text));
     let error = problems
         .iter()
         .find(|p| p.is_error())
@@ -573,15 +572,7 @@ fn front_matter_that_never_closes_is_an_error_where_it_opens() {
     assert_eq!(error.location, toon_plan::Location::Line(1));
     assert!(error.message.contains("no `---` line closes it"), "{error}");
     // Closed, the same front matter reads with its todo and no error.
-    let closed = format!("{text}---\n");
-    let loaded = toon_plan::read(
-        &closed,
-        &toon_plan::ReadOptions {
-            dialect: Some(DialectId::CURSOR),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let loaded = read(&format!("{text}---\n"));
     assert!(!toon_plan::validate(&loaded).iter().any(|p| p.is_error()));
     assert_eq!(loaded.plan.tasks.len(), 1);
 }
