@@ -67,13 +67,20 @@ fn _set_hooks(
 /// text of the offending line of `input`), and `column` and `snippet` (that line with
 /// a caret under the column).
 fn decode_error(e: toon::Error, input: &Bound<'_, PyAny>) -> PyErr {
-    let py = input.py();
+    let source = source_line(input, e.line());
+    toon_decode_error(input.py(), &e, source)
+}
+
+/// A `ToonDecodeError` of `e` whose offending line is `source` (see [`decode_error`]);
+/// a `ValueError` when the package did not register its class (`_toonkit` imported
+/// alone).
+pub(crate) fn toon_decode_error(py: Python<'_>, e: &toon::Error, source: Option<String>) -> PyErr {
     let shown = e.to_string();
     let snippet = shown.split_once('\n').map(|(_, rest)| rest.to_owned());
     let args = (
         e.message().to_owned(),
         e.line(),
-        source_line(input, e.line()),
+        source,
         e.column(),
         snippet,
     );

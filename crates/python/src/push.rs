@@ -10,8 +10,6 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use toon::decode::{Event, PushDecoder};
 use toon::{DecodeOptions, Number, Value};
 
-use crate::ToonDecodeError;
-
 /// Decoder(*, strict=True, indent_size=2): feed TOON text in chunks (`str` or UTF-8
 /// bytes, split anywhere) and take the events each chunk completes; `close()` checks
 /// the end of the document.
@@ -123,15 +121,8 @@ fn number<'py>(py: Python<'py>, n: &Number) -> PyResult<Bound<'py, PyAny>> {
     Ok(n.as_f64().into_pyobject(py)?.into_any())
 }
 
-/// A `ToonDecodeError` with `line`, `column`, `msg` and `source` (the offending line).
+/// A `ToonDecodeError` with `msg`, `line`, `source` (the offending line), `column` and
+/// `snippet`, as `decode` raises it.
 fn error(e: toon::Error) -> PyErr {
-    Python::attach(|py| {
-        let err = ToonDecodeError::new_err(e.to_string());
-        let v = err.value(py);
-        let _ = v.setattr("line", e.line());
-        let _ = v.setattr("column", e.column());
-        let _ = v.setattr("msg", e.message());
-        let _ = v.setattr("source", e.source_line());
-        err
-    })
+    Python::attach(|py| crate::toon_decode_error(py, &e, e.source_line().map(str::to_owned)))
 }
