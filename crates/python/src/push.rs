@@ -31,7 +31,8 @@ impl Decoder {
         }
     }
 
-    /// The events the chunk completes, as `(kind, value)` pairs.
+    /// The events the chunk completes, as `(kind, value)` pairs. On an error, the
+    /// `ToonDecodeError` carries the events the chunk completed before it as `events`.
     fn feed<'py>(
         &mut self,
         py: Python<'py>,
@@ -49,15 +50,24 @@ impl Decoder {
                 chunk.get_type().name()?
             )));
         };
-        pushed.map_err(error)?;
-        self.drain(py)
+        let out = PyList::empty(py);
+        let drained = self.drain_into(py, &out);
+        match (pushed, drained) {
+            (Ok(()), Ok(())) => Ok(out),
+            (Err(e), _) => Err(with_events(py, error(e), out)),
+            (Ok(()), Err(e)) => Err(with_events(py, e, out)),
+        }
     }
 
     /// Declares the end of the text: the remaining events, or `ToonDecodeError` if the
-    /// document is invalid or incomplete.
+    /// document is invalid or incomplete (carrying the events before it as `events`).
     fn close<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.inner.finish();
-        self.drain(py)
+        let out = PyList::empty(py);
+        match self.drain_into(py, &out) {
+            Ok(()) => Ok(out),
+            Err(e) => Err(with_events(py, e, out)),
+        }
     }
 
     /// Whether the whole document has been read and every event taken.
@@ -74,13 +84,19 @@ impl Decoder {
 }
 
 impl Decoder {
-    fn drain<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
+    /// Appends every event ready now to `out`, up to an error.
+    fn drain_into<'py>(&mut self, py: Python<'py>, out: &Bound<'py, PyList>) -> PyResult<()> {
         while let Some(event) = self.inner.next_event().map_err(error)? {
             out.append(event_tuple(py, event)?)?;
         }
-        Ok(out)
+        Ok(())
     }
+}
+
+/// `err` with `events`: what the call completed before it failed.
+fn with_events<'py>(py: Python<'py>, err: PyErr, events: Bound<'py, PyList>) -> PyErr {
+    let _ = err.value(py).setattr("events", events);
+    err
 }
 
 fn event_tuple(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyTuple>> {

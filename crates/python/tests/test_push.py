@@ -96,6 +96,21 @@ def test_close_checks_the_end_and_errors_carry_the_line():
         dec.feed("x: 1\n")
 
 
+def test_an_error_keeps_the_events_before_it():
+    dec = Decoder()
+    with pytest.raises(ToonDecodeError) as e:
+        dec.feed("a: 1\nb[2]: x\nc: 3\n")
+    assert e.value.line == 2
+    assert e.value.events == [("start_object", None), ("key", "a"), ("primitive", 1)]
+    # The last line waits for the end of the text: close() reads it, and fails.
+    dec = Decoder()
+    assert dec.feed("a: 1\nb[2]: x") == []
+    with pytest.raises(ToonDecodeError) as e:
+        dec.close()
+    assert e.value.line == 2
+    assert e.value.events == [("start_object", None), ("key", "a"), ("primitive", 1)]
+
+
 def test_non_strict_and_types():
     dec = Decoder(strict=False)
     events = dec.feed("n[5]: 1,2.5,true,null,12345678901234567890123\n")

@@ -80,7 +80,8 @@ class Decoder:
     ``("start_object", None)``, ``("end_object", None)``, ``("start_array", length)``,
     ``("end_array", None)``, ``("key", name)``, ``("primitive", value)``. ``close()``
     returns the last events or raises ``ToonDecodeError`` for an invalid or incomplete
-    document."""
+    document. A ``ToonDecodeError`` from ``feed`` or ``close`` carries the events that
+    call completed before the error as ``events``."""
 
     def __init__(self, *, strict: bool = True, indent_size: int = 2) -> None: ...
     def feed(self, chunk: Union[str, bytes, bytearray]) -> List[Tuple[str, Any]]: ...
