@@ -64,8 +64,9 @@ pub struct ConversionReport {
     /// The format written.
     pub format: Format,
     /// Each field dropped, changed, added, derived, defaulted or set, plan-level first,
-    /// then groups, then tasks. Empty exactly when converting back gives the same
-    /// plan.
+    /// then groups, then tasks. Besides the differences between the plan and the text
+    /// read back, it lists the required text fields written empty (which read back as
+    /// not given, so the comparison cannot see them).
     pub losses: Vec<Loss>,
     /// The target dialect's own validation of the text: errors here mean the target
     /// requires something the plan does not have (a Cursor plan has no `tool` for a
@@ -74,6 +75,9 @@ pub struct ConversionReport {
     /// The fields [`Setting`]s could fill to clear the target's errors, each once, in
     /// the order the errors name them.
     pub settable: Vec<&'static str>,
+    /// Whether the text read back is the plan (see [`ConversionReport::is_lossless`]).
+    #[serde(skip)]
+    lossless: bool,
 }
 
 impl ConversionReport {
@@ -102,9 +106,10 @@ impl ConversionReport {
         self.target_problems.iter().filter(|p| p.is_error()).count()
     }
 
-    /// True when converting back gives the same plan, layout included.
+    /// True when converting back gives the same plan, layout included: no entry but
+    /// the required text fields written empty, which read back as not given.
     pub fn is_lossless(&self) -> bool {
-        self.losses.is_empty()
+        self.lossless
     }
 }
 
@@ -175,6 +180,7 @@ pub fn convert(
     let document = Document::parse(&text, format)?;
     let back = d.read(&document)?.plan;
     let mut losses = LossReport::between(plan, &back);
+    let lossless = losses.is_empty();
     losses.note_emptied_lists(&filled);
     losses.explain(&fills);
     let target_problems = d.validate(&document);
@@ -187,6 +193,7 @@ pub fn convert(
             losses: losses.losses,
             settable: settable_fields(&target_problems),
             target_problems,
+            lossless,
         },
     })
 }
@@ -238,6 +245,7 @@ fn convert_lean(
     c.report
         .losses
         .retain(|l| !(l.owner == "plan" && left_out.iter().any(|x| x.field == l.field)));
+    c.report.lossless &= left_out.is_empty();
     c.report.losses.splice(0..0, left_out);
     Ok(c)
 }

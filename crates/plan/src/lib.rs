@@ -111,4 +111,6 @@ pub use loss::{Change, Loss, LossReport};
 pub use model::{Extra, Group, Layout, Plan, StageMode, Status, StepKind, Task};
 pub use model_output::{ModelAnswer, read_model_output};
 pub use problem::{ErrorKind, Location, PlanError, Problem, Severity};
-pub use reading::{Loaded, ReadOptions, dialect_from_path, read, read_file, read_value, validate};
+pub use reading::{
+    Checked, Loaded, ReadOptions, check, dialect_from_path, read, read_file, read_value, validate,
+};

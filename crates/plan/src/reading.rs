@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::dialects::{self, DialectId};
-use crate::exec::schedule;
+use crate::exec::{ExecError, Schedule, schedule};
 use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PlanError, Problem};
@@ -164,35 +164,77 @@ pub fn read_value(value: &serde_json::Value, options: &ReadOptions) -> Result<Lo
 /// group that runs before or alongside one of its dependencies, a staged step placed
 /// before its input), so that what `validate` passes, `schedule` accepts.
 pub fn validate(loaded: &Loaded) -> Vec<Problem> {
-    let mut out = loaded.dialect.dialect().validate(&loaded.document);
+    check(loaded).problems
+}
+
+/// A plan's problems (as [`validate`] gives them) and its schedule, computed once.
+#[derive(Debug)]
+pub struct Checked {
+    /// Every problem, in `validate`'s order.
+    pub problems: Vec<Problem>,
+    /// How many of the last `problems` are the schedule's own error findings (a view
+    /// that shows the schedule's findings need not repeat them).
+    pub from_schedule: usize,
+    /// The schedule, or why there is none.
+    pub schedule: Result<Schedule, ExecError>,
+}
+
+/// [`validate`] and [`schedule`] of a loaded plan at once: the schedule is computed
+/// one time for both.
+///
+/// ```
+/// use toon_plan::ReadOptions;
+/// let text = r#"{"dag": [{"id": "a", "tool": "search", "query": "x", "dependencies": []}]}"#;
+/// let checked = toon_plan::check(&toon_plan::read(text, &ReadOptions::default())?);
+/// assert!(checked.problems.is_empty());
+/// assert_eq!(checked.schedule?.waves.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check(loaded: &Loaded) -> Checked {
+    let mut problems = loaded.dialect.dialect().validate(&loaded.document);
     for w in &loaded.warnings {
-        if !out.contains(w) {
-            out.push(w.clone());
+        if !problems.contains(w) {
+            problems.push(w.clone());
         }
     }
+    let schedule = schedule(&loaded.plan);
     // Placement is judged once the dialect's own rules hold (a group numbered 0 is
     // reported as such, not also as misplaced); a plan they reject has no schedule.
-    if out.iter().any(Problem::is_error) {
-        return out;
+    if problems.iter().any(Problem::is_error) {
+        return Checked {
+            problems,
+            from_schedule: 0,
+            schedule,
+        };
     }
     // Everything `schedule` refuses, `validate` reports: a plan the dialect's rules
     // accept can still have no schedule (a task without an id, a cycle that runs
     // through group dependencies).
-    match schedule(&loaded.plan) {
+    let before = problems.len();
+    match &schedule {
         Ok(s) => {
             for f in s.findings.iter().filter(|f| f.is_error()) {
                 let location = match f.task.as_str() {
                     "" => Location::Document,
                     id => Location::Path(format!("task {id:?}")),
                 };
-                out.push(Problem::error(f.rule, location, f.message.clone()));
+                problems.push(Problem::error(f.rule, location, f.message.clone()));
             }
         }
-        Err(e) => out.push(Problem::error(
+        Err(e) => problems.push(Problem::error(
             "schedulable",
             Location::Document,
             e.to_string(),
         )),
     }
-    out
+    let from_schedule = if schedule.is_ok() {
+        problems.len() - before
+    } else {
+        0
+    };
+    Checked {
+        problems,
+        from_schedule,
+        schedule,
+    }
 }

@@ -102,24 +102,20 @@ fn load_schedule(
         e.report(path, json);
         ExitCode::FAILURE
     })?;
-    let schedule = exec::schedule(&loaded.plan);
-    let shown = |p: &toon_plan::Problem| {
-        shows_findings
-            && schedule.as_ref().is_ok_and(|s| {
-                s.findings
-                    .iter()
-                    .any(|f| f.rule == p.rule && f.message == p.message)
-            })
+    // One schedule for the view and the validation; the schedule's own findings are
+    // the last problems, left out where the view shows them.
+    let checked = toon_plan::check(&loaded);
+    let shown_elsewhere = if shows_findings {
+        checked.from_schedule
+    } else {
+        0
     };
-    let mut invalid = false;
-    for p in toon_plan::validate(&loaded) {
-        if p.is_error() {
-            invalid = true;
-            if !shown(&p) {
-                errln!("{}: {p}", output::input_name(Some(path)));
-            }
-        }
+    let listed = checked.problems.len() - shown_elsewhere;
+    let invalid = checked.problems.iter().any(toon_plan::Problem::is_error);
+    for p in checked.problems[..listed].iter().filter(|p| p.is_error()) {
+        errln!("{}: {p}", output::input_name(Some(path)));
     }
+    let schedule = checked.schedule;
     let schedule = schedule.map_err(|e| {
         errln!(
             "error: {}: cannot schedule: {e}",
