@@ -165,10 +165,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
     let name = source_name(args);
     let out = args.output.as_deref();
     // `-o` naming the input (through any link) is refused before anything is read.
-    let inputs: Vec<&std::path::Path> = args
-        .input
-        .as_deref()
-        .filter(|p| *p != std::path::Path::new("-"))
+    let inputs: Vec<&std::path::Path> = output::named_file(args.input.as_deref())
         .into_iter()
         .collect();
     let sink = output::Sink::open(out, &inputs)?;
@@ -282,14 +279,10 @@ fn decode(args: &CodecArgs, name: &str, sink: output::Sink) -> Result<(), Failur
 
 /// The reference CLI's line on stderr after writing a file: `✔ Encoded `a.json` → `a.toon``.
 fn announce(done: &str, args: &CodecArgs) {
-    if let Some(out) = args
-        .output
-        .as_deref()
-        .filter(|p| *p != std::path::Path::new("-"))
-    {
+    if let Some(out) = output::named_file(args.output.as_deref()) {
         // As the reference names them: relative, without `./`.
-        let input = match args.input.as_deref() {
-            Some(p) if p != std::path::Path::new("-") => p
+        let input = match output::named_file(args.input.as_deref()) {
+            Some(p) => p
                 .components()
                 .filter(|c| *c != std::path::Component::CurDir)
                 .collect::<std::path::PathBuf>()

@@ -39,8 +39,8 @@ impl Sink {
     /// The output `path` names (`None` or `-` is stdout), refused if it is a folder, a
     /// file this user may not write, or one of `inputs`.
     pub fn open(path: Option<&Path>, inputs: &[&Path]) -> Result<Sink, Failure> {
-        match path {
-            Some(p) if p != Path::new("-") => {
+        match named_file(path) {
+            Some(p) => {
                 let destination = Destination::resolve(p, inputs)
                     .map_err(|e| io_failure(format!("cannot write {}", p.display()), &e))?;
                 Ok(Sink::File {
@@ -177,8 +177,8 @@ impl<W: Write> Write for HoldingWriter<W> {
 /// Opens an input for reading as a stream: a file, or stdin for `None` and `-`. Errors
 /// name the path.
 pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, Failure> {
-    match path {
-        Some(p) if p != Path::new("-") => {
+    match named_file(path) {
+        Some(p) => {
             if p.is_dir() {
                 return Err(Failure::new(format!(
                     "{}: is a directory, not a file",
@@ -199,8 +199,8 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn io::BufRead>, Failure> 
 /// Writes `bytes` to the file `path` names (see [`write_file`]), or to stdout when
 /// `path` is `None` or `-`. A closed stdout (e.g. `| head`) is not an error.
 pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
-    match path {
-        Some(p) if p != Path::new("-") => write_file(p, bytes),
+    match named_file(path) {
+        Some(p) => write_file(p, bytes),
         _ => {
             let mut out = io::stdout().lock();
             match out.write_all(bytes).and_then(|()| out.flush()) {
@@ -211,19 +211,24 @@ pub fn emit(path: Option<&Path>, bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// The file `path` names: `None` for the standard input or output (no path, or `-`).
+pub fn named_file(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| *p != Path::new("-"))
+}
+
 /// How an input is named in messages and reports: its path, or `<stdin>` for `-` or
 /// no path.
 pub(crate) fn input_name(path: Option<&Path>) -> String {
-    match path {
-        Some(p) if p != Path::new("-") => p.display().to_string(),
+    match named_file(path) {
+        Some(p) => p.display().to_string(),
         _ => "<stdin>".to_owned(),
     }
 }
 
 /// Reads a whole input: a file, or stdin for `None` and `-`. Errors name the path.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
-    match path {
-        Some(p) if p != Path::new("-") => {
+    match named_file(path) {
+        Some(p) => {
             if p.is_dir() {
                 return Err(Failure::new(format!(
                     "{}: is a directory, not a file",
