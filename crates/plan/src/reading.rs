@@ -164,7 +164,13 @@ pub fn read_value(value: &serde_json::Value, options: &ReadOptions) -> Result<Lo
 /// group that runs before or alongside one of its dependencies, a staged step placed
 /// before its input), so that what `validate` passes, `schedule` accepts.
 pub fn validate(loaded: &Loaded) -> Vec<Problem> {
-    check(loaded).problems
+    let mut problems = rule_problems(loaded);
+    // Placement is judged once the dialect's own rules hold (a group numbered 0 is
+    // reported as such, not also as misplaced); a plan they reject has no schedule.
+    if !problems.iter().any(Problem::is_error) {
+        add_schedule_problems(&mut problems, &schedule(&loaded.plan));
+    }
+    problems
 }
 
 /// A plan's problems (as [`validate`] gives them) and its schedule, computed once.
@@ -191,28 +197,42 @@ pub struct Checked {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check(loaded: &Loaded) -> Checked {
+    let mut problems = rule_problems(loaded);
+    let schedule = schedule(&loaded.plan);
+    let from_schedule = if problems.iter().any(Problem::is_error) {
+        0
+    } else {
+        add_schedule_problems(&mut problems, &schedule)
+    };
+    Checked {
+        problems,
+        from_schedule,
+        schedule,
+    }
+}
+
+/// The dialect's rules and the reading warnings.
+fn rule_problems(loaded: &Loaded) -> Vec<Problem> {
     let mut problems = loaded.dialect.dialect().validate(&loaded.document);
     for w in &loaded.warnings {
         if !problems.contains(w) {
             problems.push(w.clone());
         }
     }
-    let schedule = schedule(&loaded.plan);
-    // Placement is judged once the dialect's own rules hold (a group numbered 0 is
-    // reported as such, not also as misplaced); a plan they reject has no schedule.
-    if problems.iter().any(Problem::is_error) {
-        return Checked {
-            problems,
-            from_schedule: 0,
-            schedule,
-        };
-    }
-    // Everything `schedule` refuses, `validate` reports: a plan the dialect's rules
-    // accept can still have no schedule (a task without an id, a cycle that runs
-    // through group dependencies).
-    let before = problems.len();
-    match &schedule {
+    problems
+}
+
+/// Everything `schedule` refuses, `validate` reports: a plan the dialect's rules accept
+/// can still have no schedule (a task without an id, a cycle that runs through group
+/// dependencies). Adds the schedule's error findings, or why there is no schedule, and
+/// returns how many findings it added (0 without a schedule).
+fn add_schedule_problems(
+    problems: &mut Vec<Problem>,
+    schedule: &Result<Schedule, ExecError>,
+) -> usize {
+    match schedule {
         Ok(s) => {
+            let before = problems.len();
             for f in s.findings.iter().filter(|f| f.is_error()) {
                 let location = match f.task.as_str() {
                     "" => Location::Document,
@@ -220,21 +240,15 @@ pub fn check(loaded: &Loaded) -> Checked {
                 };
                 problems.push(Problem::error(f.rule, location, f.message.clone()));
             }
+            problems.len() - before
         }
-        Err(e) => problems.push(Problem::error(
-            "schedulable",
-            Location::Document,
-            e.to_string(),
-        )),
-    }
-    let from_schedule = if schedule.is_ok() {
-        problems.len() - before
-    } else {
-        0
-    };
-    Checked {
-        problems,
-        from_schedule,
-        schedule,
+        Err(e) => {
+            problems.push(Problem::error(
+                "schedulable",
+                Location::Document,
+                e.to_string(),
+            ));
+            0
+        }
     }
 }
