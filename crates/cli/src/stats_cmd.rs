@@ -100,7 +100,9 @@ fn input_kind(path: Option<&Path>) -> InputKind {
 /// Computes the figures for `args` and renders them as a table or JSON.
 fn stats(args: &StatsArgs, tokenizer: &dyn Tokenizer) -> Result<String, String> {
     let name = output::input_name(args.input.as_deref());
-    if name == "<stdin>" && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+    if output::named_file(args.input.as_deref()).is_none()
+        && std::io::IsTerminal::is_terminal(&std::io::stdin())
+    {
         return Err(
             "no input: give a JSON or TOON file, or pipe one in (`toon ./stats` converts a file named stats)"
                 .to_owned(),
