@@ -541,8 +541,6 @@ def read_file(
         raise
 
 
-_EXTENSIONS = (".md", ".markdown", ".json", ".yaml", ".yml", ".toon", ".mdc")
-_FORMAT_EXTENSIONS = {"json": "json", "yaml": "yaml", "toon": "toon", "md": "md"}
 
 
 @dataclass
@@ -555,22 +553,6 @@ class FolderResult:
     target: Optional[str]
     conversion: Optional[Conversion]
     error: Optional[PlanError] = None
-
-
-def _plan_files(folder: str) -> List[str]:
-    out = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in files:
-            if not name.startswith(".") and name.lower().endswith(_EXTENSIONS):
-                out.append(os.path.join(root, name))
-    return sorted(out)
-
-
-def _target_name(name: str, format: str) -> str:
-    lower = name.lower()
-    stem = next((name[: -len(e)] for e in _EXTENSIONS if lower.endswith(e)), name)
-    return f"{stem}.{_FORMAT_EXTENSIONS[format]}"
 
 
 def convert_folder(
@@ -586,26 +568,33 @@ def convert_folder(
     """Converts every plan file under the folder ``source`` (recursively, hidden
     entries skipped) to dialect ``to``, writing each into the folder ``target`` under
     its own relative path with the new format's extension (``x.plan.md`` becomes
-    ``x.plan.toon``), each atomically. ``format``, ``set``, ``force`` and ``lean`` are
-    :meth:`Plan.convert`'s. A file that fails to read or convert is reported in its
-    :class:`FolderResult`, not raised; a ``target`` inside ``source`` or naming a file
-    is a :class:`PlanError`."""
-    src, dst = os.fspath(source), os.fspath(target)
-    if not os.path.isdir(src):
-        raise PlanError(f"{src}: not a folder")
-    if os.path.exists(dst) and not os.path.isdir(dst):
-        raise PlanError(f"{dst}: exists and is not a folder")
-    if os.path.abspath(dst) == os.path.abspath(src):
-        raise PlanError(f"{dst}: is the source folder: the plans in it are not written over")
+    ``x.plan.toon``; composite plans get a new ``PLAN-<random>.yaml`` name), each
+    atomically. ``format``, ``set``, ``force`` and ``lean`` are :meth:`Plan.convert`'s.
+    The folder's dialect is the one most of its plans are in; a plan in another dialect
+    is reported, not converted. A file that fails to read or convert is reported in its
+    :class:`FolderResult`, not raised. A ``source`` that is not a folder or holds no
+    plan, a ``target`` that is a file, is ``source`` itself, or would have a plan
+    written over a source or two plans written to one file, is a :class:`PlanError`
+    (kind ``output``) and nothing is written."""
+    from ._toonkit import plan_folder
+
+    work = plan_folder(os.fspath(source), os.fspath(target), to, format)
     results = []
-    for path in _plan_files(src):
+    for entry in work["entries"]:
+        path, out = entry["source"], entry["target"]
+        if entry["foreign_dialect"] is not None:
+            err = PlanError(
+                f"{path}: a {entry['foreign_dialect']} plan among {work['dialect']} plans: "
+                "not converted (convert it on its own, naming its dialect)"
+            )
+            err.kind, err.line, err.column, err.path, err.msg = "shape", None, None, None, str(err)
+            results.append(FolderResult(path, None, None, err))
+            continue
         try:
             conv = read_file(path).convert(to, format, set=set, force=force, lean=lean)
         except PlanError as e:
             results.append(FolderResult(path, None, None, e))
             continue
-        rel = os.path.relpath(os.path.dirname(path), src)
-        out = os.path.normpath(os.path.join(dst, rel, _target_name(os.path.basename(path), conv.format)))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         results.append(FolderResult(path, conv.write(out), conv))
     return results
