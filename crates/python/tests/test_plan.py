@@ -671,6 +671,30 @@ def test_a_folder_converts_as_the_cli_converts_it(tmp_path):
     assert e.value.kind == "output"
 
 
+def _keys_agree(d, typed):
+    required = set(getattr(typed, "__required_keys__", typed.__annotations__))
+    assert required <= set(d) <= set(typed.__annotations__), (typed.__name__, sorted(d))
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_schedule_and_events_have_the_typed_dicts_keys(path):
+    p = plan.read_file(path)
+    try:
+        s = p.schedule()
+    except plan.PlanError:
+        return
+    _keys_agree(s, plan.Schedule)
+    for w in s["waves"]:
+        _keys_agree(w, plan.Wave)
+    for t in s["tasks"]:
+        _keys_agree(t, plan.ScheduledTask)
+        _keys_agree(t["stage"], plan.Stage)
+    for f in s["findings"]:
+        _keys_agree(f, plan.Finding)
+    for e in p.dry_run(2, fail=[s["tasks"][0]["id"]] if s["tasks"] else []):
+        _keys_agree(e, plan.Event)
+
+
 def test_messages_name_no_command_line_flags():
     messages = []
     for attempt in (
