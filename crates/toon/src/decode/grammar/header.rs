@@ -103,6 +103,7 @@ pub(crate) fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
             name: Cow::Owned(f.name.into_owned()),
             children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
             leaves: f.leaves,
+            origin: f.origin,
         })
         .collect()
 }
@@ -419,9 +420,11 @@ fn parse_fields<'a>(
             return Err(TokenError::new("Empty field name in field list", offset));
         }
         let Some(group_start) = find_unquoted(t, b'{', 0) else {
+            let name =
+                parse_name_token(t).map_err(|e| TokenError::new(e.message, e.offset + offset))?;
             fields.push(Field {
-                name: parse_name_token(t)
-                    .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
+                origin: origin_of(&name),
+                name,
                 children: None,
                 leaves: 1,
             });
@@ -458,14 +461,25 @@ fn parse_fields<'a>(
             offset: e.offset + offset + group_start + 1,
             ..e
         })?;
+        let name = parse_name_token(name_part)
+            .map_err(|e| TokenError::new(e.message, e.offset + offset))?;
         fields.push(Field {
-            name: parse_name_token(name_part)
-                .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
+            origin: origin_of(&name),
+            name,
             leaves: leaf_count(&children),
             children: Some(children),
         });
     }
     Ok(fields)
+}
+
+/// [`Field::origin`] of a name as parsed: the address of its text in the line when it
+/// is borrowed from it.
+fn origin_of(name: &Cow<'_, str>) -> usize {
+    match name {
+        Cow::Borrowed(s) => s.as_ptr() as usize,
+        Cow::Owned(_) => 0,
+    }
 }
 
 /// The first field name repeated within one brace group, searched depth first. Field
