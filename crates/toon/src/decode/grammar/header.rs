@@ -422,12 +422,7 @@ fn parse_fields<'a>(
         let Some(group_start) = find_unquoted(t, b'{', 0) else {
             let name =
                 parse_name_token(t).map_err(|e| TokenError::new(e.message, e.offset + offset))?;
-            fields.push(Field {
-                origin: origin_of(&name),
-                name,
-                children: None,
-                leaves: 1,
-            });
+            fields.push(parsed_field(name, None));
             continue;
         };
         let name_part = &t[..group_start];
@@ -463,22 +458,23 @@ fn parse_fields<'a>(
         })?;
         let name = parse_name_token(name_part)
             .map_err(|e| TokenError::new(e.message, e.offset + offset))?;
-        fields.push(Field {
-            origin: origin_of(&name),
-            name,
-            leaves: leaf_count(&children),
-            children: Some(children),
-        });
+        fields.push(parsed_field(name, Some(children)));
     }
     Ok(fields)
 }
 
-/// [`Field::origin`] of a name as parsed: the address of its text in the line when it
-/// is borrowed from it.
-fn origin_of(name: &Cow<'_, str>) -> usize {
-    match name {
+/// A field read from a header, its [`origin`](Field::origin) the address of its name's
+/// text in the line when the name is borrowed from it.
+fn parsed_field<'a>(name: Cow<'a, str>, children: Option<Vec<Field<'a>>>) -> Field<'a> {
+    let origin = match &name {
         Cow::Borrowed(s) => s.as_ptr() as usize,
         Cow::Owned(_) => 0,
+    };
+    Field {
+        name,
+        leaves: children.as_deref().map_or(1, leaf_count),
+        children,
+        origin,
     }
 }
 

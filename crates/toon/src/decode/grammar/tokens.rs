@@ -432,10 +432,15 @@ pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) ->
     let mut seen_delim = false;
     let mut start = 0;
     let mut i = 0;
-    // Jump to the next `"`, delimiter or `:`. Inside quotes only `"` and `\\` matter
-    // (skip_quoted).
-    while let Some(at) = next_row_special(b, i, delim) {
-        i = at;
+    // Skip ordinary bytes; stop at `"`, the delimiter and `:`. Inside quotes only `"`
+    // and `\\` matter (skip_quoted).
+    loop {
+        while i < b.len() && !ROW_SPECIAL[usize::from(b[i])] {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
         match b[i] {
             b'"' => match skip_quoted(b, i) {
                 Some(end) => i = end + 1,
@@ -443,6 +448,7 @@ pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) ->
             },
             b':' if !seen_delim => return false,
             b':' => i += 1,
+            c if c != delim => i += 1,
             _ => {
                 out.push(trim_spaces(&line[start..i]));
                 start = i + 1;
@@ -455,33 +461,16 @@ pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) ->
     true
 }
 
-/// The index of the first `"`, `:` or `delim` in `b` from `from`: eight bytes at a
-/// time (a zero-byte test on each byte XOR the wanted one), then byte by byte.
-fn next_row_special(b: &[u8], from: usize, delim: u8) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    // The high bit of every byte of `x` equal to `c` is set (and possibly of bytes
-    // after such a byte: the lowest set bit is always exact).
-    let zero_of = |x: u64, c: u8| {
-        let y = x ^ (ONES * u64::from(c));
-        y.wrapping_sub(ONES) & !y & HIGH
-    };
-    let mut i = from;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let found = zero_of(x, b'"') | zero_of(x, b':') | zero_of(x, delim);
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    let rest = b.get(i..)?;
-    rest.iter()
-        .position(|&c| c == b'"' || c == b':' || c == delim)
-        .map(|p| i + p)
-}
+/// Bytes that can matter in a row: quote, colon and the three delimiters.
+static ROW_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b':' as usize] = true;
+    t[b',' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'|' as usize] = true;
+    t
+};
 
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
 fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
