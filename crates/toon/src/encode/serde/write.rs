@@ -98,16 +98,23 @@ pub(crate) struct Out<'w> {
     max_depth: usize,
     /// The mark of an inline attempt in progress.
     attempt: Option<Mark>,
+    /// The text drains into a sink, so nothing written may be taken back beyond an
+    /// inline line: each container is looked at whole before it is written (two
+    /// passes). Without a sink every container is written in one pass
+    /// ([`single`]), and one that turns out to need another form is taken back.
+    streaming: bool,
 }
 
 impl<'w> Out<'w> {
     /// A run writing to `w` with `options`.
     pub(crate) fn new(w: LineWriter<'w>, options: &EncodeOptions) -> Out<'w> {
+        let streaming = w.has_sink();
         Out {
             enc: Encoder::new(w, options.delimiter, options.max_depth),
             delimiter: options.delimiter,
             max_depth: options.max_depth,
             attempt: None,
+            streaming,
         }
     }
 
@@ -169,6 +176,9 @@ impl<'w> Out<'w> {
 
     /// An array that is not one inline line, at `pos`.
     fn write_array<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        if !self.streaming {
+            return self.array_in_one_pass(pos, v);
+        }
         let array_level = pos.level() + 1;
         let child_depth = pos.child_depth();
         // An array that is not inline holds a non-primitive, so it is not empty.
@@ -197,6 +207,7 @@ impl<'w> Out<'w> {
                     row_depth: child_depth,
                     level: array_level,
                     n: 0,
+                    verified: true,
                 };
                 check_len(visit(v, rows)?, plan.len)
             }
@@ -226,6 +237,9 @@ impl<'w> Out<'w> {
 
     /// An object at `pos`.
     fn write_object<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        if !self.streaming {
+            return self.object_in_one_pass(pos, v);
+        }
         let object_level = pos.level() + 1;
         let plan = match plan_object(v, object_level, self.max_depth, pos.place()) {
             Ok(plan) => plan,
@@ -242,9 +256,22 @@ impl<'w> Out<'w> {
                 level: object_level,
                 key: String::new(),
                 n: 0,
+                verified: true,
+                keys: None,
             };
             return check_len(visit(v, rows)?, plan.len);
         }
+        self.write_fields(pos, v, false)
+    }
+
+    /// The fields of an object at `pos`, one per line; `check_keys` makes a repeated
+    /// key stop the writing with [`Halt::Repeat`].
+    fn write_fields<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        check_keys: bool,
+    ) -> Res<()> {
         let (depth, item) = match pos {
             Pos::Root => (0, false),
             Pos::ListItem { depth, .. } => (depth, true),
@@ -259,12 +286,14 @@ impl<'w> Out<'w> {
             depth,
             level: pos.level(),
             item,
+            check_keys,
         };
         visit(v, fields)
     }
 
     /// One table row from a `Value`, written by the `Value` walker: the fallback for
-    /// a row whose keys are not in the header's order.
+    /// a row whose keys are not in the header's order, or that repeats a key (the
+    /// `Value` keeps the last value). [`Halt::NoFit`] if the row does not fit.
     fn value_row<T: Serialize + ?Sized>(
         &mut self,
         v: &T,
@@ -273,7 +302,7 @@ impl<'w> Out<'w> {
     ) -> Res<()> {
         let value = v.serialize(ValueSerializer::at_level(level, self.max_depth))?;
         let (Some(ordered), Value::Object(row)) = (row_matches(fields, &value), &value) else {
-            return Err(Halt::Inconsistent);
+            return Err(Halt::NoFit);
         };
         self.enc.cells(row, fields, ordered, &mut true);
         Ok(())
@@ -498,6 +527,7 @@ macro_rules! only_a_sequence {
 }
 
 mod lines;
+mod single;
 mod table;
 use lines::{Fields, Items};
 use table::{KeyedRows, Rows};
