@@ -189,7 +189,7 @@ impl Serialize for PyValue<'_, '_> {
         }
         if let Ok(d) = obj.cast_exact::<PyDict>() {
             return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
+                self.guarded(|| self.serialize_dict(d, s))
             });
         }
         if let Ok(f) = obj.cast_exact::<PyFloat>() {
@@ -213,17 +213,17 @@ impl Serialize for PyValue<'_, '_> {
         }
         if let Ok(d) = obj.cast::<PyDict>() {
             return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
+                self.guarded(|| self.serialize_dict(d, s))
             });
         }
         if let Ok(list) = obj.cast::<PyList>() {
             return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_list(list, s))
+                self.guarded(|| self.serialize_list(list, s))
             });
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
             return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+                self.guarded(|| {
                     let mut seq = s.serialize_seq(Some(tuple.len()))?;
                     for item in tuple.iter() {
                         seq.serialize_element(&self.child(&item))?;
@@ -234,7 +234,7 @@ impl Serialize for PyValue<'_, '_> {
         }
         let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
         ctx.open(obj, || {
-            stacker::maybe_grow(RED_ZONE, SEGMENT, || self.child(&replaced).serialize(s))
+            self.guarded(|| self.child(&replaced).serialize(s))
         })
     }
 }
@@ -243,8 +243,22 @@ impl Serialize for PyValue<'_, '_> {
 /// the size of each new segment when less is left (deep values on small stacks).
 const RED_ZONE: usize = 128 * 1024;
 const SEGMENT: usize = 4 * 1024 * 1024;
+/// The stack is checked at every this many levels: fewer levels than that use far
+/// less than [`RED_ZONE`].
+const CHECK_EVERY: usize = 8;
 
 impl<'py> PyValue<'_, 'py> {
+    /// Runs `f` (which serializes this container's elements), on a new stack segment
+    /// if this one is nearly used up.
+    #[inline]
+    fn guarded<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.depth % CHECK_EVERY == 0 {
+            stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+        } else {
+            f()
+        }
+    }
+
     fn serialize_dict<S: Serializer>(
         &self,
         d: &Bound<'py, PyDict>,
@@ -416,7 +430,14 @@ fn serialize_int<S: Serializer>(
     s: S,
     ctx: &Ctx<'_>,
 ) -> Result<S::Ok, S::Error> {
-    if let Ok(v) = i.extract::<i64>() {
+    let mut overflow = 0;
+    // SAFETY: `i` is a live int; the call sets `overflow` instead of raising when the
+    // value does not fit, and raises (returning -1) only on other errors.
+    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
+    if overflow == 0 {
+        if v == -1 && PyErr::occurred(i.py()) {
+            return Err(ctx.fail(PyErr::fetch(i.py())));
+        }
         return s.serialize_i64(v);
     }
     if let Ok(v) = i.extract::<u64>() {

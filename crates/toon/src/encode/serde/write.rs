@@ -24,6 +24,7 @@ use crate::encode::line::syntax::{
 use crate::encode::line::{LineWriter, Mark};
 use crate::encode::value::Encoder;
 use crate::encode::value::row_matches;
+use crate::stack::guarded;
 use crate::{Delimiter, EncodeOptions, Value};
 
 /// Where a value goes, as the `Value` encoder's functions receive it. `level` is
@@ -140,13 +141,14 @@ impl<'w> Out<'w> {
 
     /// Writes `v` at `pos`.
     pub(crate) fn write_at<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        // Only containers recurse, so only they need the stack guard.
         match visit(v, Attempt { out: self, pos }) {
             Ok(()) => Ok(()),
-            Err(Halt::Container) => self.write_object(pos, v),
+            Err(Halt::Container) => guarded(|| self.write_object(pos, v)),
             Err(Halt::NoFit) => match self.attempt.take() {
                 Some(mark) => {
                     self.enc.w.rewind(mark);
-                    self.write_array(pos, v)
+                    guarded(|| self.write_array(pos, v))
                 }
                 None => Err(Halt::Inconsistent),
             },

@@ -8,7 +8,6 @@ use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open
 use super::super::keys::{KeySet, key_into};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
-use crate::stack::guarded;
 
 /// The items of an expanded list.
 pub(super) struct Items<'a, 'w> {
@@ -33,7 +32,7 @@ impl SeqVisit for Items<'_, '_> {
             depth: self.depth,
             level: self.level,
         };
-        guarded(|| self.out.write_at(pos, v))?;
+        self.out.write_at(pos, v)?;
         self.n += 1;
         Ok(())
     }
@@ -103,7 +102,7 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
         open(self.level, self.out.max_depth)?;
         let pos = self.pos(variant, 0);
-        guarded(|| self.out.write_at(pos, v))
+        self.out.write_at(pos, v)
     }
     fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
         Err(Halt::Fallback)
@@ -143,13 +142,13 @@ impl MapVisit for FieldEntries<'_, '_> {
         let f = &mut self.fields;
         let pos = field_pos(&self.key, self.n, f.depth, f.level + 1, f.item);
         self.n += 1;
-        guarded(|| f.out.write_at(pos, v))
+        f.out.write_at(pos, v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
         Self::check(&mut self.keys, key)?;
         let pos = self.fields.pos(key, self.n);
         self.n += 1;
-        guarded(|| self.fields.out.write_at(pos, v))
+        self.fields.out.write_at(pos, v)
     }
     fn end(self) -> Res<()> {
         if self.fields.item && self.n == 0 {
