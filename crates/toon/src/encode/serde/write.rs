@@ -210,6 +210,7 @@ impl<'w> Out<'w> {
                     level: array_level,
                     n: 0,
                     verified: true,
+                    skip: 0,
                 };
                 check_len(visit(v, rows)?, plan.len)
             }

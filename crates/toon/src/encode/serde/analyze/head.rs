@@ -3,7 +3,8 @@
 //! later element as it writes it (and takes the container back if one does not fit).
 //!
 //! - [`array_head`]: an array's length hint and its first element's table template
-//!   (spec §9.3: the first row prescribes the header's fields).
+//!   (spec §9.3: the first row prescribes the header's fields), with that row's
+//!   cells, written on the way.
 //! - [`keyed_candidate`]: whether every entry value of an object is an object of one
 //!   size (§9.5), stopping at the first that is not — most objects stop at their
 //!   first primitive entry.
@@ -12,7 +13,8 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, visit};
-use super::table::{Shape, shape_of};
+use super::table::{RowText, Shape, shape_and_cells, shape_of};
+use crate::Delimiter;
 use super::{Sizes, size_of, undecided};
 
 /// What [`array_head`] learns of an array.
@@ -21,25 +23,31 @@ pub(crate) struct ArrayHead {
     pub(crate) hint: Option<usize>,
     /// The first element's template shape, when asked for and the array has one.
     pub(crate) first: Option<Shape>,
+    /// The first element's cells as a table row (meaningful when `first` is a
+    /// group).
+    pub(crate) first_cells: String,
 }
 
 /// The length hint of the array `v` (at nesting `level`, its own level) and, if
-/// `want_shape`, its first element's shape.
+/// `want_shape`, its first element's shape and its cells as a row with `delimiter`.
 pub(crate) fn array_head<T: Serialize + ?Sized>(
     v: &T,
     level: usize,
     max_depth: usize,
     want_shape: bool,
+    delimiter: Delimiter,
 ) -> Res<ArrayHead> {
     let mut head = ArrayHead {
         hint: None,
         first: None,
+        first_cells: String::new(),
     };
     let look = HeadLook {
         head: &mut head,
         level,
         max_depth,
         want_shape,
+        delimiter,
     };
     match visit(v, look) {
         Ok(()) | Err(Halt::Container) => Ok(head),
@@ -52,6 +60,7 @@ struct HeadLook<'a> {
     level: usize,
     max_depth: usize,
     want_shape: bool,
+    delimiter: Delimiter,
 }
 
 /// Anything but a sequence cannot be the array the attempt saw: the `Value` route.
@@ -96,7 +105,14 @@ impl<'a> Visit for HeadLook<'a> {
 impl SeqVisit for HeadLook<'_> {
     type Ok = ();
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
-        self.head.first = Some(shape_of(v, self.level, self.max_depth)?);
+        let mut row = RowText {
+            out: std::mem::take(&mut self.head.first_cells),
+            first: true,
+            delimiter: self.delimiter,
+        };
+        let shape = shape_and_cells(v, self.level, self.max_depth, Some(&mut row))?;
+        self.head.first = Some(shape);
+        self.head.first_cells = row.out;
         // Stops the serialization: the rest is read while it is written.
         Err(Halt::Container)
     }

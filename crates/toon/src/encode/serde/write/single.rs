@@ -37,7 +37,13 @@ impl Out<'_> {
         let child_depth = pos.child_depth();
         // An array that is not inline holds a non-primitive, so it is not empty.
         let may_be_table = array_form(pos.place(), 1, false) != ArrayForm::List;
-        let head = match array_head(v, array_level, self.max_depth, may_be_table) {
+        let head = match array_head(
+            v,
+            array_level,
+            self.max_depth,
+            may_be_table,
+            self.delimiter,
+        ) {
             Ok(head) => head,
             Err(Halt::Fallback) => return self.fallback(pos, v),
             Err(e) => return Err(e),
@@ -58,6 +64,9 @@ impl Out<'_> {
             let start = self.out().len();
             self.header(pos.key(), len, false, Some(fields));
             let end = self.out().len();
+            // The first row's cells came with its template.
+            self.enc.w.line(child_depth);
+            self.out().push_str(&head.first_cells);
             let rows = Rows {
                 out: self,
                 fields,
@@ -65,6 +74,7 @@ impl Out<'_> {
                 level: array_level,
                 n: 0,
                 verified: false,
+                skip: 1,
             };
             match visit(v, rows) {
                 Ok(n) => {

@@ -22,6 +22,8 @@ pub(super) struct Rows<'a, 'w, 'f> {
     /// Whether the look-ahead found every row to fit (else a row that does not fit
     /// stops the table with [`Halt::NoFit`]).
     pub(super) verified: bool,
+    /// Leading rows already written (by the look-ahead), counted but not written.
+    pub(super) skip: usize,
 }
 
 /// A row that does not fit is [`Halt::NoFit`], unless the look-ahead found it to
@@ -44,6 +46,10 @@ impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
 impl SeqVisit for Rows<'_, '_, '_> {
     type Ok = usize;
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        if self.n < self.skip {
+            self.n += 1;
+            return Ok(());
+        }
         self.out.enc.w.line(self.row_depth);
         row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
         self.n += 1;
