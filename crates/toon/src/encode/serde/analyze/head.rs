@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, visit};
 use super::table::{RowText, Shape, shape_and_cells, shape_of};
-use crate::Delimiter;
 use super::{Sizes, size_of, undecided};
+use crate::Delimiter;
 
 /// What [`array_head`] learns of an array.
 pub(crate) struct ArrayHead {

@@ -16,9 +16,7 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, Res, visit};
-use super::super::analyze::{
-    Field, Shape, array_head, count, first_value_shape, keyed_candidate,
-};
+use super::super::analyze::{Field, Shape, array_head, count, first_value_shape, keyed_candidate};
 use super::super::keys::KeySet;
 use super::lines::Items;
 use super::table::{KeyedRows, Rows};
@@ -37,13 +35,7 @@ impl Out<'_> {
         let child_depth = pos.child_depth();
         // An array that is not inline holds a non-primitive, so it is not empty.
         let may_be_table = array_form(pos.place(), 1, false) != ArrayForm::List;
-        let head = match array_head(
-            v,
-            array_level,
-            self.max_depth,
-            may_be_table,
-            self.delimiter,
-        ) {
+        let head = match array_head(v, array_level, self.max_depth, may_be_table, self.delimiter) {
             Ok(head) => head,
             Err(Halt::Fallback) => return self.fallback(pos, v),
             Err(e) => return Err(e),
