@@ -252,7 +252,7 @@ impl<'py> PyValue<'_, 'py> {
     /// if this one is nearly used up.
     #[inline]
     fn guarded<R>(&self, f: impl FnOnce() -> R) -> R {
-        if self.depth % CHECK_EVERY == 0 {
+        if self.depth.is_multiple_of(CHECK_EVERY) {
             stacker::maybe_grow(RED_ZONE, SEGMENT, f)
         } else {
             f()

@@ -45,7 +45,7 @@ fn push_short_decimal(out: &mut String, f: f64) -> bool {
     let scaled = a * FRACTION_SCALE;
     if !(a > 0.0 && scaled < LIMIT) {
         // Whole numbers below 2^51 are their digits.
-        if a >= 1.0 && a < LIMIT && a.trunc() == a {
+        if (1.0..LIMIT).contains(&a) && a.trunc() == a {
             if f < 0.0 {
                 out.push('-');
             }
@@ -61,7 +61,7 @@ fn push_short_decimal(out: &mut String, f: f64) -> bool {
     // `m` is a whole number below 2^51, so the conversion is exact.
     let mut m = m as u64;
     let mut digits = FRACTION_DIGITS;
-    while digits > 0 && m % 10 == 0 {
+    while digits > 0 && m.is_multiple_of(10) {
         m /= 10;
         digits -= 1;
     }
