@@ -17,9 +17,9 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use pyo3::Borrowed;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::Borrowed;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -188,9 +188,7 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_int(i, s, ctx);
         }
         if let Ok(d) = obj.cast_exact::<PyDict>() {
-            return ctx.open(obj, || {
-                self.guarded(|| self.serialize_dict(d, s))
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
         }
         if let Ok(f) = obj.cast_exact::<PyFloat>() {
             return serialize_float(f.value(), s);
@@ -212,14 +210,10 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_float(f.value(), s);
         }
         if let Ok(d) = obj.cast::<PyDict>() {
-            return ctx.open(obj, || {
-                self.guarded(|| self.serialize_dict(d, s))
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
         }
         if let Ok(list) = obj.cast::<PyList>() {
-            return ctx.open(obj, || {
-                self.guarded(|| self.serialize_list(list, s))
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_list(list, s)));
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
             return ctx.open(obj, || {
@@ -233,9 +227,7 @@ impl Serialize for PyValue<'_, '_> {
             });
         }
         let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
-        ctx.open(obj, || {
-            self.guarded(|| self.child(&replaced).serialize(s))
-        })
+        ctx.open(obj, || self.guarded(|| self.child(&replaced).serialize(s)))
     }
 }
 
@@ -285,7 +277,9 @@ impl<'py> PyValue<'_, 'py> {
         if ctx.default.is_some() {
             // `default` runs Python code, which may change this dict: read a snapshot.
             let items: Vec<_> = d.iter().collect();
-            let entries = items.iter().map(|(k, v)| (k.as_borrowed(), v.as_borrowed()));
+            let entries = items
+                .iter()
+                .map(|(k, v)| (k.as_borrowed(), v.as_borrowed()));
             return self.serialize_entries(d, items.len(), entries, s);
         }
         // No Python code that could change the dict runs while it is serialized (the
@@ -374,8 +368,7 @@ impl<'a, 'py> Iterator for BorrowedEntries<'a, 'py> {
         let mut k = std::ptr::null_mut();
         let mut v = std::ptr::null_mut();
         // SAFETY: `d` is a live dict; `PyDict_Next` hands out borrowed references.
-        if unsafe { pyo3::ffi::PyDict_Next(self.d.as_ptr(), &mut self.pos, &mut k, &mut v) } == 0
-        {
+        if unsafe { pyo3::ffi::PyDict_Next(self.d.as_ptr(), &mut self.pos, &mut k, &mut v) } == 0 {
             return None;
         }
         let py = self.d.py();
