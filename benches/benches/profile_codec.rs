@@ -10,11 +10,13 @@
 //!
 //! Arguments: `encode | encode-typed | encode-typed-value | encode-serde-value | decode |
 //! decode-typed | decode-typed-reader | decode-serde-value | decode-json | decode-stream |
-//! decode-stream-value | json-decode | json-typed | json-encode`, a dataset slug, and the
+//! decode-stream-value | json-decode | json-typed | json-encode | json-encode-typed`, a
+//! dataset slug, and the
 //! target size in bytes of pretty JSON (default 100000).
 //! `json-decode`, `json-typed` and `json-encode` are serde_json on the same data as
 //! compact JSON (to a `serde_json::Value`, to the typed structs, and `to_string` of a
-//! `serde_json::Value`): the peer the decode and encode targets compare against.
+//! `serde_json::Value`): the peer the decode and encode targets compare against;
+//! `json-encode-typed` is serde_json's compact `to_string` of the typed structs.
 //! `encode-serde-value` is `toon::to_string(&serde_json::Value)` and
 //! `decode-serde-value` `toon::from_str::<serde_json::Value>`.
 //! `encode-typed` is `toon::to_string` on the typed structs (written directly);
@@ -40,7 +42,7 @@ use toon_benches::datasets::Dataset;
 const USAGE: &str = "usage: profile_codec \
 (encode|encode-typed|encode-typed-value|encode-serde-value|decode|decode-typed|\
 decode-typed-reader|decode-serde-value|decode-json|decode-stream|decode-stream-value|\
-json-decode|json-typed|json-encode) DATASET [BYTES]";
+json-decode|json-typed|json-encode|json-encode-typed) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -107,7 +109,8 @@ fn run(args: &[String]) -> Result<(), String> {
         | "encode-typed-value"
         | "decode-typed"
         | "decode-typed-reader"
-        | "json-typed" => with_typed(
+        | "json-typed"
+        | "json-encode-typed" => with_typed(
             dataset,
             TypedOp {
                 p: &p,
@@ -115,6 +118,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 reader: operation == "decode-typed-reader",
                 via_value: operation == "encode-typed-value",
                 json: operation == "json-typed",
+                json_encode: operation == "json-encode-typed",
             },
         )?,
         other => return Err(format!("unknown operation {other:?}")),
@@ -143,6 +147,8 @@ struct TypedOp<'a> {
     via_value: bool,
     /// serde_json reading the same data as compact JSON into the typed structs.
     json: bool,
+    /// serde_json writing the typed structs as compact JSON.
+    json_encode: bool,
 }
 
 impl TypedFn for TypedOp<'_> {
@@ -162,6 +168,9 @@ impl TypedFn for TypedOp<'_> {
             Ok(profiled(|| toon::from_str::<T>(&p.toon_text)).map_or(0, |_| 1))
         } else {
             let typed: T = serde_json::from_str(&p.json_text).map_err(|e| e.to_string())?;
+            if self.json_encode {
+                return Ok(profiled(|| serde_json::to_string(&typed)).map_or(0, |s| s.len()));
+            }
             if self.via_value {
                 let encode = || toon::to_value(&typed).map(|v| toon::encode_value(&v));
                 return Ok(profiled(encode).map_or(0, |s| s.len()));

@@ -1,5 +1,7 @@
 //! Arbitrary `Value` → encode with each delimiter and indent → decode (strict and
-//! non-strict) gives the value back, and encoding is idempotent through decode.
+//! non-strict) gives the value back, and encoding is idempotent through decode. The
+//! direct `Serialize` encoder, in one pass (`to_string_with`) and streaming
+//! (`to_writer_with`), gives the text of the `Value` encoder on the serialized data.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -89,6 +91,15 @@ fuzz_target!(|a: Any| {
                 .with_delimiter(delimiter)
                 .with_indent_size(indent);
             let text = toon::encode_value_with(&value, &enc).expect("shallow values encode");
+            // `Value`'s `Serialize` writes integers wider than 128 bits as the nearest
+            // f64, so the direct encoder is held to the `Value` of the serialized data.
+            let serialized = toon::to_value(&value).expect("shallow values serialize");
+            let want = toon::encode_value_with(&serialized, &enc).expect("encodes");
+            let direct = toon::to_string_with(&value, &enc).expect("the direct encoder encodes");
+            assert_eq!(direct, want, "{delimiter:?}/{indent}: to_string_with");
+            let mut streamed = Vec::new();
+            toon::to_writer_with(&mut streamed, &value, &enc).expect("streams");
+            assert_eq!(streamed, want.as_bytes(), "{delimiter:?}/{indent}: to_writer_with");
             for strict in [true, false] {
                 let dec = DecodeOptions::default()
                     .with_indent_size(indent)

@@ -16,11 +16,8 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-#[cfg(not(feature = "py310"))]
-use std::hash::BuildHasherDefault;
-#[cfg(not(feature = "py310"))]
-use std::rc::Rc;
 
+use pyo3::Borrowed;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -48,49 +45,12 @@ pub(crate) struct Ctx<'py> {
     /// The Python exception behind the serde error being returned, raised in its place.
     error: RefCell<Option<PyErr>>,
     /// `default`'s result for each object it was called on, by address: the encoder
-    /// reads a container more than once (a look-ahead, then the writing pass), and
-    /// `default` must run once per object and give the same answer each time. Each
+    /// reads the first element of an array (and some objects) twice (a bounded
+    /// look-ahead, then the writing pass), and `default` must run once per object
+    /// and give the same answer each time. Each
     /// entry holds the original too, so its address cannot be reused by another object
     /// while the entry exists (even if `default` changes the tree being encoded).
     replaced: RefCell<HashMap<usize, Replaced<'py>>>,
-    /// The UTF-8 of each str dict key met so far, by address, with the key (so that
-    /// the address is not reused while the entry exists). Keys repeat across the rows
-    /// of a table and are read twice (look-ahead, writing pass); the stable ABI of 3.9
-    /// can only copy a str's UTF-8 out, so each key is copied once per call.
-    #[cfg(not(feature = "py310"))]
-    keys: RefCell<HashMap<usize, CachedKey<'py>, BuildHasherDefault<AddrHasher>>>,
-}
-
-/// A str dict key and its UTF-8.
-#[cfg(not(feature = "py310"))]
-type CachedKey<'py> = (Bound<'py, PyString>, Rc<str>);
-
-/// Distinct dict keys cached per call: enough for any realistic schema, and a bound
-/// for values whose keys never repeat.
-#[cfg(not(feature = "py310"))]
-const KEY_CACHE_LIMIT: usize = 4096;
-
-/// Hashes an object's address: addresses are distinct, so one multiplication spreads
-/// them enough.
-#[cfg(not(feature = "py310"))]
-#[derive(Default)]
-struct AddrHasher(u64);
-
-#[cfg(not(feature = "py310"))]
-impl std::hash::Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
 }
 
 impl<'py> Ctx<'py> {
@@ -112,24 +72,7 @@ impl<'py> Ctx<'py> {
             open: RefCell::new(Vec::new()),
             error: RefCell::new(None),
             replaced: RefCell::new(HashMap::new()),
-            #[cfg(not(feature = "py310"))]
-            keys: RefCell::new(HashMap::default()),
         }
-    }
-
-    /// The UTF-8 of the str dict key `k`, copied out once per call.
-    #[cfg(not(feature = "py310"))]
-    fn str_key(&self, k: &Bound<'py, PyString>) -> PyResult<Rc<str>> {
-        let addr = k.as_ptr() as usize;
-        if let Some((_, text)) = self.keys.borrow().get(&addr) {
-            return Ok(text.clone());
-        }
-        let text: Rc<str> = Rc::from(Text::of(k)?.as_str()?);
-        let mut keys = self.keys.borrow_mut();
-        if keys.len() < KEY_CACHE_LIMIT {
-            keys.insert(addr, (k.clone(), text.clone()));
-        }
-        Ok(text)
     }
 
     /// The root object as serde data.
@@ -245,9 +188,7 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_int(i, s, ctx);
         }
         if let Ok(d) = obj.cast_exact::<PyDict>() {
-            return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
         }
         if let Ok(f) = obj.cast_exact::<PyFloat>() {
             return serialize_float(f.value(), s);
@@ -269,24 +210,14 @@ impl Serialize for PyValue<'_, '_> {
             return serialize_float(f.value(), s);
         }
         if let Ok(d) = obj.cast::<PyDict>() {
-            return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || self.serialize_dict(d, s))
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
         }
         if let Ok(list) = obj.cast::<PyList>() {
-            return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || {
-                    let mut seq = s.serialize_seq(Some(list.len()))?;
-                    for item in list.iter() {
-                        seq.serialize_element(&self.child(&item))?;
-                    }
-                    seq.end()
-                })
-            });
+            return ctx.open(obj, || self.guarded(|| self.serialize_list(list, s)));
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
             return ctx.open(obj, || {
-                stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+                self.guarded(|| {
                     let mut seq = s.serialize_seq(Some(tuple.len()))?;
                     for item in tuple.iter() {
                         seq.serialize_element(&self.child(&item))?;
@@ -296,9 +227,7 @@ impl Serialize for PyValue<'_, '_> {
             });
         }
         let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
-        ctx.open(obj, || {
-            stacker::maybe_grow(RED_ZONE, SEGMENT, || self.child(&replaced).serialize(s))
-        })
+        ctx.open(obj, || self.guarded(|| self.child(&replaced).serialize(s)))
     }
 }
 
@@ -306,8 +235,22 @@ impl Serialize for PyValue<'_, '_> {
 /// the size of each new segment when less is left (deep values on small stacks).
 const RED_ZONE: usize = 128 * 1024;
 const SEGMENT: usize = 4 * 1024 * 1024;
+/// The stack is checked at every this many levels: fewer levels than that use far
+/// less than [`RED_ZONE`].
+const CHECK_EVERY: usize = 8;
 
 impl<'py> PyValue<'_, 'py> {
+    /// Runs `f` (which serializes this container's elements), on a new stack segment
+    /// if this one is nearly used up.
+    #[inline]
+    fn guarded<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.depth.is_multiple_of(CHECK_EVERY) {
+            stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+        } else {
+            f()
+        }
+    }
+
     fn serialize_dict<S: Serializer>(
         &self,
         d: &Bound<'py, PyDict>,
@@ -334,29 +277,68 @@ impl<'py> PyValue<'_, 'py> {
         if ctx.default.is_some() {
             // `default` runs Python code, which may change this dict: read a snapshot.
             let items: Vec<_> = d.iter().collect();
-            return self.serialize_entries(d, items, s);
+            let entries = items
+                .iter()
+                .map(|(k, v)| (k.as_borrowed(), v.as_borrowed()));
+            return self.serialize_entries(d, items.len(), entries, s);
         }
-        self.serialize_entries(d, d.iter(), s)
+        // No Python code that could change the dict runs while it is serialized (the
+        // host-type rules only read the objects they are given): its entries are
+        // borrowed in place.
+        self.serialize_entries(d, d.len(), BorrowedEntries { d, pos: 0 }, s)
     }
 
-    fn serialize_entries<S: Serializer>(
+    /// A list's items, borrowed in place when no `default` hook (Python code that
+    /// could change the list) runs; else each item is held while it is serialized.
+    fn serialize_list<S: Serializer>(
         &self,
-        d: &Bound<'py, PyDict>,
-        entries: impl IntoIterator<
-            Item = (Bound<'py, PyAny>, Bound<'py, PyAny>),
-            IntoIter: ExactSizeIterator,
-        >,
+        list: &Bound<'py, PyList>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
         let ctx = self.ctx;
-        let entries = entries.into_iter();
-        let mut map = s.serialize_map(Some(entries.len()))?;
+        let mut seq = s.serialize_seq(Some(list.len()))?;
+        if ctx.default.is_some() {
+            for item in list.iter() {
+                seq.serialize_element(&self.child(&item))?;
+            }
+            return seq.end();
+        }
+        for i in 0..list.len() {
+            let Ok(i) = pyo3::ffi::Py_ssize_t::try_from(i) else {
+                break;
+            };
+            // SAFETY: `list` is a live list; `PyList_GetItem` returns a borrowed
+            // reference, or null with an exception set past the end.
+            let item = unsafe { pyo3::ffi::PyList_GetItem(list.as_ptr(), i) };
+            if item.is_null() {
+                return Err(ctx.fail(PyErr::fetch(list.py())));
+            }
+            // SAFETY: the list holds the item, and nothing changes the list meanwhile.
+            let item = unsafe { Borrowed::from_ptr(list.py(), item) };
+            seq.serialize_element(&self.child(&item))?;
+        }
+        seq.end()
+    }
+
+    fn serialize_entries<'b, S: Serializer>(
+        &self,
+        d: &Bound<'py, PyDict>,
+        len: usize,
+        entries: impl Iterator<Item = (Borrowed<'b, 'py, PyAny>, Borrowed<'b, 'py, PyAny>)>,
+        s: S,
+    ) -> Result<S::Ok, S::Error>
+    where
+        'py: 'b,
+    {
+        let ctx = self.ctx;
+        let mut map = s.serialize_map(Some(len))?;
         let mut checked = false;
         for (k, v) in entries {
-            #[cfg(not(feature = "py310"))]
+            let (k, v): (&Bound<'py, PyAny>, &Bound<'py, PyAny>) = (&k, &v);
             if let Ok(k) = k.cast_exact::<PyString>() {
-                let key = ctx.str_key(k).map_err(|e| ctx.fail::<S::Error>(e))?;
-                map.serialize_entry(&*key, &self.child(&v))?;
+                let key = Text::of(k).map_err(|e| ctx.fail::<S::Error>(e))?;
+                let key = key.as_str().map_err(|e| ctx.fail::<S::Error>(e))?;
+                map.serialize_entry(key, &self.child(v))?;
                 continue;
             }
             if !checked && !k.is_exact_instance_of::<PyString>() {
@@ -364,11 +346,34 @@ impl<'py> PyValue<'_, 'py> {
                 unique_keys(d).map_err(|e| ctx.fail::<S::Error>(e))?;
                 checked = true;
             }
-            let key = key_string(&k).map_err(|e| ctx.fail::<S::Error>(e))?;
+            let key = key_string(k).map_err(|e| ctx.fail::<S::Error>(e))?;
             let key = key.as_str().map_err(|e| ctx.fail::<S::Error>(e))?;
-            map.serialize_entry(key, &self.child(&v))?;
+            map.serialize_entry(key, &self.child(v))?;
         }
         map.end()
+    }
+}
+
+/// A dict's entries, borrowed in place (`PyDict_Next`), while nothing changes the dict.
+struct BorrowedEntries<'a, 'py> {
+    d: &'a Bound<'py, PyDict>,
+    pos: pyo3::ffi::Py_ssize_t,
+}
+
+impl<'a, 'py> Iterator for BorrowedEntries<'a, 'py> {
+    type Item = (Borrowed<'a, 'py, PyAny>, Borrowed<'a, 'py, PyAny>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut k = std::ptr::null_mut();
+        let mut v = std::ptr::null_mut();
+        // SAFETY: `d` is a live dict; `PyDict_Next` hands out borrowed references.
+        if unsafe { pyo3::ffi::PyDict_Next(self.d.as_ptr(), &mut self.pos, &mut k, &mut v) } == 0 {
+            return None;
+        }
+        let py = self.d.py();
+        // SAFETY: the dict holds both, and nothing changes the dict meanwhile.
+        unsafe { Some((Borrowed::from_ptr(py, k), Borrowed::from_ptr(py, v))) }
     }
 }
 
@@ -418,7 +423,14 @@ fn serialize_int<S: Serializer>(
     s: S,
     ctx: &Ctx<'_>,
 ) -> Result<S::Ok, S::Error> {
-    if let Ok(v) = i.extract::<i64>() {
+    let mut overflow = 0;
+    // SAFETY: `i` is a live int; the call sets `overflow` instead of raising when the
+    // value does not fit, and raises (returning -1) only on other errors.
+    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
+    if overflow == 0 {
+        if v == -1 && PyErr::occurred(i.py()) {
+            return Err(ctx.fail(PyErr::fetch(i.py())));
+        }
         return s.serialize_i64(v);
     }
     if let Ok(v) = i.extract::<u64>() {
@@ -435,35 +447,61 @@ fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
     Ok(digits.cast_into::<PyString>()?.to_cow()?.into_owned())
 }
 
-/// A str's text as UTF-8 (a lone surrogate is an error, as in `str.encode`). The
-/// stable ABI of CPython 3.9, which the default wheel targets, cannot read a str's
-/// UTF-8 in place (`PyUnicode_AsUTF8AndSize` joined it in 3.10): CPython encodes the
-/// str into a `bytes` object once, and the text is borrowed from that. Built with the
-/// `py310` feature, the text is borrowed from the str itself.
+/// A str's text as UTF-8 (a lone surrogate is an error, as in `str.encode`), read in
+/// place: CPython keeps a str's UTF-8 with the str (an ASCII str is its own UTF-8),
+/// and `PyUnicode_AsUTF8AndSize` hands it out. That function is public C API since
+/// CPython 3.3 and part of the stable ABI from 3.10; the 3.9 stable ABI lacks it, but
+/// every CPython the abi3 wheel loads into exports it (on Linux and macOS an
+/// extension resolves it from the interpreter). Only on Windows, where the 3.9 wheel
+/// links against `python3.dll`, which exports the 3.9 stable ABI alone, is the str
+/// encoded into a temporary `bytes` instead.
 pub(crate) enum Text<'a, 'py> {
-    /// Encoded by CPython.
-    #[cfg_attr(feature = "py310", allow(dead_code))]
+    /// Encoded by CPython into a `bytes` (Windows, 3.9 stable ABI).
+    #[cfg_attr(any(feature = "py310", not(windows)), allow(dead_code))]
     Utf8(Bound<'py, PyBytes>),
     /// Read in place, or spelled here (a non-str dict key).
     Str(Cow<'a, str>),
 }
 
+#[cfg(any(feature = "py310", not(windows)))]
+unsafe extern "C" {
+    fn PyUnicode_AsUTF8AndSize(
+        s: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::os::raw::c_char;
+}
+
 impl<'a, 'py> Text<'a, 'py> {
-    #[cfg(not(feature = "py310"))]
-    fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
+    #[cfg(any(feature = "py310", not(windows)))]
+    #[inline]
+    pub(crate) fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live str; CPython returns null with an exception set, or
+        // its UTF-8, `size` bytes owned by the str.
+        let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+        if data.is_null() {
+            return Err(surrogate_error(s, PyErr::fetch(s.py())));
+        }
+        // SAFETY: the bytes live as long as the str, which `'a` borrows, and
+        // CPython's UTF-8 encoder writes valid UTF-8.
+        let text = unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                data.cast::<u8>(),
+                usize::try_from(size).unwrap_or(0),
+            ))
+        };
+        Ok(Text::Str(Cow::Borrowed(text)))
+    }
+
+    #[cfg(not(any(feature = "py310", not(windows))))]
+    pub(crate) fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
         s.encode_utf8()
             .map(Text::Utf8)
             .map_err(|e| surrogate_error(s, e))
     }
 
-    #[cfg(feature = "py310")]
-    fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
-        s.to_str()
-            .map(|t| Text::Str(Cow::Borrowed(t)))
-            .map_err(|e| surrogate_error(s, e))
-    }
-
     /// The text; CPython's UTF-8 encoder always gives valid UTF-8.
+    #[inline]
     pub(crate) fn as_str(&self) -> PyResult<&str> {
         match self {
             Text::Utf8(b) => std::str::from_utf8(b.as_bytes())

@@ -20,54 +20,64 @@ pub(crate) fn push_f64(out: &mut String, f: f64) {
     }
 }
 
-/// Powers of ten for [`push_short_decimal`]: at most this many fraction digits.
-const FRACTION_SCALES: [f64; 5] = [1.0, 10.0, 100.0, 1_000.0, 10_000.0];
-const FRACTION_DIVISORS: [u64; 5] = [1, 10, 100, 1_000, 10_000];
+/// At most this many fraction digits on the fast path of [`push_short_decimal`].
+const FRACTION_DIGITS: u32 = 4;
+const FRACTION_SCALE: f64 = 10_000.0;
 
 /// The fast path of [`push_f64`] for the common floats with at most four fraction
-/// digits and magnitude below 2^51 (prices, ratios, measurements): appends the
-/// value as `int.frac` and returns true, or returns false having written nothing.
+/// digits and magnitude below 2^51 / 10^4 (prices, ratios, measurements), and whole
+/// numbers below 2^51: appends the value as `int.frac` (or `int`) and returns true,
+/// or returns false having written nothing.
 ///
-/// For the smallest `k` with `m = round(|f|·10^k)` and `m / 10^k == |f|` (both
-/// operands exact, so the division is the correctly rounded value of the decimal
-/// `m·10^-k`), that decimal reads back as `f`; no decimal with fewer fraction
-/// digits does (smaller `k` were tried first), and it is the only one with `k`
-/// digits (two would differ by `10^-k`, more than an ulp of `f` while
-/// `m < 2^51`). So it is the shortest round-trip text, which JavaScript prints in
-/// plain notation for magnitudes between 1e-6 and 1e21.
+/// With `m = round(|f|·10^4)` and `m / 10^4 == |f|` (both operands exact, so the
+/// division is the correctly rounded value of the decimal `m·10^-4`), that decimal
+/// reads back as `f`, and it is the only four-digit decimal that does (two would
+/// differ by `10^-4`, more than an ulp of `f` while `m < 2^51`). A decimal with
+/// `k < 4` fraction digits that reads back as `f` is also a four-digit one (pad it
+/// with zeros), so it is `m` with its trailing zeros cut: the shortest round-trip
+/// text has `4 - (trailing zeros of m)` fraction digits, and if `m` does not read
+/// back no decimal of at most four fraction digits does. JavaScript prints such
+/// values in plain notation (magnitudes between 1e-6 and 1e21).
 #[inline]
 fn push_short_decimal(out: &mut String, f: f64) -> bool {
     const LIMIT: f64 = (1u64 << 51) as f64;
     let a = f.abs();
-    if !(a > 0.0 && a < LIMIT) {
-        return false;
-    }
-    for k in 0..FRACTION_SCALES.len() {
-        let scale = FRACTION_SCALES[k];
-        let scaled = a * scale;
-        if scaled >= LIMIT {
-            return false;
-        }
-        let m = scaled.round();
-        if m / scale == a {
-            // `m` is a whole number below 2^51, so the conversion is exact.
-            let m = m as u64;
+    let scaled = a * FRACTION_SCALE;
+    if !(a > 0.0 && scaled < LIMIT) {
+        // Whole numbers below 2^51 are their digits.
+        if (1.0..LIMIT).contains(&a) && a.trunc() == a {
             if f < 0.0 {
                 out.push('-');
             }
-            let divisor = FRACTION_DIVISORS[k];
-            push_int(out, m / divisor);
-            if k > 0 {
-                let mut digits = itoa::Buffer::new();
-                let frac = digits.format(m % divisor + divisor);
-                // `frac` is `1` followed by exactly `k` digits, leading zeros kept.
-                out.push('.');
-                out.push_str(&frac[1..]);
-            }
+            push_int(out, a as u64);
             return true;
         }
+        return false;
     }
-    false
+    let m = scaled.round();
+    if m / FRACTION_SCALE != a {
+        return false;
+    }
+    // `m` is a whole number below 2^51, so the conversion is exact.
+    let mut m = m as u64;
+    let mut digits = FRACTION_DIGITS;
+    while digits > 0 && m.is_multiple_of(10) {
+        m /= 10;
+        digits -= 1;
+    }
+    if f < 0.0 {
+        out.push('-');
+    }
+    let divisor = 10u64.pow(digits);
+    push_int(out, m / divisor);
+    if digits > 0 {
+        let mut buf = itoa::Buffer::new();
+        let frac = buf.format(m % divisor + divisor);
+        // `frac` is `1` followed by exactly `digits` digits, leading zeros kept.
+        out.push('.');
+        out.push_str(&frac[1..]);
+    }
+    true
 }
 
 /// Appends an integer in plain decimal.

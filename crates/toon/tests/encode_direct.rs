@@ -669,11 +669,20 @@ impl Serialize for Flaky {
 #[test]
 fn values_that_change_between_passes_are_redone_through_a_value() {
     let o = EncodeOptions::default();
-    let once = toon::__private::to_string_without_retry(&Flaky(Default::default()), &o);
-    assert_eq!(once, Ok(None), "the direct attempt must notice the change");
-    // `to_string` redoes the document from one more serialization.
-    let text = toon::to_string_with(&Flaky(Default::default()), &o).expect("redone");
-    let back = toon::decode_value(&text).expect("valid TOON");
-    let rows = back.as_array().expect("an array").len();
-    assert!(rows == 2 || rows == 3, "{text}");
+    // In memory, the rows are written in one pass and the header's length is
+    // corrected to the rows written: the text agrees with itself.
+    let once = toon::__private::to_string_without_retry(&Flaky(Default::default()), &o)
+        .expect("no error")
+        .expect("one pass needs no retry");
+    assert_eq!(once, "[2]{a}:\n  1\n  1");
+    // Streaming looks at the array before writing it and notices the change; with
+    // nothing written yet, the document is redone from one more serialization.
+    let mut buf = Vec::new();
+    toon::to_writer_with(&mut buf, &Flaky(Default::default()), &o).expect("redone");
+    let text = toon::to_string_with(&Flaky(Default::default()), &o).expect("encodes");
+    for text in [String::from_utf8(buf).expect("utf-8"), text] {
+        let back = toon::decode_value(&text).expect("valid TOON");
+        let rows = back.as_array().expect("an array").len();
+        assert!(rows == 2 || rows == 3, "{text}");
+    }
 }

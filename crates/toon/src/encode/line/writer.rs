@@ -62,6 +62,12 @@ impl<'w> LineWriter<'w> {
         }
     }
 
+    /// Whether the text drains into a sink as it is written (else it is all kept).
+    #[inline]
+    pub(crate) fn has_sink(&self) -> bool {
+        self.sink.is_some()
+    }
+
     /// Starts a new line at `depth` (LF unless it is the first line, then indentation).
     #[inline]
     pub(crate) fn line(&mut self, depth: usize) {

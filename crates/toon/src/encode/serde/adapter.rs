@@ -22,6 +22,10 @@ pub(crate) enum Halt {
     NoFit,
     /// A table row's keys are not in the header's order.
     Reorder,
+    /// An object written in one pass met a key it had already written: it is taken
+    /// back and encoded through a `Value` (which keeps the first position and the
+    /// last value).
+    Repeat,
     /// The analysis cannot decide the form: encode this container through a `Value`.
     Fallback,
     /// The second serialization of a value differed from the first (a `Serialize`

@@ -72,8 +72,11 @@ pub(crate) fn kind_of<T: Serialize + ?Sized>(v: &T) -> Res<Kind> {
     }
 }
 
+mod head;
 mod table;
-use table::{Shape, fits, shape_of};
+pub(crate) use head::{array_head, first_value_shape, keyed_candidate};
+pub(crate) use table::Shape;
+use table::{fits, shape_of};
 
 /// How an array that is not all primitives is written.
 pub(crate) struct ArrayPlan {

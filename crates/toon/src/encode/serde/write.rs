@@ -24,6 +24,7 @@ use crate::encode::line::syntax::{
 use crate::encode::line::{LineWriter, Mark};
 use crate::encode::value::Encoder;
 use crate::encode::value::row_matches;
+use crate::stack::guarded;
 use crate::{Delimiter, EncodeOptions, Value};
 
 /// Where a value goes, as the `Value` encoder's functions receive it. `level` is
@@ -98,16 +99,23 @@ pub(crate) struct Out<'w> {
     max_depth: usize,
     /// The mark of an inline attempt in progress.
     attempt: Option<Mark>,
+    /// The text drains into a sink, so nothing written may be taken back beyond an
+    /// inline line: each container is looked at whole before it is written (two
+    /// passes). Without a sink every container is written in one pass
+    /// ([`single`]), and one that turns out to need another form is taken back.
+    streaming: bool,
 }
 
 impl<'w> Out<'w> {
     /// A run writing to `w` with `options`.
     pub(crate) fn new(w: LineWriter<'w>, options: &EncodeOptions) -> Out<'w> {
+        let streaming = w.has_sink();
         Out {
             enc: Encoder::new(w, options.delimiter, options.max_depth),
             delimiter: options.delimiter,
             max_depth: options.max_depth,
             attempt: None,
+            streaming,
         }
     }
 
@@ -133,13 +141,14 @@ impl<'w> Out<'w> {
 
     /// Writes `v` at `pos`.
     pub(crate) fn write_at<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        // Only containers recurse, so only they need the stack guard.
         match visit(v, Attempt { out: self, pos }) {
             Ok(()) => Ok(()),
-            Err(Halt::Container) => self.write_object(pos, v),
+            Err(Halt::Container) => guarded(|| self.write_object(pos, v)),
             Err(Halt::NoFit) => match self.attempt.take() {
                 Some(mark) => {
                     self.enc.w.rewind(mark);
-                    self.write_array(pos, v)
+                    guarded(|| self.write_array(pos, v))
                 }
                 None => Err(Halt::Inconsistent),
             },
@@ -169,6 +178,9 @@ impl<'w> Out<'w> {
 
     /// An array that is not one inline line, at `pos`.
     fn write_array<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        if !self.streaming {
+            return self.array_in_one_pass(pos, v);
+        }
         let array_level = pos.level() + 1;
         let child_depth = pos.child_depth();
         // An array that is not inline holds a non-primitive, so it is not empty.
@@ -197,6 +209,8 @@ impl<'w> Out<'w> {
                     row_depth: child_depth,
                     level: array_level,
                     n: 0,
+                    verified: true,
+                    skip: 0,
                 };
                 check_len(visit(v, rows)?, plan.len)
             }
@@ -226,6 +240,9 @@ impl<'w> Out<'w> {
 
     /// An object at `pos`.
     fn write_object<T: Serialize + ?Sized>(&mut self, pos: Pos<'_>, v: &T) -> Res<()> {
+        if !self.streaming {
+            return self.object_in_one_pass(pos, v);
+        }
         let object_level = pos.level() + 1;
         let plan = match plan_object(v, object_level, self.max_depth, pos.place()) {
             Ok(plan) => plan,
@@ -242,9 +259,22 @@ impl<'w> Out<'w> {
                 level: object_level,
                 key: String::new(),
                 n: 0,
+                verified: true,
+                keys: None,
             };
             return check_len(visit(v, rows)?, plan.len);
         }
+        self.write_fields(pos, v, false)
+    }
+
+    /// The fields of an object at `pos`, one per line; `check_keys` makes a repeated
+    /// key stop the writing with [`Halt::Repeat`].
+    fn write_fields<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        check_keys: bool,
+    ) -> Res<()> {
         let (depth, item) = match pos {
             Pos::Root => (0, false),
             Pos::ListItem { depth, .. } => (depth, true),
@@ -259,12 +289,14 @@ impl<'w> Out<'w> {
             depth,
             level: pos.level(),
             item,
+            check_keys,
         };
         visit(v, fields)
     }
 
     /// One table row from a `Value`, written by the `Value` walker: the fallback for
-    /// a row whose keys are not in the header's order.
+    /// a row whose keys are not in the header's order, or that repeats a key (the
+    /// `Value` keeps the last value). [`Halt::NoFit`] if the row does not fit.
     fn value_row<T: Serialize + ?Sized>(
         &mut self,
         v: &T,
@@ -273,7 +305,7 @@ impl<'w> Out<'w> {
     ) -> Res<()> {
         let value = v.serialize(ValueSerializer::at_level(level, self.max_depth))?;
         let (Some(ordered), Value::Object(row)) = (row_matches(fields, &value), &value) else {
-            return Err(Halt::Inconsistent);
+            return Err(Halt::NoFit);
         };
         self.enc.cells(row, fields, ordered, &mut true);
         Ok(())
@@ -498,6 +530,7 @@ macro_rules! only_a_sequence {
 }
 
 mod lines;
+mod single;
 mod table;
 use lines::{Fields, Items};
 use table::{KeyedRows, Rows};

@@ -8,7 +8,9 @@ use serde::Serialize;
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, Visit, visit};
 use super::super::keys::{KeySet, with_key};
 use super::{Field, kind_of, same_name, undecided};
+use crate::Delimiter;
 use crate::encode::form::{self, Kind, Template};
+use crate::encode::line::syntax::{row_separator, write_cell};
 use crate::stack::guarded;
 
 /// The template shape of a value: a leaf, a nested field group, or neither.
@@ -18,14 +20,24 @@ pub(crate) enum Shape {
     Bad,
 }
 
-/// Builds the field list a first row prescribes; `level` counts the containers
-/// around the value.
-struct TemplateOf {
-    level: usize,
-    max_depth: usize,
+/// The cells of a first row, written while its template is built (the one-pass
+/// encoder then needs not serialize that row again): the leaves in template order,
+/// which is the order a row's cells are written in.
+pub(crate) struct RowText {
+    pub(crate) out: String,
+    pub(crate) first: bool,
+    pub(crate) delimiter: Delimiter,
 }
 
-impl TemplateOf {
+/// Builds the field list a first row prescribes; `level` counts the containers
+/// around the value.
+struct TemplateOf<'r> {
+    level: usize,
+    max_depth: usize,
+    row: Option<&'r mut RowText>,
+}
+
+impl TemplateOf<'_> {
     /// The template rule ([`form::template`]) for a value of `kind` here.
     fn rule(&self, kind: Kind) -> Template {
         form::template(kind, self.level + 1, self.max_depth)
@@ -34,20 +46,41 @@ impl TemplateOf {
 
 /// The shape of `v`, a value with `level` containers around it.
 pub(crate) fn shape_of<T: Serialize + ?Sized>(v: &T, level: usize, max_depth: usize) -> Res<Shape> {
-    match guarded(|| visit(v, TemplateOf { level, max_depth })) {
+    shape_and_cells(v, level, max_depth, None)
+}
+
+/// [`shape_of`], also writing the value's cells into `row` when it is given.
+pub(crate) fn shape_and_cells<T: Serialize + ?Sized>(
+    v: &T,
+    level: usize,
+    max_depth: usize,
+    row: Option<&mut RowText>,
+) -> Res<Shape> {
+    let look = TemplateOf {
+        level,
+        max_depth,
+        row,
+    };
+    match guarded(|| visit(v, look)) {
         Ok(s) => Ok(s),
         Err(Halt::Container | Halt::NoFit) => Ok(Shape::Bad),
         Err(e) => Err(undecided(e)),
     }
 }
 
-impl Visit for TemplateOf {
+impl<'r> Visit for TemplateOf<'r> {
     type Ok = Shape;
     type Seq = Never<Shape>;
-    type Map = TemplateObj;
-    fn prim(self, _p: P<'_>) -> Res<Shape> {
+    type Map = TemplateObj<'r>;
+    fn prim(self, p: P<'_>) -> Res<Shape> {
         Ok(match self.rule(Kind::Primitive) {
-            Template::Leaf => Shape::Leaf,
+            Template::Leaf => {
+                if let Some(row) = self.row {
+                    let sep = row_separator(&mut row.first, row.delimiter);
+                    write_cell(&mut row.out, sep, p.as_primitive(), row.delimiter);
+                }
+                Shape::Leaf
+            }
             Template::Group | Template::NotATable => Shape::Bad,
         })
     }
@@ -59,17 +92,23 @@ impl Visit for TemplateOf {
     }
     /// An object is a group within the nesting limit (an empty one ends as
     /// [`Shape::Bad`]); past the limit the `Value` route decides.
-    fn map(self, len: Option<usize>) -> Res<TemplateObj> {
+    fn map(self, len: Option<usize>) -> Res<TemplateObj<'r>> {
         if self.rule(Kind::Object) != Template::Group {
             return Err(Halt::Fallback);
         }
-        Ok(TemplateObj::new(self.level + 1, self.max_depth, None, len))
+        Ok(TemplateObj::new(
+            self.level + 1,
+            self.max_depth,
+            None,
+            len,
+            self.row,
+        ))
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<Shape> {
         if self.rule(Kind::Object) != Template::Group {
             return Err(Halt::Fallback);
         }
-        let field = match shape_of(v, self.level + 1, self.max_depth)? {
+        let field = match shape_and_cells(v, self.level + 1, self.max_depth, self.row)? {
             Shape::Leaf => Field::leaf(variant),
             Shape::Group(children) => Field::group(variant, children),
             Shape::Bad => return Ok(Shape::Bad),
@@ -79,7 +118,7 @@ impl Visit for TemplateOf {
     fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<Shape>> {
         Err(Halt::Container)
     }
-    fn struct_variant(self, variant: &'static str, len: usize) -> Res<TemplateObj> {
+    fn struct_variant(self, variant: &'static str, len: usize) -> Res<TemplateObj<'r>> {
         if self.level + 1 >= self.max_depth {
             return Err(Halt::Fallback);
         }
@@ -88,12 +127,13 @@ impl Visit for TemplateOf {
             self.max_depth,
             Some(variant),
             Some(len),
+            self.row,
         ))
     }
 }
 
 /// The entries of a would-be first row.
-struct TemplateObj {
+struct TemplateObj<'r> {
     fields: Vec<Field>,
     keys: KeySet,
     bad: bool,
@@ -103,15 +143,18 @@ struct TemplateObj {
     pending: Option<Cow<'static, str>>,
     /// For a struct variant, the tag around the fields.
     variant: Option<&'static str>,
+    /// Where the row's cells are written, if anywhere.
+    row: Option<&'r mut RowText>,
 }
 
-impl TemplateObj {
+impl<'r> TemplateObj<'r> {
     fn new(
         level: usize,
         max_depth: usize,
         variant: Option<&'static str>,
         len: Option<usize>,
-    ) -> TemplateObj {
+        row: Option<&'r mut RowText>,
+    ) -> TemplateObj<'r> {
         TemplateObj {
             // The hint sizes the field list; a false one only costs a reallocation.
             fields: Vec::with_capacity(len.unwrap_or(0).min(64)),
@@ -121,6 +164,7 @@ impl TemplateObj {
             max_depth,
             pending: None,
             variant,
+            row,
         }
     }
 
@@ -128,7 +172,7 @@ impl TemplateObj {
         if self.bad {
             return Ok(());
         }
-        match shape_of(v, self.level, self.max_depth)? {
+        match shape_and_cells(v, self.level, self.max_depth, self.row.as_deref_mut())? {
             Shape::Leaf => self.fields.push(Field::leaf(name)),
             Shape::Group(children) => self.fields.push(Field::group(name, children)),
             Shape::Bad => {
@@ -140,7 +184,7 @@ impl TemplateObj {
     }
 }
 
-impl MapVisit for TemplateObj {
+impl MapVisit for TemplateObj<'_> {
     type Ok = Shape;
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         let bad = self.bad;

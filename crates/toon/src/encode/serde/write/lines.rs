@@ -5,10 +5,9 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
-use super::super::keys::key_into;
+use super::super::keys::{KeySet, key_into};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
-use crate::stack::guarded;
 
 /// The items of an expanded list.
 pub(super) struct Items<'a, 'w> {
@@ -33,7 +32,7 @@ impl SeqVisit for Items<'_, '_> {
             depth: self.depth,
             level: self.level,
         };
-        guarded(|| self.out.write_at(pos, v))?;
+        self.out.write_at(pos, v)?;
         self.n += 1;
         Ok(())
     }
@@ -50,6 +49,9 @@ pub(super) struct Fields<'a, 'w> {
     /// Containers around the object.
     pub(super) level: usize,
     pub(super) item: bool,
+    /// Whether a repeated key stops the writing ([`Halt::Repeat`]); the two-pass
+    /// route found the keys distinct beforehand.
+    pub(super) check_keys: bool,
 }
 
 impl<'a, 'w> Fields<'a, 'w> {
@@ -75,13 +77,23 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
     type Ok = ();
     type Seq = Never<()>;
     type Map = FieldEntries<'a, 'w>;
-    only_containers!();
+    fn prim(self, _p: P<'_>) -> Res<()> {
+        Err(Halt::Inconsistent)
+    }
+    fn bytes(self, _b: &[u8]) -> Res<()> {
+        Err(Halt::Inconsistent)
+    }
+    /// Tuple and struct variants go through a `Value` (nothing is written yet).
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        Err(Halt::Fallback)
+    }
     fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
         Err(Halt::Inconsistent)
     }
     fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
         open(self.level, self.out.max_depth)?;
         Ok(FieldEntries {
+            keys: self.check_keys.then(KeySet::default),
             fields: self,
             n: 0,
             key: String::new(),
@@ -90,10 +102,10 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
         open(self.level, self.out.max_depth)?;
         let pos = self.pos(variant, 0);
-        guarded(|| self.out.write_at(pos, v))
+        self.out.write_at(pos, v)
     }
     fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
-        Err(Halt::Inconsistent)
+        Err(Halt::Fallback)
     }
 }
 
@@ -103,23 +115,40 @@ pub(super) struct FieldEntries<'a, 'w> {
     n: usize,
     /// The pending map key.
     key: String,
+    /// The keys written so far, when repeats are checked.
+    keys: Option<KeySet>,
+}
+
+impl FieldEntries<'_, '_> {
+    /// [`Halt::Repeat`] if `key` was written already (or shares its fingerprint).
+    #[inline]
+    fn check(keys: &mut Option<KeySet>, key: &str) -> Res<()> {
+        if let Some(keys) = keys
+            && !keys.insert(key)
+        {
+            return Err(Halt::Repeat);
+        }
+        Ok(())
+    }
 }
 
 impl MapVisit for FieldEntries<'_, '_> {
     type Ok = ();
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        key_into(k, &mut self.key)
+        key_into(k, &mut self.key)?;
+        Self::check(&mut self.keys, &self.key)
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;
         let pos = field_pos(&self.key, self.n, f.depth, f.level + 1, f.item);
         self.n += 1;
-        guarded(|| f.out.write_at(pos, v))
+        f.out.write_at(pos, v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+        Self::check(&mut self.keys, key)?;
         let pos = self.fields.pos(key, self.n);
         self.n += 1;
-        guarded(|| self.fields.out.write_at(pos, v))
+        self.fields.out.write_at(pos, v)
     }
     fn end(self) -> Res<()> {
         if self.fields.item && self.n == 0 {

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::super::analyze::{Field, same_name};
-use super::super::keys::{key_into, with_key};
+use super::super::keys::{KeySet, key_into, with_key};
 use super::{Cell, Out};
 use crate::encode::line::syntax::{row_separator, write_entry_key};
 use crate::stack::guarded;
@@ -19,6 +19,20 @@ pub(super) struct Rows<'a, 'w, 'f> {
     /// Containers around each row.
     pub(super) level: usize,
     pub(super) n: usize,
+    /// Whether the look-ahead found every row to fit (else a row that does not fit
+    /// stops the table with [`Halt::NoFit`]).
+    pub(super) verified: bool,
+    /// Leading rows already written (by the look-ahead), counted but not written.
+    pub(super) skip: usize,
+}
+
+/// A row that does not fit is [`Halt::NoFit`], unless the look-ahead found it to
+/// fit (`verified`): then the value serialized differently the second time.
+fn misfit(e: Halt, verified: bool) -> Halt {
+    match e {
+        Halt::NoFit if verified => Halt::Inconsistent,
+        e => e,
+    }
 }
 
 impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
@@ -32,8 +46,12 @@ impl<'a, 'w, 'f> Visit for Rows<'a, 'w, 'f> {
 impl SeqVisit for Rows<'_, '_, '_> {
     type Ok = usize;
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        if self.n < self.skip {
+            self.n += 1;
+            return Ok(());
+        }
         self.out.enc.w.line(self.row_depth);
-        row(self.out, v, self.fields, self.level)?;
+        row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
         self.n += 1;
         Ok(())
     }
@@ -43,7 +61,9 @@ impl SeqVisit for Rows<'_, '_, '_> {
 }
 
 /// Writes the cells of one row (the line is started); a row whose keys come out of
-/// order is written again from a `Value`.
+/// order, or that does not fit as serialized, is written again from a `Value`
+/// (whose map keeps the last of repeated keys); [`Halt::NoFit`] if that does not
+/// fit either.
 fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level: usize) -> Res<()> {
     let start = out.out().len();
     let mut first = true;
@@ -54,7 +74,7 @@ fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level:
         first: &mut first,
     };
     match visit(v, cells) {
-        Err(Halt::Reorder) => {
+        Err(Halt::Reorder | Halt::NoFit) => {
             out.out().truncate(start);
             out.value_row(v, fields, level)
         }
@@ -72,6 +92,10 @@ pub(super) struct KeyedRows<'a, 'w, 'f> {
     /// The pending map key.
     pub(super) key: String,
     pub(super) n: usize,
+    /// As in [`Rows`].
+    pub(super) verified: bool,
+    /// The entry keys written so far, when repeats are checked ([`Halt::Repeat`]).
+    pub(super) keys: Option<KeySet>,
 }
 
 impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
@@ -96,9 +120,14 @@ impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
 
 impl KeyedRows<'_, '_, '_> {
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, v: &T) -> Res<()> {
+        if let Some(keys) = &mut self.keys
+            && !keys.insert(key)
+        {
+            return Err(Halt::Repeat);
+        }
         self.out.enc.w.line(self.row_depth);
         write_entry_key(self.out.out(), key);
-        row(self.out, v, self.fields, self.level)?;
+        row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
         self.n += 1;
         Ok(())
     }
@@ -144,10 +173,7 @@ impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
                 sep,
                 delimiter,
             };
-            visit(v, cell).map_err(|e| match e {
-                Halt::NoFit => Halt::Inconsistent,
-                e => e,
-            })
+            visit(v, cell)
         } else {
             let group = RowCells {
                 out: &mut *self.out,
@@ -160,13 +186,22 @@ impl<'a, 'w, 'f> RowCells<'a, 'w, 'f> {
     }
 }
 
+/// A group (or row) value that is not an object does not fit.
 impl<'a, 'w, 'f> Visit for RowCells<'a, 'w, 'f> {
     type Ok = ();
     type Seq = Never<()>;
     type Map = GroupEntries<'a, 'w, 'f>;
-    only_containers!();
+    fn prim(self, _p: P<'_>) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn bytes(self, _b: &[u8]) -> Res<()> {
+        Err(Halt::NoFit)
+    }
+    fn tuple_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+        Err(Halt::NoFit)
+    }
     fn seq(self, _len: Option<usize>) -> Res<Never<()>> {
-        Err(Halt::Inconsistent)
+        Err(Halt::NoFit)
     }
     fn map(self, _len: Option<usize>) -> Res<GroupEntries<'a, 'w, 'f>> {
         open(self.level, self.out.max_depth)?;
