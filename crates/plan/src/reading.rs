@@ -49,13 +49,14 @@ impl ReadOptions {
     }
 }
 
-/// The dialect a file name suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
-/// composite): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
+/// The dialect a file name or path suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
+/// composite, `.taskmaster/tasks/tasks.json` → taskmaster): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
 pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    let whole = path.to_str()?.replace('\\', "/").to_ascii_lowercase();
     dialects::REGISTRY
         .iter()
-        .find(|d| d.claims_file_name(&name))
+        .find(|d| d.claims_file_name(&name) || d.claims_path(&whole))
         .map(|d| d.id())
 }
 
@@ -107,6 +108,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
         },
     };
     let mut read = dialect.dialect().read(&document)?;
+    dialect.dialect().keep_text(&mut read.plan, text, format);
     read.plan.set_source_dialect(Some(dialect));
     Ok(Loaded {
         dialect,

@@ -292,6 +292,10 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 parallel_group: number(t.get("parallel_group")),
                 group: text(t.get("group")),
                 branch: text(t.get("branch")),
+                parent: text(t.get("parent")),
+                priority: text(t.get("priority")),
+                details: text(t.get("details")),
+                test_strategy: text(t.get("test_strategy")),
                 extra: extra_of(t.get("extra")),
             })
             .collect();

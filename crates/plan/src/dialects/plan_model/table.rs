@@ -176,6 +176,20 @@ pub static TASK: Table = Table {
         ),
         Field::new("branch", Kind::Str, false, "Git branch for the task."),
         Field::new(
+            "parent",
+            Kind::Str,
+            false,
+            "Id of the task this one is a subtask of.",
+        ),
+        Field::new("priority", Kind::Str, false, "How urgent it is."),
+        Field::new("details", Kind::Str, false, "How to do it, in detail."),
+        Field::new(
+            "test_strategy",
+            Kind::Str,
+            false,
+            "How to check it is done.",
+        ),
+        Field::new(
             "timeout_ms",
             Kind::Number,
             false,
