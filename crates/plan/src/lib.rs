@@ -102,7 +102,7 @@ pub use conversion::{Conversion, ConversionReport, ConvertOptions, convert};
 pub use derive::Setting;
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::render::{GraphFormat, graph};
-pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
+pub use exec::{DryRun, DryRunOptions, Next, Schedule, dry_run, next, schedule};
 pub use fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE};
 pub use format::{Document, Format};
 pub use forms::{FormStats, stats};

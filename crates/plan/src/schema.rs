@@ -30,7 +30,28 @@ pub fn schema(dialect: DialectId) -> Value {
     {
         tasks.insert("anyOf".into(), ids_given_or_from_titles());
     }
+    if dialect == DialectId::TASKMASTER {
+        return tagged_or_not(s);
+    }
     s
+}
+
+/// A Task Master file: one task list (`list`, the legacy form), or an object of tags,
+/// each a task list.
+fn tagged_or_not(list: Value) -> Value {
+    let description = list.get("description").cloned().unwrap_or(Value::Null);
+    serde_json::json!({
+        "description": description,
+        "anyOf": [
+            list,
+            {
+                "description": "A tagged file: each key a tag, each value its task list.",
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": list,
+            }
+        ]
+    })
 }
 
 /// The field table of a dialect's root object.

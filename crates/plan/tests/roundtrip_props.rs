@@ -107,7 +107,13 @@ fn task() -> impl Strategy<Value = TaskParts> {
         prop::option::of(text()),
         extra(),
     );
-    (a, b, c).prop_map(|(a, b, c)| TaskParts {
+    let d = (
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        list(),
+    );
+    (a, b, c, d).prop_map(|(a, b, c, d)| TaskParts {
         fields: Task {
             id: a.0,
             title: a.1,
@@ -129,6 +135,11 @@ fn task() -> impl Strategy<Value = TaskParts> {
             parallel_group: c.1.map(|n| Number::from(n.as_u64().unwrap_or(0) + 1)),
             group: None,
             branch: c.3,
+            parent: None,
+            priority: d.0,
+            details: d.1,
+            test_strategy: d.2,
+            requirements: d.3,
             extra: c.4,
         },
         dep_picks: a.4,

@@ -351,6 +351,22 @@ def test_schedule_is_the_cli_schedule(path):
     assert plan.read(path).schedule() == cli_json("plan", "schedule", "--json", path)
 
 
+@needs_cli
+@pytest.mark.parametrize("path", VALID, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_next_is_the_cli_next(path):
+    assert plan.read(path).next() == cli_json("plan", "next", "--json", path)
+
+
+def test_next_of_a_task_master_file():
+    n = plan.read(PLANS / "taskmaster" / "valid" / "legacy-basic.json").next()
+    assert [t["id"] for t in n["ready"]] == ["2"]
+    assert (n["finished"], n["total"]) == (1, 4)
+    n = plan.read(PLANS / "taskmaster" / "valid" / "tagged-multi.json").next()
+    assert [t["id"] for t in n["ready"]] == ["feature-auth:1", "master:2"]
+    with pytest.raises(plan.PlanError, match="cannot tell what is ready"):
+        plan.read(PLANS / "taskmaster" / "invalid" / "acyclic.json").next()
+
+
 def test_a_cycle_has_no_schedule():
     p = plan.read(PLANS / "plandag" / "invalid" / "acyclic.json")
     with pytest.raises(plan.PlanError, match="cannot schedule"):

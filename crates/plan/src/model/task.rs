@@ -81,6 +81,10 @@ pub struct Task {
     /// How to check it is done (Task Master `testStrategy`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test_strategy: Option<String>,
+    /// The requirements it meets, by their numbers in the spec's requirements
+    /// (Kiro `_Requirements: 1.1, 2.3_`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requirements: Option<Vec<String>>,
     /// Task fields the model does not name, in source order.
     #[serde(skip_serializing_if = "indexmap::IndexMap::is_empty")]
     pub extra: Extra,

@@ -96,6 +96,8 @@ pub enum TaskField {
     Details,
     /// `test_strategy`.
     TestStrategy,
+    /// `requirements`.
+    Requirements,
 }
 
 /// Group fields a key can fill.
@@ -193,6 +195,7 @@ impl Record for Task {
             TaskField::Priority => Slot::Text(&mut self.priority),
             TaskField::Details => Slot::Text(&mut self.details),
             TaskField::TestStrategy => Slot::Text(&mut self.test_strategy),
+            TaskField::Requirements => Slot::List(&mut self.requirements),
         })
     }
 

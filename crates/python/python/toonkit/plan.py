@@ -455,6 +455,15 @@ class Plan:
         fault) when the plan has no schedule: a repeated id, a cycle."""
         return cast(Dict[str, Any], self._loaded.schedule())
 
+    def next(self) -> Dict[str, Any]:
+        """The tasks ready to start — not started (``pending`` or no status), every
+        task they wait for finished (``done`` or ``completed``), none of their subtasks
+        unfinished — in schedule order: a dict with ``ready`` (each with ``id``,
+        ``title``, ``status``, ``priority``, ``parent`` where it has them, and
+        ``wave``), ``finished`` and ``total``. Raises :class:`PlanError` (kind
+        ``unschedulable``) when the plan has no schedule: a repeated id, a cycle."""
+        return cast(Dict[str, Any], self._loaded.next())
+
     def dry_run(
         self,
         cap: int = DEFAULT_CAP,

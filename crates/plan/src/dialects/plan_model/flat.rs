@@ -20,6 +20,7 @@ pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
     ("tools", "tools", "tool"),
     ("capabilities", "capabilities", "capability"),
     ("outputs", "outputs", "output"),
+    ("requirements", "requirements", "requirement"),
 ];
 /// List fields of a group and their edge tables: (field, table, column).
 pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[
@@ -296,6 +297,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 priority: text(t.get("priority")),
                 details: text(t.get("details")),
                 test_strategy: text(t.get("test_strategy")),
+                requirements: list(t.get("requirements")),
                 extra: extra_of(t.get("extra")),
             })
             .collect();
@@ -319,6 +321,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                     "dependencies" => &mut t.dependencies,
                     "tools" => &mut t.tools,
                     "capabilities" => &mut t.capabilities,
+                    "requirements" => &mut t.requirements,
                     _ => &mut t.outputs,
                 };
                 slot.get_or_insert_with(Vec::new).push(item);

@@ -108,6 +108,12 @@ pub static PLAN: Table = Table {
             "Artifacts a task produces.",
         ),
         Field::new(
+            "requirements",
+            Kind::Items(&TASK_REQUIREMENT),
+            false,
+            "Requirements a task meets.",
+        ),
+        Field::new(
             "params",
             Kind::Object,
             false,
@@ -227,6 +233,12 @@ pub static TASK: Table = Table {
             "Artifacts it produces (nested form), or their number (in `outputs`).",
         ),
         Field::new(
+            "requirements",
+            Kind::StringsOrCount,
+            false,
+            "Requirements it meets (nested form), or their number (in `requirements`).",
+        ),
+        Field::new(
             "params",
             Kind::Any,
             false,
@@ -329,6 +341,15 @@ static TASK_OUTPUT: Table = Table {
     fields: &[
         Field::new("task", Kind::Str, true, "The task."),
         Field::new("output", Kind::Str, true, "The artifact id."),
+    ],
+};
+
+static TASK_REQUIREMENT: Table = Table {
+    title: "requirement",
+    doc: "A requirement a task meets.",
+    fields: &[
+        Field::new("task", Kind::Str, true, "The task."),
+        Field::new("requirement", Kind::Str, true, "The requirement's number."),
     ],
 };
 

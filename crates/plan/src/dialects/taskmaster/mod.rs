@@ -229,7 +229,7 @@ impl Dialect for TaskMaster {
             Ok(r) => r,
             Err(e) => return vec![Problem::error("schema", PathBuf::root().loc(), e.message)],
         };
-        let mut out = Vec::new();
+        let mut out = tree::not_tags(tree);
         for (obj, path) in tree::lists(tree) {
             out.extend(table::check(obj, &path, &FILE));
         }

@@ -10,7 +10,7 @@ use super::{FILE, PATCH, SUBTASK, SUBTASK_KEYS, TASK, TASK_KEYS};
 use crate::fields::{self, Fields};
 use crate::format::{self, Format};
 use crate::model::{Group, Plan, Task};
-use crate::problem::{ErrorKind, PathBuf, PlanError};
+use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::table::{Table, slot};
 use crate::{text_patch, toon_numbers};
 
@@ -62,6 +62,24 @@ pub(super) fn lists(v: &Value) -> Vec<(&Map<String, Value>, PathBuf)> {
             .collect(),
         Shape::Other => Vec::new(),
     }
+}
+
+/// In a tagged file, each key whose value is not a tag (an object with a `tasks`
+/// list): the reader keeps it, but Task Master reads every key as a tag.
+pub(super) fn not_tags(v: &Value) -> Vec<Problem> {
+    let Shape::Tagged(o) = shape(v) else {
+        return Vec::new();
+    };
+    o.iter()
+        .filter(|(_, t)| !is_tag(t))
+        .map(|(k, _)| {
+            Problem::error(
+                "schema",
+                PathBuf::root().key(k).loc(),
+                format!("`{k}` is not a tag: an object with a `{TASKS}` list"),
+            )
+        })
+        .collect()
 }
 
 /// Where a task and each of its dependencies are written.
@@ -322,18 +340,9 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
                 .insert(layout.into(), fields::strings(&keys));
         }
     }
-    let Ok(canonical) = write_canonical(plan, Format::Json) else {
-        return;
-    };
-    if canonical != text {
-        let hunks = text_patch::diff(&canonical, text);
-        plan.layout
-            .entries
-            .insert(PATCH.into(), text_patch::to_value(&hunks));
-        if write(plan, Format::Json).ok().as_deref() != Some(text) {
-            plan.layout.entries.shift_remove(PATCH);
-        }
-    }
+    text_patch::keep(plan, PATCH, text, |p| {
+        write(p, Format::Json).unwrap_or_default()
+    });
 }
 
 /// The keys of the file's first task (or first subtask), in order.
@@ -364,18 +373,9 @@ pub(super) fn write(plan: &Plan, format: Format) -> Result<String, PlanError> {
     if format != Format::Json {
         return Ok(canonical);
     }
-    let Some(hunks) = plan
-        .layout
-        .entries
-        .get(PATCH)
-        .and_then(text_patch::from_value)
-    else {
-        return Ok(canonical);
-    };
-    match text_patch::apply(&canonical, &hunks) {
-        Some(patched) if states(&patched, plan) => Ok(patched),
-        _ => Ok(canonical),
-    }
+    Ok(text_patch::patched(plan, PATCH, canonical, |t| {
+        states(t, plan)
+    }))
 }
 
 fn write_canonical(plan: &Plan, format: Format) -> Result<String, PlanError> {
