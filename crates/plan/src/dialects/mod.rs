@@ -2,8 +2,10 @@
 //! its [`DialectId`]), and the registry that lists them. Adding a dialect is one module
 //! plus its line in [`REGISTRY`].
 
+mod checklist;
 pub mod composite;
 pub mod cursor;
+pub mod kiro;
 pub mod plan_model;
 pub mod plandag;
 pub mod staged;
@@ -187,6 +189,7 @@ pub static REGISTRY: &[&dyn Dialect] = &[
     &staged::Staged,
     &tooldag::ToolDag,
     &taskmaster::TaskMaster,
+    &kiro::Kiro,
     &plan_model::PlanModel,
 ];
 
