@@ -102,6 +102,8 @@ pub(super) fn read(v: &Value) -> Result<Walked, PlanError> {
         plan: Plan::default(),
         places: Vec::new(),
     };
+    let style = Style::of_file(v);
+    style.keep(&mut w.plan);
     match shape(v) {
         Shape::Legacy(o) => {
             let mut f = Fields::new(o);
@@ -112,6 +114,7 @@ pub(super) fn read(v: &Value) -> Result<Walked, PlanError> {
                 group: None,
                 parent: None,
                 path: PathBuf::root().key(TASKS),
+                style,
             };
             walk(tasks, &list, 0, &mut w);
             w.plan.extra = f.extra();
@@ -134,6 +137,7 @@ pub(super) fn read(v: &Value) -> Result<Walked, PlanError> {
                     group: Some(tag.clone()),
                     parent: None,
                     path: PathBuf::root().key(tag).key(TASKS),
+                    style,
                 };
                 walk(tasks, &list, 0, &mut w);
                 w.plan.groups.push(Group {
@@ -160,6 +164,84 @@ struct List {
     group: Option<String>,
     parent: Option<String>,
     path: PathBuf,
+    style: Style,
+}
+
+/// How a file writes what it can write two ways, where most of its tasks agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Style {
+    /// A subtask's sibling dependency as a dotted string (`"3.1"`), not its number.
+    dotted_siblings: bool,
+    /// A subtask without subtasks with `"subtasks": []`.
+    empty_subtask_lists: bool,
+}
+
+/// Layout key: the file writes a subtask's sibling dependencies as dotted strings.
+const DOTTED_SIBLINGS: &str = "taskmaster.dotted_siblings";
+/// Layout key: the file writes `"subtasks": []` in subtasks without subtasks.
+const EMPTY_SUBTASK_LISTS: &str = "taskmaster.empty_subtask_lists";
+
+impl Style {
+    /// The style most of a file's subtasks follow.
+    fn of_file(v: &Value) -> Style {
+        let mut counts = [0usize; 4]; // dotted, plain, with list, without
+        let mut stack: Vec<(&Value, usize)> = lists(v)
+            .into_iter()
+            .filter_map(|(o, _)| o.get(TASKS)?.as_array())
+            .flatten()
+            .filter_map(|t| t.get(SUBTASKS)?.as_array())
+            .flatten()
+            .map(|t| (t, 1))
+            .collect();
+        while let Some((t, depth)) = stack.pop() {
+            for d in t
+                .get("dependencies")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match d {
+                    Value::String(s) if s.contains('.') => counts[0] += 1,
+                    _ => counts[1] += 1,
+                }
+            }
+            match t.get(SUBTASKS).and_then(Value::as_array) {
+                Some(kids) if depth < MAX_DEPTH => {
+                    if kids.is_empty() {
+                        counts[2] += 1;
+                    }
+                    stack.extend(kids.iter().map(|k| (k, depth + 1)));
+                }
+                Some(_) => {}
+                None => counts[3] += 1,
+            }
+        }
+        Style {
+            dotted_siblings: counts[0] > counts[1],
+            empty_subtask_lists: counts[2] > counts[3],
+        }
+    }
+
+    /// The style a plan keeps in its layout.
+    fn of_plan(plan: &Plan) -> Style {
+        let flag = |k: &str| plan.layout.entries.get(k) == Some(&Value::Bool(true));
+        Style {
+            dotted_siblings: flag(DOTTED_SIBLINGS),
+            empty_subtask_lists: flag(EMPTY_SUBTASK_LISTS),
+        }
+    }
+
+    /// Keeps the style in the plan's layout (only what is not the default).
+    fn keep(self, plan: &mut Plan) {
+        for (on, key) in [
+            (self.dotted_siblings, DOTTED_SIBLINGS),
+            (self.empty_subtask_lists, EMPTY_SUBTASK_LISTS),
+        ] {
+            if on {
+                plan.layout.entries.insert(key.into(), Value::Bool(true));
+            }
+        }
+    }
 }
 
 /// The text of an id as written: a number's JSON text, a string itself.
@@ -249,7 +331,8 @@ fn walk(items: &[Value], list: &List, depth: usize, w: &mut Walked) {
         let absent = obj.get(SUBTASKS).is_none();
         if !t.id.is_empty() && (absent || empty) {
             let has_key = !absent;
-            if has_key != list.parent.is_none() {
+            let by_default = list.parent.is_none() || list.style.empty_subtask_lists;
+            if has_key != by_default {
                 note_form(&mut w.plan, SUBTASK_FORMS, &t.id, Value::Bool(has_key));
             }
         }
@@ -268,6 +351,7 @@ fn walk(items: &[Value], list: &List, depth: usize, w: &mut Walked) {
                 group: list.group.clone(),
                 parent: Some(id),
                 path: path.key(SUBTASKS),
+                style: list.style,
             };
             walk(children, &sub, depth + 1, w);
         }
@@ -280,6 +364,9 @@ const ID_FORMS: &str = "taskmaster.ids";
 /// Layout key: the dependency lists written otherwise than canonically (`"2.1"` for a
 /// sibling `1`, `"4"` for 4), by task id.
 const DEP_FORMS: &str = "taskmaster.deps";
+
+/// Layout key: the file's indentation, when it is not two spaces.
+const INDENT: &str = "taskmaster.indent";
 
 /// Layout key: where a task without subtasks writes `subtasks` otherwise than
 /// canonically (`true`: an empty list, `false`: no key), by task id.
@@ -340,6 +427,16 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
                 .insert(layout.into(), fields::strings(&keys));
         }
     }
+    let indent: String = text
+        .lines()
+        .nth(1)
+        .map(|l| l.chars().take_while(|c| *c == ' ' || *c == '\t').collect())
+        .unwrap_or_default();
+    if !indent.is_empty() && indent != "  " {
+        plan.layout
+            .entries
+            .insert(INDENT.into(), Value::String(indent));
+    }
     text_patch::keep(plan, PATCH, text, |p| {
         write(p, Format::Json).unwrap_or_default()
     });
@@ -379,7 +476,23 @@ pub(super) fn write(plan: &Plan, format: Format) -> Result<String, PlanError> {
 }
 
 fn write_canonical(plan: &Plan, format: Format) -> Result<String, PlanError> {
-    format::write_tree(&to_tree(plan), format)
+    let indent = plan.layout.entries.get(INDENT).and_then(Value::as_str);
+    match indent {
+        Some(indent) if format == Format::Json && !indent.is_empty() => {
+            use serde::Serialize;
+            let mut out = Vec::new();
+            let style = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+            let mut ser = serde_json::Serializer::with_formatter(&mut out, style);
+            to_tree(plan)
+                .serialize(&mut ser)
+                .map_err(|e| PlanError::new(ErrorKind::Shape, format!("cannot write JSON: {e}")))?;
+            let mut text = String::from_utf8(out)
+                .map_err(|e| PlanError::new(ErrorKind::Shape, e.to_string()))?;
+            text.push('\n');
+            Ok(text)
+        }
+        _ => format::write_tree(&to_tree(plan), format),
+    }
 }
 
 /// Whether `text` reads as the plan (its layout aside), numbers compared in TOON form.
@@ -402,6 +515,7 @@ fn states(text: &str, plan: &Plan) -> bool {
 /// one of the plan's groups and depends only on tasks of its own, else legacy.
 pub(super) fn to_tree(plan: &Plan) -> Value {
     let keys = Keys::of(plan);
+    let style = Style::of_plan(plan);
     let groups: HashSet<&str> = plan.groups.iter().map(|g| g.id.as_str()).collect();
     let group_of: HashMap<&str, Option<&str>> = plan
         .tasks
@@ -423,6 +537,7 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
             group: None,
             parent: None,
             path: PathBuf::root(),
+            style,
         };
         let tasks = write_list(plan, &all, &list, &keys);
         return slot::write(&FILE, plan, |_| Some(tasks.clone()));
@@ -442,6 +557,7 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
             group: Some(g.id.clone()),
             parent: None,
             path: PathBuf::root(),
+            style,
         };
         let mut tag = Map::new();
         tag.insert(TASKS.into(), write_list(plan, &members, &list, &keys));
@@ -541,6 +657,7 @@ impl Writer<'_> {
             group: list.group.clone(),
             parent: Some(t.id.clone()),
             path: PathBuf::root(),
+            style: list.style,
         };
         let kids: Vec<usize> = self
             .children
@@ -552,7 +669,7 @@ impl Writer<'_> {
             .collect();
         let empty_list = form(self.plan, SUBTASK_FORMS, &t.id)
             .and_then(Value::as_bool)
-            .unwrap_or(!subtask);
+            .unwrap_or(!subtask || list.style.empty_subtask_lists);
         let subtasks = if depth + 1 < MAX_DEPTH && (!kids.is_empty() || empty_list) {
             let mut items = Vec::new();
             for k in kids {
@@ -657,6 +774,7 @@ fn dep_value(dep: &str, list: &List) -> Value {
             .strip_prefix(p.as_str())
             .and_then(|r| r.strip_prefix('.'))
             .filter(|r| !r.is_empty() && !r.contains('.'))
+            && !list.style.dotted_siblings
         {
             return id_value(rest);
         }
