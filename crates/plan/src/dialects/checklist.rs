@@ -3,8 +3,8 @@
 //! byte for byte (the lines where it differs from the canonical rendering, as a text
 //! patch, applied while the file still says what the plan says).
 
+use crate::fidelity::text_patch;
 use crate::model::Plan;
-use crate::text_patch;
 
 /// A checkbox list item: `- [ ] rest`, indented by `indent` columns (a tab counts 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,11 +14,11 @@ use serde_json::Value;
 
 use super::checklist::{self, check_line, mark_of, status_of};
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Node};
-use crate::fill::{Fill, FillKind, task_fill, title_from_words, translate_status};
-use crate::format::{self, Document, Format};
+use crate::dialects::checks::{self, Node};
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fill::{Fill, FillKind, task_fill, title_from_words, translate_status};
 use crate::table::{self, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The Kiro dialect.
@@ -164,7 +164,7 @@ impl Dialect for Kiro {
         match doc {
             Document::Markdown(text) => Ok(read_markdown(text).into()),
             Document::Tree(Value::Object(o)) => {
-                let mut f = crate::fields::Fields::new(o);
+                let mut f = crate::table::fields::Fields::new(o);
                 let mut plan = Plan::default();
                 slot::read(&PLAN, &mut f, &mut plan);
                 if let Some(items) = f.array(TASKS) {
@@ -257,7 +257,7 @@ impl Dialect for Kiro {
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
         if plan.title.is_none() {
             plan.title = Some(HEADING.to_owned());
-            fills.push(crate::fill::plan_fill(
+            fills.push(crate::table::fill::plan_fill(
                 "title",
                 FillKind::Defaulted,
                 HEADING,
@@ -443,7 +443,9 @@ fn render(plan: &Plan) -> String {
 fn to_tree(plan: &Plan) -> Value {
     let tasks = slot::write_tasks(&TASK, &plan.tasks);
     slot::write(&PLAN, plan, |f| match f.key {
-        LAYOUT if !plan.layout.is_empty() => Some(crate::fields::object(&plan.layout.entries)),
+        LAYOUT if !plan.layout.is_empty() => {
+            Some(crate::table::fields::object(&plan.layout.entries))
+        }
         LAYOUT => None,
         _ => Some(tasks.clone()),
     })

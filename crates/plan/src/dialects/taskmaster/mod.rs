@@ -16,11 +16,11 @@ mod tree;
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Node};
-use crate::fill::{Fill, FillKind, task_fill, title_from_words, translate_status};
-use crate::format::{Document, Format};
+use crate::dialects::checks::{self, Node};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{Document, Format};
+use crate::table::fill::{Fill, FillKind, task_fill, title_from_words, translate_status};
 use crate::table::{self, Choice, Field, Kind, PlanField, Table, TaskField, To};
 
 /// The Task Master dialect.

@@ -7,12 +7,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{FILE, PATCH, SUBTASK, SUBTASK_KEYS, TASK, TASK_KEYS};
-use crate::fields::{self, Fields};
-use crate::format::{self, Format};
+use crate::fidelity::{text_patch, toon_numbers};
 use crate::model::{Group, Plan, Task};
 use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Format};
+use crate::table::fields::{self, Fields};
 use crate::table::{Table, slot};
-use crate::{text_patch, toon_numbers};
 
 /// Subtasks nested deeper than this stay in their task's extra fields, unread.
 const MAX_DEPTH: usize = 64;
