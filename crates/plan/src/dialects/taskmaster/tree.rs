@@ -174,21 +174,41 @@ struct Style {
     dotted_siblings: bool,
     /// A subtask without subtasks with `"subtasks": []`.
     empty_subtask_lists: bool,
+    /// A task's dependency on a task numbered in plain digits as a string (`"3"`).
+    string_deps: bool,
 }
 
 /// Layout key: the file writes a subtask's sibling dependencies as dotted strings.
 const DOTTED_SIBLINGS: &str = "taskmaster.dotted_siblings";
 /// Layout key: the file writes `"subtasks": []` in subtasks without subtasks.
 const EMPTY_SUBTASK_LISTS: &str = "taskmaster.empty_subtask_lists";
+/// Layout key: the file writes a task's dependencies on numbered tasks as strings.
+const STRING_DEPS: &str = "taskmaster.string_deps";
+/// Layout key: the key order of each task written in another order than the file's
+/// first task (or subtask), by task id.
+const KEY_ORDER: &str = "taskmaster.key_order";
 
 impl Style {
     /// The style most of a file's subtasks follow.
     fn of_file(v: &Value) -> Style {
         let mut counts = [0usize; 4]; // dotted, plain, with list, without
-        let mut stack: Vec<(&Value, usize)> = lists(v)
+        let (mut strings, mut numbers) = (0usize, 0usize);
+        let top = lists(v)
             .into_iter()
             .filter_map(|(o, _)| o.get(TASKS)?.as_array())
+            .flatten();
+        for d in top
+            .clone()
+            .filter_map(|t| t.get("dependencies")?.as_array())
             .flatten()
+        {
+            match d {
+                Value::String(s) if !s.contains('.') => strings += 1,
+                Value::Number(_) => numbers += 1,
+                _ => {}
+            }
+        }
+        let mut stack: Vec<(&Value, usize)> = top
             .filter_map(|t| t.get(SUBTASKS)?.as_array())
             .flatten()
             .map(|t| (t, 1))
@@ -219,6 +239,7 @@ impl Style {
         Style {
             dotted_siblings: counts[0] > counts[1],
             empty_subtask_lists: counts[2] > counts[3],
+            string_deps: strings > numbers,
         }
     }
 
@@ -228,6 +249,7 @@ impl Style {
         Style {
             dotted_siblings: flag(DOTTED_SIBLINGS),
             empty_subtask_lists: flag(EMPTY_SUBTASK_LISTS),
+            string_deps: flag(STRING_DEPS),
         }
     }
 
@@ -236,6 +258,7 @@ impl Style {
         for (on, key) in [
             (self.dotted_siblings, DOTTED_SIBLINGS),
             (self.empty_subtask_lists, EMPTY_SUBTASK_LISTS),
+            (self.string_deps, STRING_DEPS),
         ] {
             if on {
                 plan.layout.entries.insert(key.into(), Value::Bool(true));
@@ -411,16 +434,18 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
         (first_task_keys(&tree, false), TASK_KEYS, &TASK),
         (first_task_keys(&tree, true), SUBTASK_KEYS, &SUBTASK),
     ] {
+        // As the writer puts them: the table's keys in its order, then the others.
         let canonical: Vec<&str> = table.fields.iter().map(|f| f.key).collect();
-        let named: Vec<&str> = keys
+        let expected = canonical
             .iter()
-            .map(String::as_str)
-            .filter(|k| canonical.contains(k))
-            .collect();
-        let in_order = canonical
-            .iter()
-            .filter(|k| named.contains(k))
-            .eq(named.iter());
+            .copied()
+            .filter(|k| keys.iter().any(|x| x == k))
+            .chain(
+                keys.iter()
+                    .map(String::as_str)
+                    .filter(|k| !canonical.contains(k)),
+            );
+        let in_order = expected.eq(keys.iter().map(String::as_str));
         if !keys.is_empty() && !in_order {
             plan.layout
                 .entries
@@ -437,9 +462,49 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
             .entries
             .insert(INDENT.into(), Value::String(indent));
     }
+    if let (Ok(w), Ok(written)) = (read(&tree), serde_json::to_value(to_tree(plan))) {
+        let ours = task_objects(&written);
+        for ((t, theirs), ours) in w.plan.tasks.iter().zip(task_objects(&tree)).zip(ours) {
+            // Only an order the writer can follow: the same keys, another order.
+            if let (Some(a), Some(b)) = (theirs, ours)
+                && !a.keys().eq(b.keys())
+                && a.len() == b.len()
+                && a.keys().all(|k| b.contains_key(k))
+                && !t.id.is_empty()
+            {
+                let keys: Vec<String> = a.keys().cloned().collect();
+                note_form(plan, KEY_ORDER, &t.id, fields::strings(&keys));
+            }
+        }
+    }
     text_patch::keep(plan, PATCH, text, |p| {
         write(p, Format::Json).unwrap_or_default()
     });
+}
+
+/// Every task item of a file, depth first as [`read`] takes them (an item that is not
+/// an object as `None`).
+fn task_objects(tree: &Value) -> Vec<Option<&Map<String, Value>>> {
+    fn walk<'a>(items: &'a [Value], depth: usize, out: &mut Vec<Option<&'a Map<String, Value>>>) {
+        for item in items {
+            let obj = item.as_object();
+            out.push(obj);
+            let id_ok = obj.and_then(|o| o.get("id")).and_then(id_text).is_some();
+            if let Some(kids) = obj.and_then(|o| o.get(SUBTASKS)).and_then(Value::as_array)
+                && depth < MAX_DEPTH
+                && id_ok
+            {
+                walk(kids, depth + 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (o, _) in lists(tree) {
+        if let Some(items) = o.get(TASKS).and_then(Value::as_array) {
+            walk(items, 0, &mut out);
+        }
+    }
+    out
 }
 
 /// The keys of the file's first task (or first subtask), in order.
@@ -698,10 +763,18 @@ impl Writer<'_> {
             (None, "dependencies") => deps.clone(),
             (None, _) => subtasks.clone(),
         });
-        let order = if subtask {
-            &self.keys.subtask
-        } else {
-            &self.keys.task
+        let own_order: Option<Vec<String>> = form(self.plan, KEY_ORDER, &t.id)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            });
+        let order = match &own_order {
+            Some(o) => o,
+            None if subtask => &self.keys.subtask,
+            None => &self.keys.task,
         };
         if let Value::Object(m) = &mut value
             && !order.is_empty()
@@ -782,5 +855,8 @@ fn dep_value(dep: &str, list: &List) -> Value {
         return Value::String(own.to_owned());
     }
     let own = dep.strip_prefix(list.prefix.as_str()).unwrap_or(dep);
-    id_value(own)
+    match id_value(own) {
+        Value::Number(_) if list.style.string_deps => Value::String(own.to_owned()),
+        v => v,
+    }
 }
