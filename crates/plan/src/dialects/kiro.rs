@@ -386,13 +386,13 @@ pub fn read_markdown(text: &str) -> Plan {
         match (requirements(line), labelled(line, DEPENDS_ON)) {
             (Some(r), _) if t.requirements.is_none() => t.requirements = Some(r),
             (_, Some(d)) if t.dependencies.is_none() => t.dependencies = Some(d),
-            _ => {
-                let d = t.details.get_or_insert_with(String::new);
-                if !d.is_empty() {
+            _ => match &mut t.details {
+                Some(d) => {
                     d.push('\n');
+                    d.push_str(bullet.trim_end());
                 }
-                d.push_str(bullet.trim_end());
-            }
+                None => t.details = Some(bullet.trim_end().to_owned()),
+            },
         }
     }
     plan

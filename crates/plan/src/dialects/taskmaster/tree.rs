@@ -203,7 +203,7 @@ impl Style {
             .flatten()
         {
             match d {
-                Value::String(s) if !s.contains('.') => strings += 1,
+                Value::String(s) if id_value(s).is_number() => strings += 1,
                 Value::Number(_) => numbers += 1,
                 _ => {}
             }
