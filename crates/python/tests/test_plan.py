@@ -709,6 +709,10 @@ def test_schedule_and_events_have_the_typed_dicts_keys(path):
         _keys_agree(f, plan.Finding)
     for e in p.dry_run(2, fail=[s["tasks"][0]["id"]] if s["tasks"] else []):
         _keys_agree(e, plan.Event)
+    n = p.next()
+    _keys_agree(n, plan.Next)
+    for t in n["ready"]:
+        _keys_agree(t, plan.ReadyTask)
 
 
 def test_messages_name_no_command_line_flags():
