@@ -5,6 +5,7 @@ import glob
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -189,9 +190,14 @@ def test_convert_to_every_dialect_and_read_back(path, to):
     assert conv.to == to and conv.format in ("json", "yaml", "toon", "md")
     back = conv.read()
     assert back.dialect == to
-    # Every task survives, by id (groups may not: not every dialect has them).
-    assert sorted(t["id"] for t in back.tasks) == sorted(t["id"] for t in p.tasks)
-    assert [l for l in conv.losses if l.field == "(whole)" and l.owner.startswith("task ")] == []
+    # Every task survives, by id (groups may not: not every dialect has them); a tool
+    # DAG's ids are slugs, so its fill writes `_` for other punctuation (`1.2` → `1_2`).
+    def held(i):
+        return re.sub(r"[^\w-]", "_", i) if to == "tooldag" else i
+
+    assert sorted(t["id"] for t in back.tasks) == sorted(held(t["id"]) for t in p.tasks)
+    if all(held(t["id"]) == t["id"] for t in p.tasks):
+        assert [l for l in conv.losses if l.field == "(whole)" and l.owner.startswith("task ")] == []
     # Every loss is one the report's own rules describe.
     for l in conv.losses:
         assert l.change in ("dropped", "changed", "added", "derived", "defaulted", "set")

@@ -280,7 +280,8 @@ impl Dialect for Kiro {
 
 /// A task's number at the start of a line's text (`2.` or `2.1`), and the title after
 /// it. An id of another dialect written as Kiro numbers its tasks (`setup-db.`,
-/// `build.`: letters, digits, `_`, `-` and `.`, and a final `.`) reads as that id.
+/// `build.`, `tag:3.`: letters, digits, `_`, `-`, `:` and `.`, and a final `.`) reads
+/// as that id.
 fn number(rest: &str) -> Option<(&str, &str)> {
     let end = rest.find(' ')?;
     let (token, title) = (&rest[..end], rest[end + 1..].trim());
@@ -293,7 +294,7 @@ fn number(rest: &str) -> Option<(&str, &str)> {
         && !num.is_empty()
         && num
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
     (numbered || id_like).then_some((num, title))
 }
 
