@@ -271,6 +271,63 @@ pub fn markdown(entries: &[PlanEntry], tokenizer: &str) -> String {
     out
 }
 
+/// The targets for planners' own files: Task Master files as plan model TOON (tasks
+/// and subtasks as one table, dependencies as edges, the file's layout included)
+/// below the file as compact JSON on every file and ≤ 0.93× in total; Kiro and Spec
+/// Kit files in their prompt form (lean plan TOON) below the markdown source.
+fn planner_targets(entries: &[PlanEntry]) -> String {
+    let at = |e: &PlanEntry, key: &str| e.tokens.get(column(key)).copied().flatten();
+    let verdict = |met: bool| if met { "met" } else { "**missed**" };
+    let mut out = String::new();
+    let of = |dialect: &str| -> Vec<&PlanEntry> {
+        entries
+            .iter()
+            .filter(|e| e.kind.split(' ').next() == Some(dialect))
+            .collect()
+    };
+    let tm: Vec<(usize, usize)> = of("taskmaster")
+        .into_iter()
+        .filter_map(|e| Some((at(e, "plan_toon")?, at(e, "json_compact")?)))
+        .collect();
+    if !tm.is_empty() {
+        let below = tm.iter().filter(|(toon, json)| toon < json).count();
+        let toon: usize = tm.iter().map(|t| t.0).sum();
+        let json: usize = tm.iter().map(|t| t.1).sum();
+        let _ = writeln!(
+            out,
+            "- Task Master files, plan model TOON below the file as compact JSON: {below} of {}              — {}; in total ≤ 0.93×: {} against {} tokens, {:.3}× — {}.",
+            tm.len(),
+            verdict(below == tm.len()),
+            thousands(toon),
+            thousands(json),
+            toon as f64 / json.max(1) as f64,
+            verdict(toon * 100 <= json * 93),
+        );
+    }
+    for (dialect, name) in [("kiro", "Kiro"), ("speckit", "Spec Kit")] {
+        let md: Vec<(usize, usize)> = of(dialect)
+            .into_iter()
+            .filter_map(|e| Some((at(e, "plan_lean")?, at(e, "source")?)))
+            .collect();
+        if md.is_empty() {
+            continue;
+        }
+        let below = md.iter().filter(|(lean, src)| lean < src).count();
+        let lean: usize = md.iter().map(|t| t.0).sum();
+        let src: usize = md.iter().map(|t| t.1).sum();
+        let _ = writeln!(
+            out,
+            "- {name} files, the prompt form (lean plan TOON) below the markdown source:              {below} of {} — {}; {} against {} tokens in total ({}).",
+            md.len(),
+            verdict(below == md.len()),
+            thousands(lean),
+            thousands(src),
+            percent_change(src, lean),
+        );
+    }
+    out
+}
+
 /// The column index of a form key.
 fn column(key: &str) -> usize {
     COLUMNS.iter().position(|(k, _)| *k == key).unwrap_or(0)
@@ -316,6 +373,7 @@ fn targets(entries: &[PlanEntry]) -> String {
             percent_change(source.saturating_sub(md), model.saturating_sub(escaped)),
         );
     }
+    out.push_str(&planner_targets(entries));
     let pairs: Vec<(&PlanEntry, usize, usize)> = entries
         .iter()
         .filter_map(|e| Some((e, at(e, "plan_toon")?, at(e, "plan_json_compact")?)))

@@ -288,3 +288,59 @@ fn schema_for_every_dialect_is_json() {
         stderr(&o)
     );
 }
+
+#[test]
+fn next_lists_the_ready_tasks_in_schedule_order() {
+    let o = toon(&[
+        "plan",
+        "next",
+        &testdata("taskmaster/valid/tagged-multi.json"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "1 of 7 tasks finished; 2 ready to start\n  feature-auth:1  Password hashing  (priority high, wave 1)\n  master:2  Add persistence  (priority high, wave 2)\n"
+    );
+    let o = toon(&[
+        "plan",
+        "next",
+        "--json",
+        &testdata("taskmaster/valid/legacy-basic.json"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["ready"][0]["id"], "2");
+    assert_eq!(v["ready"][0]["wave"], 1);
+    assert_eq!(
+        (v["finished"].as_u64(), v["total"].as_u64()),
+        (Some(1), Some(4))
+    );
+}
+
+#[test]
+fn next_of_a_plan_without_a_schedule_is_an_error() {
+    let o = toon(&["plan", "next", &testdata("taskmaster/invalid/acyclic.json")]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("cannot tell what is ready: dependency cycle"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A Task Master file is told by its path where its content does not tell.
+#[test]
+fn a_task_master_file_is_told_by_its_path() {
+    let dir = std::env::temp_dir().join(format!("toon-next-{}", std::process::id()));
+    let tasks = dir.join(".taskmaster").join("tasks");
+    std::fs::create_dir_all(&tasks).unwrap();
+    let p = write(
+        &tasks,
+        "tasks.json",
+        "{\"tasks\": [{\"id\": 1, \"title\": \"A\", \"status\": \"pending\"}]}",
+    );
+    let o = toon(&["plan", "next", &p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("  1  A  (wave 1)"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

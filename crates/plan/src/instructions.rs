@@ -114,6 +114,8 @@ fn kind(f: &Field) -> String {
         Kind::Bool => "true|false",
         Kind::Object | Kind::Nested(_) => "object",
         Kind::StringsOrCount => "list of strings, or their count",
+        Kind::Id => "number or string",
+        Kind::Ids => "list of numbers and strings",
         Kind::Any => "any value",
         Kind::Items(_) => "list of objects",
     };

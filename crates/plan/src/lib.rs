@@ -103,7 +103,7 @@ pub use conversion::loss::{Change, Loss, LossReport};
 pub use conversion::{Conversion, ConversionReport, ConvertOptions, convert};
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::render::{GraphFormat, graph};
-pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
+pub use exec::{DryRun, DryRunOptions, Next, Schedule, dry_run, next, schedule};
 pub use forms::{FormStats, stats};
 pub use instructions::{Instructions, instructions};
 pub use model::{Extra, Group, Layout, Plan, StageMode, Status, StepKind, Task};

@@ -53,13 +53,24 @@ impl ReadOptions {
     }
 }
 
-/// The dialect a file name suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
-/// composite): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
+/// The dialect a file name or path suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
+/// composite, `.taskmaster/tasks/tasks.json` → taskmaster): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
 pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     dialects::REGISTRY
         .iter()
         .find(|d| d.claims_file_name(&name))
+        .map(|d| d.id())
+        .or_else(|| dialect_claiming_path(path))
+}
+
+/// The dialect whose planner keeps its files at this path, if any
+/// ([`dialects::Dialect::claims_path`]).
+fn dialect_claiming_path(path: &Path) -> Option<DialectId> {
+    let whole = path.to_str()?.replace('\\', "/").to_ascii_lowercase();
+    dialects::REGISTRY
+        .iter()
+        .find(|d| d.claims_path(&whole))
         .map(|d| d.id())
 }
 
@@ -100,7 +111,12 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
                 "the document is empty: there is no plan in it",
             ));
         }
-        None => match dialects::detect(&document) {
+        // A planner's own path (`.taskmaster/tasks/tasks.json`) says more than content
+        // that other dialects' tasks lists share.
+        None => match path
+            .and_then(dialect_claiming_path)
+            .or_else(|| dialects::detect(&document))
+        {
             Some(d) => d,
             None => path.and_then(dialect_from_path).ok_or_else(|| {
                 PlanError::new(
@@ -111,6 +127,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
         },
     };
     let mut read = dialect.dialect().read(&document)?;
+    dialect.dialect().keep_text(&mut read.plan, text, format);
     read.plan.set_source_dialect(Some(dialect));
     Ok(Loaded {
         dialect,

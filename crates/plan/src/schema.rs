@@ -30,7 +30,38 @@ pub fn schema(dialect: DialectId) -> Value {
     {
         tasks.insert("anyOf".into(), ids_given_or_from_titles());
     }
+    if dialect == DialectId::TASKMASTER {
+        return tagged_or_not(s);
+    }
     s
+}
+
+/// A Task Master file: one task list (`list`, the legacy form), or an object of tags,
+/// each a task list.
+fn tagged_or_not(mut list: Value) -> Value {
+    let Value::Object(o) = &mut list else {
+        return list;
+    };
+    // The root keywords stay at the root; the list's own schema is one alternative.
+    let mut root = serde_json::Map::new();
+    for k in ["$schema", "$id", "title", "description"] {
+        if let Some(v) = o.remove(k) {
+            root.insert(k.into(), v);
+        }
+    }
+    root.insert("type".into(), "object".into());
+    root.insert(
+        "anyOf".into(),
+        serde_json::json!([
+            list,
+            {
+                "description": "A tagged file: each key a tag, each value its task list.",
+                "minProperties": 1,
+                "additionalProperties": list,
+            }
+        ]),
+    );
+    Value::Object(root)
 }
 
 /// The field table of a dialect's root object.

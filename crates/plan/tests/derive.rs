@@ -597,16 +597,29 @@ fn ids_of_any_script_convert_to_a_tool_dag() {
         );
         assert_eq!(errors, 0, "{good}");
     }
-    // Spaces and other punctuation are still not ids.
-    for bad in ["two words", "a.b", "x!"] {
+    // Spaces and other punctuation are not ids: each becomes `_`, the dependencies
+    // follow, and the report says the id was derived.
+    for (bad, id) in [("two words", "two_words"), ("a.b", "a_b"), ("x!", "x_")] {
         let mut t = task(bad, &[]);
         t.description = Some("q".into());
-        let (_, _, errors) = convert(
-            &plan(vec![t]),
+        let mut after = task("after", &[bad]);
+        after.description = Some("r".into());
+        let (tree, losses, errors) = convert(
+            &plan(vec![t, after]),
             DialectId::CURSOR,
             DialectId::TOOLDAG,
             &["tool=t"],
         );
-        assert_eq!(errors, 1, "{bad}");
+        assert_eq!(errors, 0, "{bad}");
+        assert_eq!(tree["dag"][0]["id"], id, "{bad}");
+        assert_eq!(tree["dag"][1]["dependencies"][0], id, "{bad}");
+        // The task under its new id is a task the plan did not have.
+        let added = format!("task {id}");
+        assert!(
+            losses
+                .iter()
+                .any(|l| l.owner == added && l.change == toon_plan::Change::Added),
+            "{bad}: {losses:?}"
+        );
     }
 }

@@ -107,7 +107,13 @@ fn task() -> impl Strategy<Value = TaskParts> {
         prop::option::of(text()),
         extra(),
     );
-    (a, b, c).prop_map(|(a, b, c)| TaskParts {
+    let d = (
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        list(),
+    );
+    (a, b, c, d).prop_map(|(a, b, c, d)| TaskParts {
         fields: Task {
             id: a.0,
             title: a.1,
@@ -129,6 +135,11 @@ fn task() -> impl Strategy<Value = TaskParts> {
             parallel_group: c.1.map(|n| Number::from(n.as_u64().unwrap_or(0) + 1)),
             group: None,
             branch: c.3,
+            parent: None,
+            priority: d.0,
+            details: d.1,
+            test_strategy: d.2,
+            requirements: d.3,
             extra: c.4,
         },
         dep_picks: a.4,
@@ -410,6 +421,100 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 extra: p.extra.clone(),
                 groups,
                 tasks,
+                ..Plan::default()
+            }
+        }
+        DialectId::TASKMASTER => Plan {
+            metadata: p.metadata.clone(),
+            extra: p.extra.clone(),
+            tasks: p
+                .tasks
+                .iter()
+                .map(|t| Task {
+                    // Required texts: written `""` when missing, which reads as missing.
+                    title: t.title.clone().filter(|s| !s.is_empty()),
+                    status: t.status.clone().filter(|s| !s.is_empty()),
+                    description: t.description.clone(),
+                    details: t.details.clone(),
+                    test_strategy: t.test_strategy.clone(),
+                    priority: t.priority.clone(),
+                    dependencies: t.dependencies.clone(),
+                    extra: t.extra.clone(),
+                    ..base(t)
+                })
+                .collect(),
+            ..Plan::default()
+        },
+        DialectId::KIRO => {
+            // A markdown task list: tasks numbered, one-line titles, one bullet a
+            // detail line, lists of comma-free items, progress as a box.
+            let line = |s: &str| s.replace(['\n', '\r'], " ").trim().to_owned();
+            let number: std::collections::HashMap<&str, String> = p
+                .tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.id.as_str(), (i + 1).to_string()))
+                .collect();
+            let items = |l: &Option<Vec<String>>| {
+                l.as_ref().map(|l| {
+                    l.iter()
+                        .map(|s| line(s).replace(',', " ").trim().to_owned())
+                        .filter(|s| !s.is_empty() && !s.ends_with('_'))
+                        .collect::<Vec<_>>()
+                })
+            };
+            Plan {
+                title: Some(
+                    p.title
+                        .as_deref()
+                        .map(line)
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or_else(|| "Implementation Plan".into()),
+                ),
+                tasks: p
+                    .tasks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| Task {
+                        id: (i + 1).to_string(),
+                        title: Some(
+                            t.title
+                                .as_deref()
+                                .map(line)
+                                .filter(|s| !s.is_empty())
+                                .unwrap_or_else(|| "task".into()),
+                        ),
+                        status: Some(
+                            match t.status.as_deref() {
+                                Some("completed" | "done") => "completed",
+                                Some("in_progress" | "in-progress") => "in_progress",
+                                _ => "pending",
+                            }
+                            .into(),
+                        ),
+                        details: t
+                            .details
+                            .as_deref()
+                            .map(|d| {
+                                d.lines()
+                                    .map(|l| {
+                                        l.trim()
+                                            .trim_start_matches(['-', '*', '+', '_', '['])
+                                            .trim()
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            })
+                            .filter(|d| !d.is_empty()),
+                        dependencies: t.dependencies.as_ref().map(|deps| {
+                            deps.iter()
+                                .filter_map(|d| number.get(d.as_str()).cloned())
+                                .collect()
+                        }),
+                        requirements: items(&t.requirements),
+                        ..Task::default()
+                    })
+                    .collect(),
                 ..Plan::default()
             }
         }

@@ -70,11 +70,12 @@ fn tree_of(path: &Path) -> Option<(DialectId, Value)> {
         Document::Markdown(md) if loaded.dialect == DialectId::WORKFLOW => {
             toon_plan::dialects::workflow::from_markdown(md).tree
         }
-        // A Cursor file as the tree its JSON form holds: front matter keys and body.
+        // A Cursor file as the tree its JSON form holds: front matter keys and body;
+        // another markdown dialect's as its JSON form.
         Document::Markdown(_) => {
             let json = toon_plan::convert(
                 &loaded.plan,
-                DialectId::CURSOR,
+                loaded.dialect,
                 &toon_plan::ConvertOptions {
                     format: Some(Format::Json),
                     ..Default::default()
@@ -114,6 +115,8 @@ fn wrong_value(kind: &Kind) -> Option<Value> {
         | Kind::StringsOrCount
         | Kind::Number
         | Kind::Integer
+        | Kind::Id
+        | Kind::Ids
         | Kind::Items(_) => Some(json!({"not": "this"})),
         Kind::Bool | Kind::Object | Kind::Nested(_) => Some(json!([1])),
         Kind::Any => None,
@@ -207,7 +210,20 @@ fn check_with_mutations(dialect: DialectId, tree: &Value, name: &str) -> usize {
     }
     let table = fields_table(dialect).expect("every dialect has a field table");
     let mut muts = Vec::new();
-    mutations(tree, "", table, &mut muts);
+    match tree.as_object() {
+        // A tagged Task Master file: each tag is a task list.
+        Some(tags) if dialect == DialectId::TASKMASTER && !tags.contains_key("tasks") => {
+            for tag in tags.keys() {
+                mutations(
+                    tree,
+                    &format!("/{}", tag.replace('~', "~0").replace('/', "~1")),
+                    table,
+                    &mut muts,
+                );
+            }
+        }
+        _ => mutations(tree, "", table, &mut muts),
+    }
     assert!(!muts.is_empty(), "{name}: no mutations");
     for (what, t, ok) in &muts {
         let accepted = assert_agree(dialect, t, &format!("{name}: {what}"));

@@ -179,6 +179,8 @@ fn expected_rules(dialect: &str) -> &'static [&'static str] {
             "references",
             "unique-ids",
         ],
+        "taskmaster" => &["acyclic", "known-dependencies", "schema", "unique-ids"],
+        "kiro" => &["acyclic", "known-dependencies", "unique-ids"],
         _ => &[],
     }
 }
@@ -302,6 +304,13 @@ fn messy() -> Vec<PathBuf> {
 /// cursor → cursor, and cursor → plan or cursor (json, yaml, toon) → cursor, give the
 /// file back byte for byte, the intermediate documents detected as what they are.
 fn round_trips_exactly(name: &str, bytes: &str) {
+    round_trips_exactly_as(name, bytes, DialectId::CURSOR)
+}
+
+/// A file of `dialect` → itself, and → plan or itself (json, yaml, toon) → itself,
+/// gives the file back byte for byte, the intermediate documents detected as what they
+/// are.
+fn round_trips_exactly_as(name: &str, bytes: &str, dialect: DialectId) {
     let l = toon_plan::read(
         bytes,
         &toon_plan::ReadOptions {
@@ -310,22 +319,23 @@ fn round_trips_exactly(name: &str, bytes: &str) {
         },
     )
     .unwrap();
-    assert_eq!(l.dialect, DialectId::CURSOR, "{name}");
+    assert_eq!(l.dialect, dialect, "{name}");
     let errs = errors(&l);
     assert!(errs.is_empty(), "{name}: {errs:#?}");
-    let out = toon_plan::convert(
-        &l.plan,
-        DialectId::CURSOR,
-        &toon_plan::ConvertOptions::default(),
-    )
-    .map(|c| c.text)
-    .unwrap();
+    let out = toon_plan::convert(&l.plan, dialect, &toon_plan::ConvertOptions::default())
+        .map(|c| c.text)
+        .unwrap();
     assert!(
         out == bytes,
-        "{name}: cursor → cursor changed the file:\n{out:?}\n{bytes:?}"
+        "{name}: {dialect} → {dialect} changed the file:\n{out:?}\n{bytes:?}"
     );
     for fmt in [Format::Toon, Format::Json, Format::Yaml] {
-        for via in [DialectId::PLAN, DialectId::CURSOR] {
+        for via in [DialectId::PLAN, dialect] {
+            // A dialect whose file is JSON (Task Master) keeps its file's layout in the
+            // plan model; its own TOON and YAML are the file's content only.
+            if via == dialect && dialect.dialect().natural_format() != Format::Md {
+                continue;
+            }
             let conv = toon_plan::convert(
                 &l.plan,
                 via,
@@ -352,14 +362,14 @@ fn round_trips_exactly(name: &str, bytes: &str) {
             assert_eq!(back.dialect, via, "{name} → {via} {fmt}");
             let again = toon_plan::convert(
                 &back.plan,
-                DialectId::CURSOR,
+                dialect,
                 &toon_plan::ConvertOptions {
                     ..Default::default()
                 },
             )
             .map(|c| c.text)
             .unwrap();
-            assert!(again == bytes, "{name} → {via} {fmt} → cursor differs");
+            assert!(again == bytes, "{name} → {via} {fmt} → {dialect} differs");
         }
     }
 }
@@ -371,6 +381,20 @@ fn messy_cursor_files_come_back_byte_for_byte() {
     for p in all {
         let bytes = std::fs::read_to_string(&p).unwrap();
         round_trips_exactly(&p.display().to_string(), &bytes);
+    }
+}
+
+/// The example files of the dialects read from planners' own files come back byte for
+/// byte, through the plan model and their own dialect in every format.
+#[test]
+fn planner_files_come_back_byte_for_byte() {
+    for (dialect, at_least) in [(DialectId::TASKMASTER, 10), (DialectId::KIRO, 5)] {
+        let all = files(&root().join(dialect.name()).join("valid"));
+        assert!(all.len() >= at_least, "{dialect}: {} examples", all.len());
+        for p in all {
+            let bytes = std::fs::read_to_string(&p).unwrap();
+            round_trips_exactly_as(&p.display().to_string(), &bytes, dialect);
+        }
     }
 }
 
@@ -792,6 +816,98 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
     .unwrap();
     assert!(md.text.contains("```json"), "{}", md.text);
     assert!(md.report.is_lossless(), "{:?}", md.report);
+}
+
+#[test]
+fn kiro_tasks_read_with_parents_requirements_and_progress() {
+    let l = load(&root().join("kiro/valid/offline-sync.md"));
+    assert_eq!(l.dialect, DialectId::KIRO);
+    let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
+    assert_eq!(l.plan.title.as_deref(), Some("Implementation Plan"));
+    assert_eq!(t("2.2").parent.as_deref(), Some("2"));
+    assert_eq!(t("2.2").status.as_deref(), Some("in_progress"));
+    assert_eq!(t("1.1").status.as_deref(), Some("completed"));
+    assert_eq!(
+        t("3.1").requirements.as_deref(),
+        Some(&["3.1".to_owned(), "3.2".to_owned()][..])
+    );
+    assert_eq!(
+        t("1.1").details.as_deref(),
+        Some("Version the schema so later migrations can run")
+    );
+    let l = load(&root().join("kiro/valid/image-upload.md"));
+    assert_eq!(l.plan.task("2.2").unwrap().extra["optional"], true);
+    assert_eq!(l.plan.task("4").unwrap().extra["optional"], true);
+    // What is ready: the first tasks, and the subtask of the second.
+    let next = toon_plan::next(&l.plan).unwrap();
+    let ids: Vec<&str> = next.ready.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2.1", "2.2", "3", "4", "5"]);
+}
+
+#[test]
+fn task_master_files_read_as_a_user_expects() {
+    let l = load(&root().join("taskmaster/valid/dotted-deps.json"));
+    assert_eq!(l.dialect, DialectId::TASKMASTER);
+    let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
+    // A sibling number, a dotted string and a task number, each an edge.
+    assert_eq!(
+        t("2.3").dependencies.as_deref(),
+        Some(&["2.2".to_owned(), "2.1".to_owned()][..])
+    );
+    assert_eq!(
+        t("3").dependencies.as_deref(),
+        Some(&["1.2".to_owned(), "2".to_owned()][..])
+    );
+    assert_eq!(t("3.1").parent.as_deref(), Some("3"));
+    assert_eq!(
+        t("1").test_strategy.as_deref(),
+        Some("Validate the sample events.")
+    );
+    let l = load(&root().join("taskmaster/valid/sub-subtasks.json"));
+    let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
+    assert_eq!(t("1.2.2.1").parent.as_deref(), Some("1.2.2"));
+    assert_eq!(
+        t("1.2.2").dependencies.as_deref(),
+        Some(&["1.2.1".to_owned(), "1.1.2".to_owned()][..])
+    );
+    let l = load(&root().join("taskmaster/valid/tagged-multi.json"));
+    let groups: Vec<&str> = l.plan.groups.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(groups, ["master", "feature-auth"]);
+    assert_eq!(
+        l.plan
+            .task("feature-auth:2.2")
+            .unwrap()
+            .dependencies
+            .as_deref(),
+        Some(&["feature-auth:2.1".to_owned()][..])
+    );
+    let l = load(&root().join("taskmaster/valid/odd-ids.json"));
+    assert_eq!(
+        l.plan.task("30").unwrap().dependencies.as_deref(),
+        Some(&["29.1".to_owned(), "setup-sync".to_owned()][..])
+    );
+    // The plan model's TOON is tables: tasks, deps.
+    let toon = toon_plan::convert(
+        &load(&root().join("taskmaster/valid/legacy-basic.json")).plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        toon.text.contains(
+            "tasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
+        ),
+        "{}",
+        toon.text
+    );
+    assert!(
+        toon.text.contains("deps[5]{task,on}:\n  \"2\",\"1\"\n"),
+        "{}",
+        toon.text
+    );
 }
 
 /// A problem found at a path of a JSON, YAML or TOON plan points at that path in the

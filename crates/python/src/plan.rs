@@ -182,6 +182,14 @@ impl LoadedPlan {
         to_py(py, &s)
     }
 
+    /// `toon_plan::next` as a dict: the tasks ready to start; a plan without a
+    /// schedule raises `PlanError`.
+    fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = toon_plan::next(&self.loaded.plan)
+            .map_err(|e| exec_error(py, "cannot tell what is ready: ", &self.loaded.plan, &e))?;
+        to_py(py, &n)
+    }
+
     /// `toon_plan::graph`: the plan's graph drawn as `mermaid`, `dot` or `text`.
     fn graph(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format: GraphFormat = format.parse().map_err(|e| plan_error(py, &e))?;

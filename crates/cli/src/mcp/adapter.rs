@@ -110,6 +110,12 @@ pub fn schedule(loaded: &Loaded) -> ToolResult {
     serde_json::to_value(s).map_err(|e| e.to_string())
 }
 
+/// `plan_next`: the tasks ready to start, in schedule order.
+pub fn next(loaded: &Loaded) -> ToolResult {
+    let n = toon_plan::next(&loaded.plan).map_err(|e| e.to_string())?;
+    serde_json::to_value(n).map_err(|e| e.to_string())
+}
+
 /// `plan_show`: title, goal, tasks with their dependencies, and validity.
 pub fn show(loaded: &Loaded) -> ToolResult {
     let plan = &loaded.plan;

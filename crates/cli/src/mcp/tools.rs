@@ -116,6 +116,11 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: || plan_source(json!({}), &[]),
     },
     ToolSpec {
+        name: "plan_next",
+        description: "The tasks of a plan ready to start (not started, every task they wait for done), in schedule order, with how many of all tasks are finished.",
+        schema: || plan_source(json!({}), &[]),
+    },
+    ToolSpec {
         name: "plan_show",
         description: "A short summary of a plan: title, goal, tasks with status and dependencies, validity.",
         schema: || plan_source(json!({}), &[]),
@@ -256,6 +261,7 @@ pub fn call(name: &str, arguments: &Map<String, Value>) -> ToolResult {
             adapter::convert(&a.plan()?, to, a.format("to_format")?, &a.sets()?)
         }
         "plan_schedule" => adapter::schedule(&a.plan()?),
+        "plan_next" => adapter::next(&a.plan()?),
         "plan_show" => adapter::show(&a.plan()?),
         "plan_instructions" => {
             adapter::instructions(a.dialect("dialect")?.ok_or("missing argument `dialect`")?)

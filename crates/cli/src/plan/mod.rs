@@ -7,6 +7,7 @@ mod agents;
 mod convert;
 mod exec;
 mod json;
+mod next;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -123,6 +124,9 @@ pub enum PlanCommand {
     /// Waves, stages, critical path and makespan of a plan; with --events, a dry run's
     /// events as JSON lines.
     Schedule(exec::ScheduleArgs),
+    /// The tasks ready to start: not started, every task they wait for finished (done
+    /// or completed), in schedule order.
+    Next(next::NextArgs),
     /// Draw a plan's graph with its waves: Mermaid, Graphviz DOT or terminal text.
     Graph(exec::GraphArgs),
     /// Print the JSON Schema of a dialect (for structured output from a model).
@@ -219,6 +223,7 @@ pub fn run(cmd: PlanCommand) -> ExitCode {
         } => show(&file, from, format, json),
         PlanCommand::Stats(args) => stats::run(&args),
         PlanCommand::Schedule(args) => exec::schedule(args),
+        PlanCommand::Next(args) => next::run(&args),
         PlanCommand::Graph(args) => exec::graph(args),
         PlanCommand::Schema(args) => exec::schema(args),
         PlanCommand::Instructions(args) => agents::instructions(&args),

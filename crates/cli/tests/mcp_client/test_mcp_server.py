@@ -23,8 +23,9 @@ ANSWER = os.path.join(ROOT, "testdata", "model-output", "miscounted.md")
 
 TOOLS = {
     "toon_encode", "toon_decode", "toon_stats", "plan_validate", "plan_convert",
-    "plan_schedule", "plan_show", "plan_instructions",
+    "plan_schedule", "plan_next", "plan_show", "plan_instructions",
 }
+TASKMASTER = os.path.join(PLANS, "taskmaster", "valid", "legacy-basic.json")
 
 
 def run(scenario):
@@ -78,6 +79,8 @@ def test_every_tool_is_listed_with_a_schema_and_answers():
         assert any(l["field"] == "tool" for l in conv["losses"])
         sched = structured(await s.call_tool("plan_schedule", {"text": text}))
         assert len(sched["waves"]) == 2
+        nxt = structured(await s.call_tool("plan_next", {"path": TASKMASTER}))
+        assert [t["id"] for t in nxt["ready"]] == ["2"] and nxt["finished"] == 1
         show = structured(await s.call_tool("plan_show", {"path": TOOLDAG}))
         assert [t["id"] for t in show["tasks"]] == ["einstein_birth", "curie_birth", "gap-days"]
         ins = structured(await s.call_tool("plan_instructions", {"dialect": "tooldag"}))

@@ -181,7 +181,8 @@ pub fn convert(
     let format = options.format.unwrap_or_else(|| d.natural_format());
     let text = write(&filled, to, Some(format))?;
     let document = Document::parse(&text, format)?;
-    let back = d.read(&document)?.plan;
+    let mut back = d.read(&document)?.plan;
+    d.keep_text(&mut back, &text, format);
     let mut losses = LossReport::between(plan, &back);
     let lossless = losses.is_empty();
     losses.note_emptied_lists(&filled);

@@ -2,12 +2,15 @@
 //! its [`DialectId`]), and the registry that lists them. Adding a dialect is one module
 //! plus its line in [`REGISTRY`].
 
+mod checklist;
 pub(crate) mod checks;
 pub mod composite;
 pub mod cursor;
+pub mod kiro;
 pub mod plan_model;
 pub mod plandag;
 pub mod staged;
+pub mod taskmaster;
 pub mod tooldag;
 pub mod workflow;
 
@@ -137,6 +140,12 @@ pub trait Dialect: Sync {
         false
     }
 
+    /// Whether a path (lower case, `/`-separated, as given) says a file is in this
+    /// dialect, where its name alone does not (`.taskmaster/tasks/tasks.json`).
+    fn claims_path(&self, _lower_path: &str) -> bool {
+        false
+    }
+
     /// The name of a new file for a plan written in `format`, where the dialect names
     /// its files itself rather than after their source (`PLAN-<random>.yaml`).
     fn new_file_name(&self, _format: Format) -> Option<String> {
@@ -152,6 +161,11 @@ pub trait Dialect: Sync {
     /// Reads a document into the plan model. Fails only when the document is not this
     /// dialect at all; rule violations are for [`Dialect::validate`].
     fn read(&self, doc: &Document) -> Result<Read, PlanError>;
+
+    /// After [`Dialect::read`] of `text` (written in `format`): keeps in the plan's
+    /// layout what writing the plan back would not reproduce of the text, so that it
+    /// is written back byte for byte.
+    fn keep_text(&self, _plan: &mut Plan, _text: &str, _format: Format) {}
 
     /// Checks the document against the dialect's rules: every problem, with location.
     fn validate(&self, doc: &Document) -> Vec<Problem>;
@@ -175,6 +189,8 @@ pub static REGISTRY: &[&dyn Dialect] = &[
     &workflow::Workflow,
     &staged::Staged,
     &tooldag::ToolDag,
+    &taskmaster::TaskMaster,
+    &kiro::Kiro,
     &plan_model::PlanModel,
 ];
 

@@ -125,6 +125,7 @@ impl Dialect for ToolDag {
     }
 
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
+        crate::table::fill::slug_ids(plan, fills);
         for t in &mut plan.tasks {
             text_from_title(t, fills);
             if t.tool.is_none()

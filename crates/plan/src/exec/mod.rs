@@ -7,6 +7,8 @@
 //!   is annotated with (seed 003's `stageId`/`stageIndex`/`stageMode`), durations,
 //!   the critical path and makespan, and checks of declared `parallel_group`s and
 //!   stages against the dependencies.
+//! - [`next`]: the tasks ready to start (not started, everything they wait for
+//!   finished), in schedule order.
 //! - [`dry_run`]: a simulated run with a global concurrency cap and per-tool caps,
 //!   outcomes chosen by the caller, failure propagation, and seed 003's event stream.
 //! - [`references`] and [`resolve`]: the `{{task_id.field}}` hand-offs of seed 004.
@@ -34,6 +36,7 @@
 mod durations;
 mod error;
 mod events;
+mod next;
 mod placement;
 mod refs;
 pub mod render;
@@ -44,6 +47,7 @@ mod simulate;
 pub use durations::{DurationSource, task_duration};
 pub use error::ExecError;
 pub use events::{Event, StepEvent, StepStatus, to_json_lines};
+pub use next::{FINISHED, NOT_STARTED, Next, ReadyTask, is_finished, is_not_started, next};
 pub(crate) use placement::parallel_disabled_by;
 pub use placement::{Finding, FindingLevel};
 pub use refs::{RefError, Reference, references, resolve, resolve_with, scan};

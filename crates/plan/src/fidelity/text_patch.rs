@@ -139,6 +139,44 @@ pub fn from_value(value: &Value) -> Option<Vec<Hunk>> {
         .collect()
 }
 
+/// Keeps in the plan's layout, under `key`, the lines where `text` differs from what
+/// `write` renders of the plan — when applying them gives `text` back.
+pub(crate) fn keep(
+    plan: &mut crate::model::Plan,
+    key: &str,
+    text: &str,
+    write: impl Fn(&crate::model::Plan) -> String,
+) {
+    plan.layout.entries.shift_remove(key);
+    let canonical = write(plan);
+    if canonical == text {
+        return;
+    }
+    plan.layout
+        .entries
+        .insert(key.to_owned(), to_value(&diff(&canonical, text)));
+    if write(plan) != text {
+        plan.layout.entries.shift_remove(key);
+    }
+}
+
+/// `canonical` with the patch the plan keeps under `key` applied, when the result
+/// still says what the plan says (`states`); else `canonical`.
+pub(crate) fn patched(
+    plan: &crate::model::Plan,
+    key: &str,
+    canonical: String,
+    states: impl Fn(&str) -> bool,
+) -> String {
+    let Some(hunks) = plan.layout.entries.get(key).and_then(from_value) else {
+        return canonical;
+    };
+    match apply(&canonical, &hunks) {
+        Some(text) if states(&text) => text,
+        _ => canonical,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

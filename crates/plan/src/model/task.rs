@@ -68,6 +68,23 @@ pub struct Task {
     /// Git branch for the task (composite `branchName`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// Id of the task this one is a subtask of (a Task Master subtask's task).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// How urgent it is, in the source's words (Task Master `priority`: high, medium,
+    /// low).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<String>,
+    /// How to do it, in detail (Task Master `details`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
+    /// How to check it is done (Task Master `testStrategy`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_strategy: Option<String>,
+    /// The requirements it meets, by their numbers in the spec's requirements
+    /// (Kiro `_Requirements: 1.1, 2.3_`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requirements: Option<Vec<String>>,
     /// Task fields the model does not name, in source order.
     #[serde(skip_serializing_if = "indexmap::IndexMap::is_empty")]
     pub extra: Extra,

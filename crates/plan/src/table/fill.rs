@@ -89,16 +89,55 @@ pub(crate) fn translate_kind(
     rule: &'static str,
     fills: &mut Vec<Fill>,
 ) {
-    let kind = t.kind.as_deref();
-    if kind.is_some_and(|k| one_of(known, k)) {
+    let mut kind = t.kind.take();
+    let filled = translate(&mut kind, known, table, default, rule);
+    t.kind = kind;
+    if let Some((how, rule)) = filled {
+        fills.push(task_fill(t, "kind", how, rule));
+    }
+}
+
+/// A task's `status` in the target's vocabulary (`known`), where it has one: kept when
+/// it is known, else translated by `table` (derived, by `rule`), else `default`
+/// (defaulted). A task without a status is left to the target's own default.
+pub(crate) fn translate_status(
+    t: &mut Task,
+    known: &[Choice],
+    table: &[(&str, &'static str)],
+    default: &'static str,
+    rule: &'static str,
+    fills: &mut Vec<Fill>,
+) {
+    if t.status.is_none() {
         return;
     }
-    let (value, how, rule) = match table.iter().find(|(from, _)| Some(*from) == kind) {
+    let mut status = t.status.take();
+    let filled = translate(&mut status, known, table, default, rule);
+    t.status = status;
+    if let Some((how, rule)) = filled {
+        fills.push(task_fill(t, "status", how, rule));
+    }
+}
+
+/// A text in a vocabulary (`known`): kept when it is one, else translated by `table`
+/// (derived, by `rule`), else `default` (defaulted); says how it was filled.
+fn translate(
+    value: &mut Option<String>,
+    known: &[Choice],
+    table: &[(&str, &'static str)],
+    default: &'static str,
+    rule: &'static str,
+) -> Option<(FillKind, &'static str)> {
+    let current = value.as_deref();
+    if current.is_some_and(|k| one_of(known, k)) {
+        return None;
+    }
+    let (to, how, rule) = match table.iter().find(|(from, _)| Some(*from) == current) {
         Some((_, to)) => (*to, FillKind::Derived, rule),
         None => (default, FillKind::Defaulted, default),
     };
-    t.kind = Some(value.to_owned());
-    fills.push(task_fill(t, "kind", how, rule));
+    *value = Some(to.to_owned());
+    Some((how, rule))
 }
 
 pub(crate) fn plan_fill(field: &'static str, kind: FillKind, rule: &'static str) -> Fill {
@@ -178,4 +217,56 @@ fn words(t: &Task, first: Option<(String, &'static str)>) -> Option<(String, &'s
         return Some((text, "from the action and target"));
     }
     present(&t.expected_outcome).map(|o| (o, "from the expected outcome"))
+}
+
+/// Task ids that are not slugs ([`crate::table::SLUG_PATTERN`]: a tool DAG's, whose
+/// `{{id.field}}` references split at the dot) with each other character replaced by
+/// `_` (`3.1` → `3_1`; `-2`, `-3`, … where that id is taken), and every dependency and
+/// parent naming them renamed alike.
+pub(crate) fn slug_ids(plan: &mut Plan, fills: &mut Vec<Fill>) {
+    use std::collections::{HashMap, HashSet};
+    let mut taken: HashSet<String> = plan.tasks.iter().map(|t| t.id.clone()).collect();
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    for t in &plan.tasks {
+        if t.id.is_empty() || crate::table::is_slug(&t.id) || renamed.contains_key(&t.id) {
+            continue;
+        }
+        let base: String =
+            t.id.chars()
+                .map(|c| {
+                    let one = c.to_string();
+                    if crate::table::is_slug(&one) { c } else { '_' }
+                })
+                .collect();
+        let mut id = base.clone();
+        let mut k = 2;
+        while taken.contains(&id) {
+            id = format!("{base}-{k}");
+            k += 1;
+        }
+        taken.insert(id.clone());
+        renamed.insert(t.id.clone(), id);
+    }
+    if renamed.is_empty() {
+        return;
+    }
+    let rename = |s: &mut String| {
+        if let Some(new) = renamed.get(s.as_str()) {
+            s.clone_from(new);
+        }
+    };
+    for t in &mut plan.tasks {
+        let before = t.id.clone();
+        rename(&mut t.id);
+        t.dependencies.iter_mut().flatten().for_each(rename);
+        t.parent.iter_mut().for_each(rename);
+        if t.id != before {
+            fills.push(task_fill(
+                t,
+                "id",
+                FillKind::Derived,
+                "punctuation but `_` and `-` replaced by `_`",
+            ));
+        }
+    }
 }

@@ -74,6 +74,10 @@ pub enum Kind {
     /// (the plan model's flat form counts a task's list in its row and keeps the items
     /// in an edge table).
     StringsOrCount,
+    /// An id: a number or a string (Task Master ids are either).
+    Id,
+    /// A list of ids, each a number or a string.
+    Ids,
     /// Any value.
     Any,
     /// An object with fields of its own.
@@ -190,6 +194,10 @@ impl Kind {
             Kind::Object | Kind::Nested(_) => v.is_object(),
             Kind::StringsOrCount => v.is_u64() || Kind::Strings.accepts(v),
             Kind::Items(_) => v.is_array(),
+            Kind::Id => v.is_number() || v.is_string(),
+            Kind::Ids => v
+                .as_array()
+                .is_some_and(|a| a.iter().all(|x| Kind::Id.accepts(x))),
             Kind::Any => true,
         }
     }
@@ -204,6 +212,8 @@ impl Kind {
             Kind::Object | Kind::Nested(_) => "an object",
             Kind::StringsOrCount => "a list of strings or a count",
             Kind::Items(_) => "a list",
+            Kind::Id => "a number or a string",
+            Kind::Ids => "a list of numbers and strings",
             Kind::Any => "a value",
         }
     }
@@ -222,7 +232,7 @@ pub fn one_of(choices: &[Choice], v: &str) -> bool {
 pub const SLUG_PATTERN: &str = r"^[^\s\x00-\x1F\x7F!-,./:-@\[-^`{-~]+$";
 
 /// Whether `s` matches [`SLUG_PATTERN`].
-fn is_slug(s: &str) -> bool {
+pub(crate) fn is_slug(s: &str) -> bool {
     static SLUG: std::sync::LazyLock<Option<regex::Regex>> =
         std::sync::LazyLock::new(|| regex::Regex::new(SLUG_PATTERN).ok());
     SLUG.as_ref().is_some_and(|r| r.is_match(s))

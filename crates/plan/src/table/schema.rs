@@ -56,6 +56,8 @@ fn field(f: &Field) -> Value {
             {"type": "array", "items": {"type": "string"}},
             {"type": "integer", "minimum": 0}
         ]}),
+        Kind::Id => json!({"type": ["number", "string"]}),
+        Kind::Ids => json!({"type": "array", "items": {"type": ["number", "string"]}}),
         Kind::Any => any(f),
         Kind::Nested(inner) => object(inner),
         Kind::Items(inner) => json!({"type": "array", "items": object(inner)}),
@@ -66,6 +68,8 @@ fn field(f: &Field) -> Value {
     if !f.required {
         if let Some(Value::String(t)) = o.get("type").cloned() {
             o.insert("type".into(), json!([t, "null"]));
+        } else if let Some(Value::Array(types)) = o.get_mut("type") {
+            types.push(json!("null"));
         } else if let Some(Value::Array(one_of)) = o.get_mut("oneOf") {
             one_of.push(json!({"type": "null"}));
         }

@@ -88,6 +88,16 @@ pub enum TaskField {
     Group,
     /// `branch`.
     Branch,
+    /// `parent`.
+    Parent,
+    /// `priority`.
+    Priority,
+    /// `details`.
+    Details,
+    /// `test_strategy`.
+    TestStrategy,
+    /// `requirements`.
+    Requirements,
 }
 
 /// Group fields a key can fill.
@@ -181,6 +191,11 @@ impl Record for Task {
             TaskField::ParallelGroup => Slot::Num(&mut self.parallel_group),
             TaskField::Group => Slot::Text(&mut self.group),
             TaskField::Branch => Slot::Text(&mut self.branch),
+            TaskField::Parent => Slot::Text(&mut self.parent),
+            TaskField::Priority => Slot::Text(&mut self.priority),
+            TaskField::Details => Slot::Text(&mut self.details),
+            TaskField::TestStrategy => Slot::Text(&mut self.test_strategy),
+            TaskField::Requirements => Slot::List(&mut self.requirements),
         })
     }
 

@@ -32,6 +32,8 @@ __all__ = [
     "Conversion",
     "Event",
     "Finding",
+    "Next",
+    "ReadyTask",
     "Schedule",
     "ScheduledTask",
     "Stage",
@@ -122,6 +124,31 @@ class Schedule(TypedDict):
     tasks_without_duration: int
     plan_estimate_ms: Optional[int]
     findings: List[Finding]
+
+
+class _ReadyTaskKeys(TypedDict):
+    id: str
+    wave: int
+
+
+class ReadyTask(_ReadyTaskKeys, total=False):
+    """A task of :class:`Next`: its id and its wave (0-based), and its ``title``
+    (else its description), ``status``, ``priority`` and ``parent`` (the task it is a
+    subtask of) where it has them."""
+
+    title: str
+    status: str
+    priority: str
+    parent: str
+
+
+class Next(TypedDict):
+    """What :meth:`Plan.next` returns: the tasks ready to start (``ready``, in
+    schedule order), how many tasks are ``finished`` and the ``total``."""
+
+    ready: List[ReadyTask]
+    finished: int
+    total: int
 
 
 class _EventKeys(TypedDict):
@@ -558,6 +585,14 @@ class Plan:
         :class:`PlanError` (kind ``unschedulable``, with the ``path`` of the task at
         fault) when the plan has no schedule: a repeated id, a cycle."""
         return cast(Schedule, self._loaded.schedule())
+
+    def next(self) -> Next:
+        """The tasks ready to start — not started (``pending`` or no status), every
+        task they wait for finished (``done`` or ``completed``), none of their subtasks
+        unfinished — in schedule order, as a :class:`Next`. Raises :class:`PlanError`
+        (kind ``unschedulable``) when the plan has no schedule: a repeated id, a
+        cycle."""
+        return cast(Next, self._loaded.next())
 
     def dry_run(
         self,

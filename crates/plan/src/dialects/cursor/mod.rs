@@ -14,7 +14,7 @@ mod front_matter;
 mod split;
 mod tolerant;
 
-use crate::table::fill::{Fill, FillKind, task_fill, text_from_title};
+use crate::table::fill::{Fill, FillKind, task_fill, text_from_title, translate_status};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
@@ -133,6 +133,15 @@ pub const STATUSES: &[Choice] = &[
         value: "cancelled",
         doc: "Dropped.",
     },
+];
+
+/// Cursor statuses for the other dialects' words (Task Master's).
+const STATUS_OF: &[(&str, &str)] = &[
+    ("done", "completed"),
+    ("in-progress", "in_progress"),
+    ("review", "in_progress"),
+    ("blocked", "pending"),
+    ("deferred", "pending"),
 ];
 
 /// Layout key: the whole original head (front matter with its fences), LF line
@@ -267,6 +276,14 @@ impl Dialect for Cursor {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
             }
+            translate_status(
+                t,
+                STATUSES,
+                STATUS_OF,
+                "pending",
+                "the same progress in Cursor's words",
+                fills,
+            );
         }
     }
 }

@@ -275,6 +275,11 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 parallel_group: number(t.get("parallel_group")),
                 group: text(t.get("group")),
                 branch: text(t.get("branch")),
+                parent: text(t.get("parent")),
+                priority: text(t.get("priority")),
+                details: text(t.get("details")),
+                test_strategy: text(t.get("test_strategy")),
+                requirements: list(t.get("requirements")),
                 extra: extra_of(t.get("extra")),
             })
             .collect();
@@ -298,6 +303,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                     "dependencies" => &mut t.dependencies,
                     "tools" => &mut t.tools,
                     "capabilities" => &mut t.capabilities,
+                    "requirements" => &mut t.requirements,
                     _ => &mut t.outputs,
                 };
                 slot.get_or_insert_with(Vec::new).push(item);

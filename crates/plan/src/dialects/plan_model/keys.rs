@@ -7,6 +7,7 @@ pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
     ("tools", "tools", "tool"),
     ("capabilities", "capabilities", "capability"),
     ("outputs", "outputs", "output"),
+    ("requirements", "requirements", "requirement"),
 ];
 /// List fields of a group and their edge tables: (field, table, column).
 pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[

@@ -108,6 +108,12 @@ pub static PLAN: Table = Table {
             "Artifacts a task produces.",
         ),
         Field::new(
+            "requirements",
+            Kind::Items(&TASK_REQUIREMENT),
+            false,
+            "Requirements a task meets.",
+        ),
+        Field::new(
             "params",
             Kind::Object,
             false,
@@ -176,6 +182,20 @@ pub static TASK: Table = Table {
         ),
         Field::new("branch", Kind::Str, false, "Git branch for the task."),
         Field::new(
+            "parent",
+            Kind::Str,
+            false,
+            "Id of the task this one is a subtask of.",
+        ),
+        Field::new("priority", Kind::Str, false, "How urgent it is."),
+        Field::new("details", Kind::Str, false, "How to do it, in detail."),
+        Field::new(
+            "test_strategy",
+            Kind::Str,
+            false,
+            "How to check it is done.",
+        ),
+        Field::new(
             "timeout_ms",
             Kind::Number,
             false,
@@ -211,6 +231,12 @@ pub static TASK: Table = Table {
             Kind::StringsOrCount,
             false,
             "Artifacts it produces (nested form), or their number (in `outputs`).",
+        ),
+        Field::new(
+            "requirements",
+            Kind::StringsOrCount,
+            false,
+            "Requirements it meets (nested form), or their number (in `requirements`).",
         ),
         Field::new(
             "params",
@@ -315,6 +341,15 @@ static TASK_OUTPUT: Table = Table {
     fields: &[
         Field::new("task", Kind::Str, true, "The task."),
         Field::new("output", Kind::Str, true, "The artifact id."),
+    ],
+};
+
+static TASK_REQUIREMENT: Table = Table {
+    title: "requirement",
+    doc: "A requirement a task meets.",
+    fields: &[
+        Field::new("task", Kind::Str, true, "The task."),
+        Field::new("requirement", Kind::Str, true, "The requirement's number."),
     ],
 };
 

@@ -1,0 +1,101 @@
+//! What the markdown task-list dialects (Kiro, Spec Kit) share: the checkbox line
+//! (`- [x] …`), the status its box says, the box a status writes, and keeping a file
+//! byte for byte (the lines where it differs from the canonical rendering, as a text
+//! patch, applied while the file still says what the plan says).
+
+use crate::fidelity::text_patch;
+use crate::model::Plan;
+
+/// A checkbox list item: `- [ ] rest`, indented by `indent` columns (a tab counts 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CheckLine<'a> {
+    /// Its indentation.
+    pub indent: usize,
+    /// The character in the box.
+    pub mark: char,
+    /// The text after `] ` (and after the `*` of an optional Kiro task, which
+    /// [`CheckLine::optional`] tells).
+    pub rest: &'a str,
+    /// Whether the box is followed by `*` (a Kiro optional task).
+    pub optional: bool,
+}
+
+/// The checkbox item a line holds, if any: `-`, `*` or `+`, a space, a box of one
+/// character (` `, `x`, `X`, `-`, `~`), an optional `*`, a space.
+pub(crate) fn check_line(line: &str) -> Option<CheckLine<'_>> {
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    let lead = &line[..line.len() - trimmed.len()];
+    let indent = lead.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
+    let rest = trimmed.strip_prefix(['-', '*', '+'])?.strip_prefix(' ')?;
+    let rest = rest.strip_prefix('[')?;
+    let mut chars = rest.chars();
+    let mark = chars.next()?;
+    if !matches!(mark, ' ' | 'x' | 'X' | '-' | '~') {
+        return None;
+    }
+    let rest = chars.as_str().strip_prefix(']')?;
+    let (optional, rest) = match rest.strip_prefix('*') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let rest = rest.strip_prefix(' ')?;
+    Some(CheckLine {
+        indent,
+        mark,
+        rest: rest.trim_end_matches('\r'),
+        optional,
+    })
+}
+
+/// The status a box says: `pending`, `completed` (`x`, `X`), `in_progress` (`-`, `~`).
+pub(crate) fn status_of(mark: char) -> &'static str {
+    match mark {
+        'x' | 'X' => "completed",
+        '-' | '~' => "in_progress",
+        _ => "pending",
+    }
+}
+
+/// The box a status writes (the inverse of [`status_of`] on its statuses; Task
+/// Master's `done` and `in-progress` alike).
+pub(crate) fn mark_of(status: Option<&str>) -> char {
+    match status {
+        Some("completed" | "done") => 'x',
+        Some("in_progress" | "in-progress") => '-',
+        _ => ' ',
+    }
+}
+
+/// Keeps in the plan's layout, under `key`, the lines where `text` differs from the
+/// canonical rendering (`render`).
+pub(crate) fn keep_text(plan: &mut Plan, key: &str, text: &str, render: fn(&Plan) -> String) {
+    text_patch::keep(plan, key, text, |p| write(p, key, render, facts_of_none));
+}
+
+/// A reader that never confirms a text: used only while the patch is being made (the
+/// patched text is the file itself then, and is checked by comparing it with it).
+fn facts_of_none(_: &str) -> Option<Plan> {
+    None
+}
+
+/// The plan written as its file: the canonical rendering with the kept lines put back,
+/// when the result still reads (`read`) as the plan (its layout aside).
+pub(crate) fn write(
+    plan: &Plan,
+    key: &str,
+    render: fn(&Plan) -> String,
+    read: fn(&str) -> Option<Plan>,
+) -> String {
+    text_patch::patched(plan, key, render(plan), |text| {
+        let Some(mut back) = read(text) else {
+            // While the patch is made, the text it gives is the file itself.
+            return true;
+        };
+        let mut plan = plan.clone();
+        back.layout = Default::default();
+        plan.layout = Default::default();
+        back.set_source_dialect(None);
+        plan.set_source_dialect(None);
+        back == plan
+    })
+}
