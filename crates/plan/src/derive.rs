@@ -8,7 +8,7 @@
 //! field a setting fills ([`crate::ConversionReport::settable`]).
 //!
 //! Each dialect fills its own fields ([`crate::Dialect::fill`], in its module) with the
-//! shared rules here (`text_from_title`, `translate_kind`); this module applies the
+//! shared rules here (`plan_id_from_title`, `translate_kind`); this module fills the place for a task's words and applies the
 //! settings and records every [`Fill`]. The rules, one row per target field, are
 //! the table in `docs/plan-mapping.md`; each [`Fill`] records the rule it applied, and
 //! the loss report lists it.
@@ -198,6 +198,10 @@ pub fn fill(
 ) -> Result<(Plan, Vec<Fill>), PlanError> {
     let mut out = plan.clone();
     let mut fills = Vec::new();
+    // The words come from what the plan says, before a setting replaces an action.
+    if from != to {
+        fill_words(&mut out, to, &mut fills);
+    }
     apply_settings(&mut out, to, sets, &mut fills)?;
     if from == to {
         return Ok((out, fills));
@@ -205,6 +209,38 @@ pub fn fill(
     to.dialect().fill(&mut out, from, &mut fills);
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
+}
+
+/// The model fields that hold a task's words, in the order a target's place for them is
+/// chosen: a dialect with a description (Cursor `content`, composite `prompt`, tool DAG
+/// `query`) keeps them there, else in its title (staged `title`, workflow step
+/// `name`), else in its expected outcome (PlanDAG).
+const WORDS_PLACES: [TaskField; 3] = [
+    TaskField::Description,
+    TaskField::Title,
+    TaskField::ExpectedOutcome,
+];
+
+/// Fills `to`'s place for each task's words from the task's other words
+/// ([`crate::fill::task_words`]) where it holds none, so they survive the trip; a
+/// target that holds the task's action as it is (a workflow step's `load_csv`) does not
+/// repeat it as words; one that does not know it (PlanDAG) does.
+fn fill_words(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    if to.dialect().writes_tasks_as_they_are(plan) {
+        return;
+    }
+    let keys = task_keys(to);
+    let Some(place) = WORDS_PLACES
+        .into_iter()
+        .find(|p| keys.iter().any(|f| f.to == To::Task(*p)))
+    else {
+        return;
+    };
+    let holds_action = keys.iter().any(|f| f.to == To::Task(TaskField::Action));
+    for t in &mut plan.tasks {
+        let with_action = !holds_action || !has_valid(t, "action", to);
+        crate::fill::words_into(t, place, with_action, fills);
+    }
 }
 
 /// Every required text field of `to` that the plan still has no value for (a PlanDAG

@@ -103,7 +103,7 @@ pub use derive::Setting;
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::render::{GraphFormat, graph};
 pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
-pub use fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE};
+pub use fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, task_words};
 pub use format::{Document, Format};
 pub use forms::{FormStats, stats};
 pub use instructions::{Instructions, instructions};

@@ -610,3 +610,58 @@ fn ids_of_any_script_convert_to_a_tool_dag() {
         assert_eq!(errors, 1, "{bad}");
     }
 }
+
+#[test]
+fn workflow_step_names_and_plandag_outcomes_hold_the_todo_text() {
+    let mut t = task("toggle", &[]);
+    t.description = Some("Add the toggle to the settings page".into());
+    let p = plan(vec![t]);
+    let (tree, losses, errors) = convert(&p, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    assert_eq!(errors, 0);
+    assert_eq!(
+        tree["steps"][0]["name"],
+        "Add the toggle to the settings page"
+    );
+    assert_eq!(
+        entry(&losses, "task toggle", "title").rule,
+        Some("from the description")
+    );
+    let (tree, losses, _) = convert(
+        &p,
+        DialectId::CURSOR,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    assert_eq!(
+        tree["steps"][0]["expected_outcome"],
+        "Add the toggle to the settings page"
+    );
+    assert_eq!(
+        entry(&losses, "task toggle", "expected_outcome").change,
+        Change::Derived
+    );
+    // Read back, the outcome is the todo's content again, not the action set above.
+    let back = toon_plan::read(&tree.to_string(), &toon_plan::ReadOptions::default()).unwrap();
+    let (tree, _, _) = convert(&back.plan, DialectId::PLANDAG, DialectId::CURSOR, &[]);
+    assert_eq!(
+        tree["todos"][0]["content"],
+        "Add the toggle to the settings page"
+    );
+}
+
+#[test]
+fn a_setting_replaces_an_action_after_the_words_are_taken_from_it() {
+    let mut t = task("dedupe", &[]);
+    t.action = Some("dedupe".into());
+    let (tree, _, _) = convert(
+        &plan(vec![t]),
+        DialectId::WORKFLOW,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    let step = &tree["steps"][0];
+    assert_eq!(
+        (step["action"].as_str(), step["expected_outcome"].as_str()),
+        (Some("extract"), Some("dedupe"))
+    );
+}

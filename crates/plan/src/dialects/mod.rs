@@ -163,6 +163,12 @@ pub trait Dialect: Sync {
     /// value for (defaulted), noting each in `fills` (see [`crate::derive`] and the table
     /// in `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
     fn fill(&self, _plan: &mut Plan, _from: DialectId, _fills: &mut Vec<Fill>) {}
+
+    /// Whether the plan's tasks are written as they are, nothing filled in (the tasks
+    /// of a Cursor plan's body checklist, which go back into the body).
+    fn writes_tasks_as_they_are(&self, _plan: &Plan) -> bool {
+        false
+    }
 }
 
 /// Every dialect. Detection takes the most confident; of equally confident ones, the

@@ -14,7 +14,7 @@ mod front_matter;
 mod split;
 mod tolerant;
 
-use crate::fill::{Fill, FillKind, task_fill, text_from_title};
+use crate::fill::{Fill, FillKind, task_fill};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
@@ -252,9 +252,13 @@ impl Dialect for Cursor {
         }
     }
 
+    /// Tasks read from a Cursor body's task list go back into the body as they are.
+    fn writes_tasks_as_they_are(&self, plan: &Plan) -> bool {
+        plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
+    }
+
     fn fill(&self, plan: &mut Plan, from: DialectId, fills: &mut Vec<Fill>) {
-        // Tasks read from a Cursor body's task list go back into the body as they are.
-        if plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true)) {
+        if self.writes_tasks_as_they_are(plan) {
             return;
         }
         // The plan model holds a status wherever its source had one: a task without
@@ -262,7 +266,6 @@ impl Dialect for Cursor {
         // model comes back byte for byte. A dialect without statuses gets `pending`.
         let default_status = from != DialectId::PLAN;
         for t in &mut plan.tasks {
-            text_from_title(t, fills);
             if default_status && t.status.is_none() {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
