@@ -602,3 +602,47 @@ fn json_records_locate_unreadable_files_and_name_what_set_fills() {
     assert!(!entries.is_empty(), "{v}");
     assert!(entries.iter().all(|e| e["written"] == true), "{v}");
 }
+
+#[test]
+fn an_unknown_status_is_a_warning_and_kept() {
+    let src = testdata("cursor/valid/unknown-status.plan.md");
+    for cmd in ["show", "schedule", "graph", "validate"] {
+        let o = toon(&["plan", cmd, &src], "");
+        assert!(o.status.success(), "plan {cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("warning: unknown status \"blocked\""),
+            "plan {cmd}: {}",
+            stderr(&o)
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("p.toon");
+    let o = toon(
+        &["plan", "convert", &src, "--to", "plan", "-o", path(&out)],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: unknown status"),
+        "{}",
+        stderr(&o)
+    );
+    let back = dir.path().join("back.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&out),
+            "--to",
+            "cursor",
+            "-o",
+            path(&back),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&back).unwrap(),
+        std::fs::read_to_string(&src).unwrap()
+    );
+}

@@ -122,6 +122,10 @@ fn kind(f: &Field) -> String {
             let values: Vec<&str> = choices.iter().map(|c| c.value).collect();
             format!("{base}, one of {}", values.join("|"))
         }
+        Check::Known(choices) => {
+            let values: Vec<&str> = choices.iter().map(|c| c.value).collect();
+            format!("{base}, usually one of {}", values.join("|"))
+        }
         Check::NonBlank => format!("{base}, not empty"),
         Check::Slug => format!("{base}, no spaces or punctuation but _ and -"),
         Check::Positive => format!("{base} >= 1"),

@@ -103,7 +103,7 @@ pub static TODO: Table = Table {
         )
         .to(To::Task(TaskField::Description)),
         Field::new("status", Kind::Str, false, "Progress.")
-            .check(Check::OneOf(STATUSES), "known-statuses")
+            .check(Check::Known(STATUSES), "known-statuses")
             .to(To::Task(TaskField::Status)),
         Field::new(
             "dependencies",
