@@ -18,9 +18,140 @@ use serde_json::{Map, Value};
 use crate::model::Task;
 
 /// The tasks of a body's task lists, in document order, with unique ids made from
-/// their titles.
+/// their titles; a body without a task list gives its numbered headings instead
+/// ([`heading_tasks`]).
 pub fn tasks(body: &str) -> Vec<Task> {
-    located(body).into_iter().map(|(t, _)| t).collect()
+    let listed: Vec<Task> = located(body).into_iter().map(|(t, _)| t).collect();
+    if listed.is_empty() {
+        heading_tasks(body)
+    } else {
+        listed
+    }
+}
+
+/// The tasks of a plan organised as numbered headings rather than a checklist: the
+/// headings below the title (H2 to H6) that are numbered (`## 1. Schema`, `### 2)
+/// API`) or a word and a number (`## Step 3: Deploy`, `### Task 2 — Docs`, `##
+/// Directive 4`), at the level that has the most of them. Each is a task titled by
+/// the heading's text after its number (the whole heading when nothing follows); the
+/// body stays as written. Nothing says a heading's task waits for another's, so none
+/// does.
+pub fn heading_tasks(body: &str) -> Vec<Task> {
+    let mut headings: Vec<(usize, String)> = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for event in Parser::new_ext(body, Options::empty()) {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                open = Some((level as usize, String::new()))
+            }
+            Event::End(TagEnd::Heading(_)) => headings.extend(open.take()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text)) = &mut open {
+                    text.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    let numbered: Vec<(usize, String)> = headings
+        .into_iter()
+        .filter(|(level, _)| *level >= 2)
+        .filter_map(|(level, text)| numbered_title(text.trim()).map(|t| (level, t)))
+        .collect();
+    let mut counts = [0usize; 7];
+    for (level, _) in &numbered {
+        counts[*level] += 1;
+    }
+    // The level with the most numbered headings; of equal ones, the higher.
+    let Some(level) = (2..=6)
+        .rev()
+        .max_by_key(|&l| counts[l])
+        .filter(|&l| counts[l] > 0)
+    else {
+        return Vec::new();
+    };
+    let titles: Vec<String> = numbered
+        .into_iter()
+        .filter(|(l, _)| *l == level)
+        .map(|(_, t)| t)
+        .collect();
+    let ids = crate::model::ids_from_titles(titles.iter().map(|t| Some(t.as_str())));
+    titles
+        .into_iter()
+        .zip(ids)
+        .map(|(title, id)| Task {
+            id,
+            title: Some(title),
+            ..Task::default()
+        })
+        .collect()
+}
+
+/// The text of a body's first H1 heading (`# Add dark mode`), outside code blocks: the
+/// title of a plan that has no `name`.
+pub fn body_title(body: &str) -> Option<String> {
+    let mut text: Option<String> = None;
+    for event in Parser::new_ext(body, Options::empty()) {
+        match event {
+            Event::Start(Tag::Heading {
+                level: pulldown_cmark::HeadingLevel::H1,
+                ..
+            }) => text = Some(String::new()),
+            Event::End(TagEnd::Heading(pulldown_cmark::HeadingLevel::H1)) => {
+                if let Some(t) = text.take().map(|t| t.trim().to_owned())
+                    && !t.is_empty()
+                {
+                    return Some(t);
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(text) = &mut text {
+                    text.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The title of a numbered heading: the text after `1.`, `1)`, `Step 1:`, `Task 2 —`,
+/// … (the heading itself when nothing follows); `None` when it is not numbered.
+fn numbered_title(heading: &str) -> Option<String> {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = match digits(heading) {
+        0 => {
+            // One word, then a number: `Step 3`, `Directive 12`.
+            let (word, after) = heading.split_once(' ')?;
+            if word.is_empty() || !word.chars().all(char::is_alphabetic) {
+                return None;
+            }
+            let after = after.trim_start();
+            let n = digits(after);
+            if n == 0 {
+                return None;
+            }
+            &after[n..]
+        }
+        n => {
+            let rest = &heading[n..];
+            // A bare number followed by text needs its `.` or `)`: `2024 roadmap` is not one.
+            if !rest.is_empty() && !rest.starts_with(['.', ')', ':']) {
+                return None;
+            }
+            rest
+        }
+    };
+    // Further numbering (`1.2`) and the separator before the title.
+    let title = rest
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .trim_start_matches(|c: char| c.is_whitespace() || ".):—–-".contains(c))
+        .trim();
+    Some(if title.is_empty() {
+        heading.to_owned()
+    } else {
+        title.to_owned()
+    })
 }
 
 /// Where a task's item starts: the byte offset of its list marker.
@@ -563,5 +694,35 @@ mod tests {
     #[test]
     fn a_body_without_task_lists_has_no_tasks() {
         assert!(tasks("# Title\n\n- a\n- b\n\n1. one\n").is_empty());
+        assert!(tasks("# Title\n\n## Context\n\n## 2024 roadmap\n").is_empty());
+    }
+
+    #[test]
+    fn the_first_h1_outside_code_is_the_title() {
+        let body = "```\n# not this\n```\n\nIntro.\n\n# Add `dark` mode\n\n# Second\n";
+        assert_eq!(body_title(body).as_deref(), Some("Add dark mode"));
+        assert_eq!(body_title("## Only H2\n"), None);
+    }
+
+    #[test]
+    fn numbered_headings_are_tasks_when_there_is_no_task_list() {
+        let body = "# Migrate billing\n\n## Context\n\nWhy.\n\n## Step 1: Add the schema\n\n\
+                    Text.\n\n### 1.1 Detail, not a step\n\n## Step 2 — Backfill\n\n\
+                    ## Directive 3\n\n```\n## Step 9: in a code block\n```\n";
+        let got: Vec<(String, String)> = tasks(body)
+            .into_iter()
+            .map(|t| (t.id, t.title.unwrap_or_default()))
+            .collect();
+        let want = [
+            ("add-schema", "Add the schema"),
+            ("backfill", "Backfill"),
+            ("directive-3", "Directive 3"),
+        ];
+        assert_eq!(got, want.map(|(a, b)| (a.to_owned(), b.to_owned())));
+        // A task list wins over headings.
+        assert_eq!(tasks("## Step 1: A\n\n- [ ] B\n").len(), 1);
+        let t = tasks("### Task 1\n### Task 2) Docs\n## 3. Ship\n");
+        let titles: Vec<_> = t.iter().map(|t| t.title.as_deref().unwrap()).collect();
+        assert_eq!(titles, ["Task 1", "Docs"]);
     }
 }

@@ -206,9 +206,27 @@ pub fn fill(
     if from == to {
         return Ok((out, fills));
     }
+    title_from_body(&mut out, to, &mut fills);
     to.dialect().fill(&mut out, from, &mut fills);
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
+}
+
+/// A plan without a title (a Cursor file without `name`) takes its body's first H1
+/// heading as its title in a target that does not keep the body; the id and goal
+/// rules then start from it.
+fn title_from_body(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    if plan.title.is_some() || to.dialect().keeps_body() {
+        return;
+    }
+    if let Some(title) = plan.body.as_deref().and_then(crate::body_tasks::body_title) {
+        plan.title = Some(title);
+        fills.push(plan_fill(
+            "title",
+            FillKind::Derived,
+            "from the body's first heading",
+        ));
+    }
 }
 
 /// The model fields that hold a task's words, in the order a target's place for them is

@@ -665,3 +665,52 @@ fn a_setting_replaces_an_action_after_the_words_are_taken_from_it() {
         (Some("extract"), Some("dedupe"))
     );
 }
+
+#[test]
+fn a_plan_without_a_name_takes_its_body_heading_as_title_and_numbered_headings_as_tasks() {
+    let text = "# Move sessions to Redis\n\nWhy.\n\n## Step 1: Add the client\n\n## Step 2: Write sessions\n";
+    let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default()).unwrap();
+    let titles: Vec<_> = loaded
+        .plan
+        .tasks
+        .iter()
+        .map(|t| t.title.as_deref().unwrap())
+        .collect();
+    assert_eq!(titles, ["Add the client", "Write sessions"]);
+    let (tree, losses, _) = convert(&loaded.plan, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    assert_eq!(tree["metadata"]["title"], "Move sessions to Redis");
+    assert_eq!(tree["steps"][1]["name"], "Write sessions");
+    assert_eq!(
+        entry(&losses, "plan", "title").rule,
+        Some("from the body's first heading")
+    );
+    let (tree, _, _) = convert(
+        &loaded.plan,
+        DialectId::CURSOR,
+        DialectId::STAGED,
+        &["executor=writer"],
+    );
+    assert_eq!(
+        (tree["id"].as_str(), tree["goal"].as_str()),
+        (Some("move-sessions-redis"), Some("Move sessions to Redis"))
+    );
+    // Back to Cursor, the heading stays in the body and no `name` is added.
+    let (tree, _, _) = convert(&loaded.plan, DialectId::PLAN, DialectId::CURSOR, &[]);
+    assert!(tree.get("name").is_none(), "{tree}");
+}
+
+#[test]
+fn a_plan_without_tasks_reads_with_a_warning() {
+    let loaded = toon_plan::read(
+        "# Notes\n\nJust prose.\n",
+        &toon_plan::ReadOptions::default(),
+    )
+    .unwrap();
+    assert!(loaded.plan.tasks.is_empty());
+    let told: Vec<_> = loaded
+        .warnings
+        .iter()
+        .map(|p| (p.severity, p.rule))
+        .collect();
+    assert_eq!(told, [(toon_plan::Severity::Warning, "no-tasks")]);
+}

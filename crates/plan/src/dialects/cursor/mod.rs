@@ -252,6 +252,10 @@ impl Dialect for Cursor {
         }
     }
 
+    fn keeps_body(&self) -> bool {
+        true
+    }
+
     /// Tasks read from a Cursor body's task list go back into the body as they are.
     fn writes_tasks_as_they_are(&self, plan: &Plan) -> bool {
         plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
@@ -296,6 +300,7 @@ pub fn read_markdown(text: &str) -> Read {
         plan.body = Some(s.body.to_string());
     }
     adopt_body_tasks(&mut plan);
+    warnings.extend(no_tasks(&plan));
     if s.crlf {
         plan.layout.entries.insert(CRLF.into(), Value::Bool(true));
     }
@@ -428,7 +433,23 @@ fn read_tree(o: &Map<String, Value>) -> Read {
         None => {}
     }
     adopt_body_tasks(&mut plan);
-    plan.into()
+    Read {
+        warnings: no_tasks(&plan).into_iter().collect(),
+        plan,
+    }
+}
+
+/// A warning when the plan holds no task anywhere (no `todos`, no task list, no
+/// numbered headings): it converts to a plan without tasks.
+fn no_tasks(plan: &Plan) -> Option<Problem> {
+    (plan.tasks.is_empty() && !plan.extra.contains_key(TODOS)).then(|| {
+        Problem::warning(
+            "no-tasks",
+            Location::Document,
+            "no tasks: no `todos`, no task list (`- [ ] …`) and no numbered headings \
+             (`## Step 1: …`) in the body, so the plan converts without tasks",
+        )
+    })
 }
 
 /// The tree form: front matter keys, then `body`, then `layout` when not empty.
