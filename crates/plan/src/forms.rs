@@ -23,13 +23,13 @@
 use serde::Serialize;
 
 pub use crate::conversion::lean;
+use crate::conversion::loss::Loss;
 use crate::conversion::{Conversion, ConvertOptions, convert};
 use crate::dialects::DialectId;
-use crate::format::Format;
-use crate::loss::Loss;
 use crate::model::Plan;
 use crate::problem::{ErrorKind, PlanError};
 use crate::reading::Loaded;
+use crate::syntax::format::Format;
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl Form {
             label,
             text,
             lossless: Some(losses.is_empty()),
-            keeps_content: Some(crate::loss::keeps_content(losses)),
+            keeps_content: Some(crate::conversion::loss::keeps_content(losses)),
         }
     }
 }

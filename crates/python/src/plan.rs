@@ -310,7 +310,7 @@ fn plan_dialects() -> Vec<&'static str> {
 /// Every name a setting takes for a field: the model's, then the dialects' own.
 #[pyfunction]
 fn plan_settable_names() -> Vec<&'static str> {
-    toon_plan::derive::settable_names()
+    toon_plan::conversion::derive::settable_names()
 }
 
 /// Adds the plan calls and `PlanError` to the extension module.

@@ -4,11 +4,11 @@
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks;
-use crate::fields::Fields;
-use crate::format::{self, Document, Format};
+use crate::dialects::checks;
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fields::Fields;
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The CompositeTask dialect.

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::problem::{ErrorKind, Location, PlanError};
-use crate::{tabular, yaml};
+use crate::syntax::{tabular, yaml};
 
 /// A syntax: `json`, `yaml`, `toon` or `md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

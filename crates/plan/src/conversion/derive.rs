@@ -18,9 +18,9 @@ use std::fmt;
 use serde_json::Number;
 
 use crate::dialects::DialectId;
-use crate::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, PlanError};
+use crate::table::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
@@ -219,7 +219,11 @@ fn title_from_body(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     if plan.title.is_some() || to.dialect().keeps_body() {
         return;
     }
-    if let Some(title) = plan.body.as_deref().and_then(crate::body_tasks::body_title) {
+    if let Some(title) = plan
+        .body
+        .as_deref()
+        .and_then(crate::syntax::body_tasks::body_title)
+    {
         plan.title = Some(title);
         fills.push(plan_fill(
             "title",
@@ -240,7 +244,7 @@ const WORDS_PLACES: [TaskField; 3] = [
 ];
 
 /// Fills `to`'s place for each task's words from the task's other words
-/// ([`crate::fill::task_words`]) where it holds none, so they survive the trip; a
+/// ([`crate::table::fill::task_words`]) where it holds none, so they survive the trip; a
 /// target that holds the task's action as it is (a workflow step's `load_csv`) does not
 /// repeat it as words; one that does not know it (PlanDAG) does.
 fn fill_words(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
@@ -257,7 +261,7 @@ fn fill_words(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     let holds_action = keys.iter().any(|f| f.to == To::Task(TaskField::Action));
     for t in &mut plan.tasks {
         let with_action = !holds_action || !has_valid(t, "action", to);
-        crate::fill::words_into(t, place, with_action, fills);
+        crate::table::fill::words_into(t, place, with_action, fills);
     }
 }
 
@@ -277,7 +281,7 @@ fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
             }
             To::Task(_) => {
                 for t in &mut plan.tasks {
-                    if crate::fields::opaque_value(t).is_none() && empty(t.slot(f.to)) {
+                    if crate::table::fields::opaque_value(t).is_none() && empty(t.slot(f.to)) {
                         fills.push(task_fill(t, f.key, FillKind::Defaulted, EMPTY_TEXT));
                     }
                 }
