@@ -654,7 +654,7 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     assert!(
         model
             .text
-            .contains("layout:\n  cursor.tasks_at: 8\n  cursor.nested[1]: 4\n"),
+            .contains("layout:\n  cursor.tasks_at: 8\n  cursor.nested[1]: debounce-typing-200\n"),
         "{}",
         model.text
     );
@@ -700,9 +700,10 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     assert_eq!(again.plan, linked);
     // A nested task past the last one (a hand edit): a warning, and the tasks are
     // still all there (a Cursor file then lists them as `todos`).
-    let damaged = model
-        .text
-        .replace("cursor.nested[1]: 4", "cursor.nested[1]: 6");
+    let damaged = model.text.replace(
+        "cursor.nested[1]: debounce-typing-200",
+        "cursor.nested[1]: 6",
+    );
     let back = toon_plan::read(
         &damaged,
         &toon_plan::ReadOptions {

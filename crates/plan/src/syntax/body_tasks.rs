@@ -247,11 +247,14 @@ pub const BODY_TASKS: &str = "cursor.body_tasks";
 /// Layout key of a plan model whose body leaves out the line of every task, and they go
 /// back as one block: the 1-based body line of the first task's line ([`render_line`]);
 /// the others follow on the next lines, in task order, not indented unless [`NESTED`]
-/// lists them. The common case (one task list), so it costs one number.
+/// lists them. The common case (one task list), so it costs one number; the block takes
+/// whatever tasks the plan has, so a task added, deleted or moved in the plan model
+/// goes back into the list and every other stays where it was.
 pub const TASKS_AT: &str = "cursor.tasks_at";
 
-/// Layout key beside [`TASKS_AT`]: the numbers (from 1, in task order) of the tasks whose
-/// line is indented by two spaces, an item nested in the one above it.
+/// Layout key beside [`TASKS_AT`]: the ids of the tasks whose line is indented by two
+/// spaces, an item nested in the one above it (ids, not positions, so the nesting
+/// follows a task that moves; numbers from 1, in task order, are read too).
 pub const NESTED: &str = "cursor.nested";
 
 /// Layout key of a plan model whose body leaves out task lines in any other arrangement:
@@ -311,7 +314,7 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
         .filter(|(n, _)| !dropped.contains(n))
         .map(|(_, line)| line)
         .collect();
-    let layout = layout_of(&places);
+    let layout = layout_of(&places, tasks);
     (expand(&kept, lookup(&layout), tasks).as_deref() == Some(body)).then_some((kept, layout))
 }
 
@@ -322,7 +325,7 @@ fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value>
 
 /// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
 /// indented by nothing or [`NESTED_INDENT`]; else the [`TASK_LINES`] runs.
-fn layout_of(places: &[Place]) -> Layout {
+fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
     let first = places.first().copied().flatten().map(|(line, _)| line);
     let one_block = first.is_some_and(|first| {
         places.iter().enumerate().all(|(k, place)| {
@@ -332,10 +335,11 @@ fn layout_of(places: &[Place]) -> Layout {
     });
     match first {
         Some(first) if one_block => {
-            let nested: Vec<Value> = (1..)
+            let nested: Vec<Value> = tasks
+                .iter()
                 .zip(places)
                 .filter(|(_, place)| matches!(place, Some((_, NESTED_INDENT))))
-                .map(|(k, _)| Value::from(k))
+                .map(|(t, _)| Value::from(t.id.as_str()))
                 .collect();
             let mut out = vec![(TASKS_AT, Value::from(first))];
             if !nested.is_empty() {
@@ -378,8 +382,9 @@ fn runs(places: &[Place]) -> Vec<Value> {
 }
 
 /// Each task's place, from the layout entries `get` finds: [`TASKS_AT`] (and
-/// [`NESTED`]) or [`TASK_LINES`], never both; `None` when they do not fit `n` tasks.
-fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, n: usize) -> Option<Vec<Place>> {
+/// [`NESTED`]) or [`TASK_LINES`], never both; `None` when they do not fit the tasks.
+fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, tasks: &[Task]) -> Option<Vec<Place>> {
+    let n = tasks.len();
     let Some(first) = get(TASKS_AT) else {
         if get(NESTED).is_some() {
             return None;
@@ -399,8 +404,15 @@ fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, n: usize) -> Option<Vec<P
         None => &[],
     };
     for k in nested {
-        let k = usize::try_from(k.as_u64()?).ok()?;
-        let (_, indent) = out.get_mut(k.checked_sub(1)?)?.as_mut()?;
+        let k = match k {
+            // A task no longer there (deleted, or renamed with its title) is not nested.
+            Value::String(id) => match tasks.iter().position(|t| t.id == *id) {
+                Some(k) => k,
+                None => continue,
+            },
+            other => usize::try_from(other.as_u64()?).ok()?.checked_sub(1)?,
+        };
+        let (_, indent) = out.get_mut(k)?.as_mut()?;
         if *indent != 0 {
             return None;
         }
@@ -441,7 +453,7 @@ pub fn expand<'a>(
     get: impl Fn(&str) -> Option<&'a Value>,
     tasks: &[Task],
 ) -> Option<String> {
-    let places = places(get, tasks.len())?;
+    let places = places(get, tasks)?;
     // Merge: kept lines fill the body until the next restored line's number.
     let mut out = String::with_capacity(kept.len() + 64 * tasks.len());
     let mut rest = kept.split_inclusive('\n');
@@ -606,8 +618,40 @@ mod tests {
             layout,
             [
                 (TASKS_AT, serde_json::json!(3)),
-                (NESTED, serde_json::json!([3, 4]))
+                (
+                    NESTED,
+                    serde_json::json!(["debounce-typing", "clear-button"])
+                )
             ]
+        );
+        // Numbers (positions from 1) are read too.
+        let by_number = [
+            (TASKS_AT, serde_json::json!(3)),
+            (NESTED, serde_json::json!([3, 4])),
+        ];
+        assert_eq!(
+            expand(&kept, lookup(&by_number), &tasks).as_deref(),
+            Some(body)
+        );
+        // A task deleted, one added and two swapped: every line goes back into the
+        // block, each nested item still under the one above it.
+        let mut edited = tasks.clone();
+        edited.remove(1);
+        edited.swap(1, 2);
+        edited.insert(
+            0,
+            Task {
+                id: "new".into(),
+                title: Some("New".into()),
+                ..Task::default()
+            },
+        );
+        assert_eq!(
+            expand(&kept, lookup(&layout), &edited).as_deref(),
+            Some(
+                "# Plan\n\n- [ ] New\n- [x] **Index** — build the map\n  - [ ] Clear button\n\
+                 \x20 - [ ] Debounce typing\n- [ ] Docs\n\nAfter.\n"
+            )
         );
         assert_eq!(
             expand(&kept, lookup(&layout), &tasks).as_deref(),

@@ -345,8 +345,10 @@ fn adopt_body_tasks(plan: &mut Plan) {
     }
 }
 
-/// The plan as its front matter sees it: without the tasks when they are (still
-/// exactly) the body's task list.
+/// The plan as its front matter sees it: without the tasks when they are (still) the
+/// body's task list, the same tasks by id in the same order. What a task list cannot
+/// say (a status other than done or not, dependencies) is the conversion report's to
+/// tell; moving every task into `todos` would take them out of their sections.
 fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
     let in_body = plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
         && plan
@@ -354,7 +356,9 @@ fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
             .as_deref()
             .map(body_tasks::tasks)
             .unwrap_or_default()
-            == plan.tasks;
+            .iter()
+            .map(|t| &t.id)
+            .eq(plan.tasks.iter().map(|t| &t.id));
     if in_body {
         let mut p = plan.clone();
         p.tasks.clear();
