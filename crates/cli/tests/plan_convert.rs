@@ -646,3 +646,41 @@ fn an_unknown_status_is_a_warning_and_kept() {
         std::fs::read_to_string(&src).unwrap()
     );
 }
+
+#[test]
+fn a_forced_folder_counts_each_file_once_and_says_why_the_target_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("in");
+    std::fs::create_dir(&src).unwrap();
+    for f in ["valid/dark-mode.plan.md", "invalid/acyclic.plan.md"] {
+        let from = testdata(&format!("cursor/{f}"));
+        let name = Path::new(f).file_name().unwrap();
+        std::fs::copy(&from, src.join(name)).unwrap();
+    }
+    let out = dir.path().join("out");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--to",
+            "tooldag",
+            "-o",
+            path(&out),
+            "--force",
+        ],
+        "",
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("2 of 2 plans converted to tooldag json")
+            && err.contains("(2 despite errors); 2 with losses"),
+        "{err}"
+    );
+    // Missing tools are values a setting gives; the cycle is one the source holds.
+    assert!(
+        err.contains("dark-mode.plan.md: written anyway (--force): as tooldag it fails tooldag's own validation with 4 error(s) (it needs values the source does not give):"),
+        "{err}"
+    );
+    assert!(err.contains("and does not accept some it holds"), "{err}");
+}
