@@ -684,3 +684,43 @@ fn a_forced_folder_counts_each_file_once_and_says_why_the_target_refuses() {
     );
     assert!(err.contains("and does not accept some it holds"), "{err}");
 }
+
+#[test]
+fn a_line_in_a_target_error_is_one_of_the_text_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("cycle.toon");
+    let src = testdata("cursor/invalid/acyclic.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            &src,
+            "--to",
+            "plan",
+            "-o",
+            path(&model),
+            "--force",
+        ],
+        "",
+    );
+    assert!(model.exists(), "{}", stderr(&o));
+    let md = dir.path().join("cycle.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&model),
+            "--to",
+            "cursor",
+            "-o",
+            path(&md),
+            "--force",
+        ],
+        "",
+    );
+    assert!(
+        stderr(&o).contains("  line 5 of the cursor md written: dependency cycle"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -230,7 +230,14 @@ fn render(path: &Path, opts: &ConvertOpts, quiet_ok: bool, result: &FileResult) 
             opts.to
         );
         for p in report.target_problems.iter().filter(|p| p.is_error()) {
-            errln!("  {}: {} [{}]", p.location, p.message, p.rule);
+            // A line is one of the text written, not of the source.
+            let at = match &p.location {
+                toon_plan::Location::Line(n) => {
+                    format!("line {n} of the {} {} written", opts.to, report.format)
+                }
+                other => other.to_string(),
+            };
+            errln!("  {at}: {} [{}]", p.message, p.rule);
         }
         if !report.settable.is_empty() {
             let hint: Vec<String> = report
