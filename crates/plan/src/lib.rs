@@ -80,12 +80,13 @@
 // (`fidelity`: text patches, canonical numbers); the field tables that describe each
 // dialect's fields and the rules that fill them (`table`); the execution view of a
 // plan (`exec`: schedule, dry run, graphs); the dialects (`dialects`); conversion and
-// its reports (`conversion`); and the entry points at the crate root (`reading`, `forms`,
+// its reports (`conversion`); and the entry points at the crate root (`reading`, `forms`, `folder`,
 // `schema`, `stream`, `instructions`, `model_output`).
 pub mod conversion;
 pub mod dialects;
 pub mod exec;
 mod fidelity;
+pub mod folder;
 pub mod forms;
 pub mod instructions;
 pub mod model;
