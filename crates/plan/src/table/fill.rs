@@ -139,7 +139,7 @@ pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'s
 /// (composite and staged `title`, workflow step `name`), its expected outcome (PlanDAG
 /// `expected_outcome`), its action and target (`navigate https://…`, a workflow step's
 /// `load_csv`) that is there and not blank. Each dialect's place for a task's words is
-/// filled from them ([`words_into`]), so a task's words survive every round trip.
+/// filled from them when a conversion writes it, so a task's words survive every round trip.
 pub fn task_words(t: &Task) -> Option<(String, &'static str)> {
     task_words_but(t, None, true)
 }
