@@ -205,7 +205,7 @@ fn example(dialect: DialectId, root: &Table) -> Result<String, PlanError> {
     let options = crate::ConvertOptions {
         format: Some(Format::Toon),
         set: sets,
-        lean: false,
+        ..crate::ConvertOptions::default()
     };
     Ok(crate::convert(&plan, dialect, &options)?.text)
 }

@@ -714,3 +714,33 @@ fn a_plan_without_tasks_reads_with_a_warning() {
         .collect();
     assert_eq!(told, [(toon_plan::Severity::Warning, "no-tasks")]);
 }
+
+#[test]
+fn a_plan_without_id_title_or_goal_takes_its_source_name_as_id() {
+    let mut t = task("a", &[]);
+    t.title = Some("Do it".into());
+    let mut p = plan(vec![t]);
+    p.set_source_dialect(Some(DialectId::CURSOR));
+    let options = |name: Option<&str>| toon_plan::ConvertOptions {
+        format: Some(Format::Json),
+        set: vec!["executor=writer".parse().unwrap()],
+        source_name: name.map(str::to_owned),
+        ..Default::default()
+    };
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(Some("ship-notes"))).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "ship-notes");
+    assert_eq!(
+        entry(&c.report.losses, "plan", "id").rule,
+        Some("from the source's name")
+    );
+    // Without a name the id is written empty, and reported so.
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(None)).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "");
+    // A title gives the id before the name does.
+    p.title = Some("Release notes".into());
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(Some("ship-notes"))).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "release-notes");
+}

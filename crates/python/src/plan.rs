@@ -256,7 +256,12 @@ impl LoadedPlan {
             })
             .collect::<Result<Vec<Setting>, toon_plan::PlanError>>()
             .map_err(|e| plan_error(py, &e))?;
-        let options = ConvertOptions { format, set, lean };
+        let options = ConvertOptions {
+            format,
+            set,
+            lean,
+            ..ConvertOptions::default()
+        };
         let conv = py
             .detach(|| toon_plan::convert(&self.loaded.plan, to, &options))
             .map_err(|e| plan_error(py, &e))?;

@@ -90,7 +90,7 @@ pub fn convert(
     let options = toon_plan::ConvertOptions {
         format,
         set: sets.to_vec(),
-        lean: false,
+        ..Default::default()
     };
     let conv = toon_plan::convert(&loaded.plan, to, &options).map_err(|e| e.to_string())?;
     let report = &conv.report;

@@ -189,12 +189,14 @@ fn known_values(to: DialectId, field: TaskField) -> &'static [Choice] {
 
 /// The plan with what `to` requires filled in, and what was filled. A plan written
 /// back in its own dialect (`from == to`) gets only the settings: it already is
-/// what that dialect holds.
+/// what that dialect holds. `name` is the source's name (a file's stem), the id of a
+/// plan that has nothing else to make one of.
 pub fn fill(
     plan: &Plan,
     from: DialectId,
     to: DialectId,
     sets: &[Setting],
+    name: Option<&str>,
 ) -> Result<(Plan, Vec<Fill>), PlanError> {
     let mut out = plan.clone();
     let mut fills = Vec::new();
@@ -208,6 +210,9 @@ pub fn fill(
     }
     title_from_body(&mut out, to, &mut fills);
     to.dialect().fill(&mut out, from, &mut fills);
+    if let Some(name) = name {
+        id_from_name(&mut out, to, name, &mut fills);
+    }
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
 }
@@ -231,6 +236,20 @@ fn title_from_body(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
             "from the body's first heading",
         ));
     }
+}
+
+/// The id of a plan that has none and no title or goal to make one of (the dialect's
+/// rules did not give one), in a target that requires it: the source's name as an id.
+fn id_from_name(plan: &mut Plan, to: DialectId, name: &str, fills: &mut Vec<Fill>) {
+    let required = value_fields(to)
+        .iter()
+        .any(|f| f.required && f.to == To::Plan(crate::table::PlanField::Id));
+    let id = crate::model::slug(name);
+    if plan.id.is_some() || !required || id.is_empty() {
+        return;
+    }
+    plan.id = Some(id);
+    fills.push(plan_fill("id", FillKind::Derived, "from the source's name"));
 }
 
 /// The model fields that hold a task's words, in the order a target's place for them is

@@ -44,6 +44,9 @@ pub struct ConvertOptions {
     /// Leaves out the markdown body and the source's layout (see [`lean`]): the
     /// plan for a prompt. The report lists what was left out as dropped.
     pub lean: bool,
+    /// The source's name (a file's stem: `dark-mode` for `dark-mode.plan.md`): the id
+    /// of a plan with no id, title or goal, in a target that requires one.
+    pub source_name: Option<String>,
 }
 
 /// A conversion: the text and its report.
@@ -195,7 +198,13 @@ pub fn convert(
         return convert_lean(plan, to, options);
     }
     let from = plan.source_dialect();
-    let (filled, fills) = derive::fill(plan, from.unwrap_or(DialectId::PLAN), to, &options.set)?;
+    let (filled, fills) = derive::fill(
+        plan,
+        from.unwrap_or(DialectId::PLAN),
+        to,
+        &options.set,
+        options.source_name.as_deref(),
+    )?;
     let d = to.dialect();
     let format = options.format.unwrap_or_else(|| d.natural_format());
     let text = write(&filled, to, Some(format))?;
