@@ -49,6 +49,16 @@ impl ReadOptions {
     }
 }
 
+/// A plan file's name without its extensions (`dark-mode` for `dark-mode.plan.md`):
+/// the [`crate::ConvertOptions::source_name`] of a plan read from it.
+pub fn source_name(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    name.split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
 /// The dialect a file name suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
 /// composite): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
 pub fn dialect_from_path(path: &Path) -> Option<DialectId> {

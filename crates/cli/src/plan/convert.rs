@@ -94,16 +94,11 @@ fn compute(path: &Path, opts: &ConvertOpts) -> FileResult {
     if problems.iter().any(Problem::is_error) && !opts.force {
         return FileResult::Invalid { from, problems };
     }
-    let stem = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.split('.').next())
-        .filter(|s| !s.is_empty() && output::named_file(Some(path)).is_some());
     let options = ConvertOptions {
         format: opts.format,
         set: opts.sets.clone(),
         lean: opts.lean,
-        source_name: stem.map(str::to_owned),
+        source_name: output::named_file(Some(path)).and_then(toon_plan::source_name),
     };
     match toon_plan::convert(&loaded.plan, opts.to, &options) {
         Ok(conversion) => FileResult::Converted {
