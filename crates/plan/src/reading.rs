@@ -27,6 +27,9 @@ pub struct Loaded {
     /// The text read (`None` for a value built in code): problems found at a path in
     /// its tree are given the line and column of that path in it.
     pub text: Option<String>,
+    /// The name of the file it was read from, without extensions ([`source_name`]):
+    /// what [`crate::ConvertOptions::source_name`] takes for a conversion of it.
+    pub source_name: Option<String>,
 }
 
 /// How to read a plan: what is known of it beforehand. Everything left `None` is
@@ -129,6 +132,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
         plan: read.plan,
         warnings: read.warnings,
         text: (format != Format::Md).then(|| text.to_owned()),
+        source_name: path.and_then(source_name),
     })
 }
 

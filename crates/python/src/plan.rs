@@ -260,7 +260,7 @@ impl LoadedPlan {
             format,
             set,
             lean,
-            ..ConvertOptions::default()
+            source_name: self.loaded.source_name.clone(),
         };
         let conv = py
             .detach(|| toon_plan::convert(&self.loaded.plan, to, &options))

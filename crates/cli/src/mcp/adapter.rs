@@ -90,6 +90,7 @@ pub fn convert(
     let options = toon_plan::ConvertOptions {
         format,
         set: sets.to_vec(),
+        source_name: loaded.source_name.clone(),
         ..Default::default()
     };
     let conv = toon_plan::convert(&loaded.plan, to, &options).map_err(|e| e.to_string())?;

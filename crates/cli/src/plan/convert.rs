@@ -98,7 +98,7 @@ fn compute(path: &Path, opts: &ConvertOpts) -> FileResult {
         format: opts.format,
         set: opts.sets.clone(),
         lean: opts.lean,
-        source_name: output::named_file(Some(path)).and_then(toon_plan::source_name),
+        source_name: loaded.source_name.clone(),
     };
     match toon_plan::convert(&loaded.plan, opts.to, &options) {
         Ok(conversion) => FileResult::Converted {
