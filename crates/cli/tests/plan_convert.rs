@@ -602,3 +602,125 @@ fn json_records_locate_unreadable_files_and_name_what_set_fills() {
     assert!(!entries.is_empty(), "{v}");
     assert!(entries.iter().all(|e| e["written"] == true), "{v}");
 }
+
+#[test]
+fn an_unknown_status_is_a_warning_and_kept() {
+    let src = testdata("cursor/valid/unknown-status.plan.md");
+    for cmd in ["show", "schedule", "graph", "validate"] {
+        let o = toon(&["plan", cmd, &src], "");
+        assert!(o.status.success(), "plan {cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("warning: unknown status \"blocked\""),
+            "plan {cmd}: {}",
+            stderr(&o)
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("p.toon");
+    let o = toon(
+        &["plan", "convert", &src, "--to", "plan", "-o", path(&out)],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: unknown status"),
+        "{}",
+        stderr(&o)
+    );
+    let back = dir.path().join("back.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&out),
+            "--to",
+            "cursor",
+            "-o",
+            path(&back),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&back).unwrap(),
+        std::fs::read_to_string(&src).unwrap()
+    );
+}
+
+#[test]
+fn a_forced_folder_counts_each_file_once_and_says_why_the_target_refuses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("in");
+    std::fs::create_dir(&src).unwrap();
+    for f in ["valid/dark-mode.plan.md", "invalid/acyclic.plan.md"] {
+        let from = testdata(&format!("cursor/{f}"));
+        let name = Path::new(f).file_name().unwrap();
+        std::fs::copy(&from, src.join(name)).unwrap();
+    }
+    let out = dir.path().join("out");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&src),
+            "--to",
+            "tooldag",
+            "-o",
+            path(&out),
+            "--force",
+        ],
+        "",
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("2 of 2 plans converted to tooldag json")
+            && err.contains("(2 despite errors); 2 with losses"),
+        "{err}"
+    );
+    // Missing tools are values a setting gives; the cycle is one the source holds.
+    assert!(
+        err.contains("dark-mode.plan.md: written anyway (--force): as tooldag it fails tooldag's own validation with 4 error(s) (it needs values the source does not give):"),
+        "{err}"
+    );
+    assert!(err.contains("and does not accept some it holds"), "{err}");
+}
+
+#[test]
+fn a_line_in_a_target_error_is_one_of_the_text_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model = dir.path().join("cycle.toon");
+    let src = testdata("cursor/invalid/acyclic.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            &src,
+            "--to",
+            "plan",
+            "-o",
+            path(&model),
+            "--force",
+        ],
+        "",
+    );
+    assert!(model.exists(), "{}", stderr(&o));
+    let md = dir.path().join("cycle.plan.md");
+    let o = toon(
+        &[
+            "plan",
+            "convert",
+            path(&model),
+            "--to",
+            "cursor",
+            "-o",
+            path(&md),
+            "--force",
+        ],
+        "",
+    );
+    assert!(
+        stderr(&o).contains("  line 5 of the cursor md written: dependency cycle"),
+        "{}",
+        stderr(&o)
+    );
+}

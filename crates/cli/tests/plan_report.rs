@@ -58,7 +58,11 @@ fn the_json_report_is_the_librarys_report() {
             );
             let record: Value = serde_json::from_slice(&o.stdout)
                 .unwrap_or_else(|e| panic!("{file} → {to}: not JSON ({e})"));
-            let conv = toon_plan::convert(&loaded.plan, to, &ConvertOptions::default())
+            let options = ConvertOptions {
+                source_name: toon_plan::source_name(&path),
+                ..ConvertOptions::default()
+            };
+            let conv = toon_plan::convert(&loaded.plan, to, &options)
                 .unwrap_or_else(|e| panic!("{file} → {to}: {e}"));
             let report = serde_json::to_value(&conv.report).expect("serialise");
             let Value::Object(report) = report else {

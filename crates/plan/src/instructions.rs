@@ -124,6 +124,10 @@ fn kind(f: &Field) -> String {
             let values: Vec<&str> = choices.iter().map(|c| c.value).collect();
             format!("{base}, one of {}", values.join("|"))
         }
+        Check::Known(choices) => {
+            let values: Vec<&str> = choices.iter().map(|c| c.value).collect();
+            format!("{base}, usually one of {}", values.join("|"))
+        }
         Check::NonBlank => format!("{base}, not empty"),
         Check::Slug => format!("{base}, no spaces or punctuation but _ and -"),
         Check::Positive => format!("{base} >= 1"),
@@ -203,7 +207,7 @@ fn example(dialect: DialectId, root: &Table) -> Result<String, PlanError> {
     let options = crate::ConvertOptions {
         format: Some(Format::Toon),
         set: sets,
-        lean: false,
+        ..crate::ConvertOptions::default()
     };
     Ok(crate::convert(&plan, dialect, &options)?.text)
 }

@@ -110,7 +110,8 @@ pub use model::{Extra, Group, Layout, Plan, StageMode, Status, StepKind, Task};
 pub use model_output::{ModelAnswer, read_model_output};
 pub use problem::{ErrorKind, Location, PlanError, Position, Problem, Severity};
 pub use reading::{
-    Checked, Loaded, ReadOptions, check, dialect_from_path, read, read_file, read_value, validate,
+    Checked, Loaded, ReadOptions, check, dialect_from_path, read, read_file, read_value,
+    source_name, validate,
 };
 pub use syntax::format::{Document, Format};
-pub use table::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE};
+pub use table::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, task_words};

@@ -258,6 +258,7 @@ fn read(
                 plan,
                 warnings: read.warnings,
                 text: Some(text.to_owned()),
+                source_name: None,
             };
             problems.extend(crate::validate(&loaded).into_iter().map(|mut p| {
                 if let Some(at) = &mut p.position {

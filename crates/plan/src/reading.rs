@@ -27,6 +27,9 @@ pub struct Loaded {
     /// The text read (`None` for a value built in code): problems found at a path in
     /// its tree are given the line and column of that path in it.
     pub text: Option<String>,
+    /// The name of the file it was read from, without extensions ([`source_name`]):
+    /// what [`crate::ConvertOptions::source_name`] takes for a conversion of it.
+    pub source_name: Option<String>,
 }
 
 /// How to read a plan: what is known of it beforehand. Everything left `None` is
@@ -53,8 +56,19 @@ impl ReadOptions {
     }
 }
 
+/// A plan file's name without its extensions (`dark-mode` for `dark-mode.plan.md`):
+/// the [`crate::ConvertOptions::source_name`] of a plan read from it.
+pub fn source_name(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    name.split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
 /// The dialect a file name or path suggests (`*.plan.md` → cursor, `PLAN-*.yaml` →
-/// composite, `.taskmaster/tasks/tasks.json` → taskmaster): the first dialect that claims it ([`dialects::Dialect::claims_file_name`]).
+/// composite, `.taskmaster/tasks/tasks.json` → taskmaster): the first dialect that claims it
+/// ([`dialects::Dialect::claims_file_name`]).
 pub fn dialect_from_path(path: &Path) -> Option<DialectId> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     dialects::REGISTRY
@@ -136,6 +150,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
         plan: read.plan,
         warnings: read.warnings,
         text: (format != Format::Md).then(|| text.to_owned()),
+        source_name: path.and_then(source_name),
     })
 }
 

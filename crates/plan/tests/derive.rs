@@ -623,3 +623,137 @@ fn ids_of_any_script_convert_to_a_tool_dag() {
         );
     }
 }
+
+#[test]
+fn workflow_step_names_and_plandag_outcomes_hold_the_todo_text() {
+    let mut t = task("toggle", &[]);
+    t.description = Some("Add the toggle to the settings page".into());
+    let p = plan(vec![t]);
+    let (tree, losses, errors) = convert(&p, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    assert_eq!(errors, 0);
+    assert_eq!(
+        tree["steps"][0]["name"],
+        "Add the toggle to the settings page"
+    );
+    assert_eq!(
+        entry(&losses, "task toggle", "title").rule,
+        Some("from the description")
+    );
+    let (tree, losses, _) = convert(
+        &p,
+        DialectId::CURSOR,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    assert_eq!(
+        tree["steps"][0]["expected_outcome"],
+        "Add the toggle to the settings page"
+    );
+    assert_eq!(
+        entry(&losses, "task toggle", "expected_outcome").change,
+        Change::Derived
+    );
+    // Read back, the outcome is the todo's content again, not the action set above.
+    let back = toon_plan::read(&tree.to_string(), &toon_plan::ReadOptions::default()).unwrap();
+    let (tree, _, _) = convert(&back.plan, DialectId::PLANDAG, DialectId::CURSOR, &[]);
+    assert_eq!(
+        tree["todos"][0]["content"],
+        "Add the toggle to the settings page"
+    );
+}
+
+#[test]
+fn a_setting_replaces_an_action_after_the_words_are_taken_from_it() {
+    let mut t = task("dedupe", &[]);
+    t.action = Some("dedupe".into());
+    let (tree, _, _) = convert(
+        &plan(vec![t]),
+        DialectId::WORKFLOW,
+        DialectId::PLANDAG,
+        &["action=extract", "agent_type=api_agent"],
+    );
+    let step = &tree["steps"][0];
+    assert_eq!(
+        (step["action"].as_str(), step["expected_outcome"].as_str()),
+        (Some("extract"), Some("dedupe"))
+    );
+}
+
+#[test]
+fn a_plan_without_a_name_takes_its_body_heading_as_title_and_numbered_headings_as_tasks() {
+    let text = "# Move sessions to Redis\n\nWhy.\n\n## Step 1: Add the client\n\n## Step 2: Write sessions\n";
+    let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default()).unwrap();
+    let titles: Vec<_> = loaded
+        .plan
+        .tasks
+        .iter()
+        .map(|t| t.title.as_deref().unwrap())
+        .collect();
+    assert_eq!(titles, ["Add the client", "Write sessions"]);
+    let (tree, losses, _) = convert(&loaded.plan, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    assert_eq!(tree["metadata"]["title"], "Move sessions to Redis");
+    assert_eq!(tree["steps"][1]["name"], "Write sessions");
+    assert_eq!(
+        entry(&losses, "plan", "title").rule,
+        Some("from the body's first heading")
+    );
+    let (tree, _, _) = convert(
+        &loaded.plan,
+        DialectId::CURSOR,
+        DialectId::STAGED,
+        &["executor=writer"],
+    );
+    assert_eq!(
+        (tree["id"].as_str(), tree["goal"].as_str()),
+        (Some("move-sessions-redis"), Some("Move sessions to Redis"))
+    );
+    // Back to Cursor, the heading stays in the body and no `name` is added.
+    let (tree, _, _) = convert(&loaded.plan, DialectId::PLAN, DialectId::CURSOR, &[]);
+    assert!(tree.get("name").is_none(), "{tree}");
+}
+
+#[test]
+fn a_plan_without_tasks_reads_with_a_warning() {
+    let loaded = toon_plan::read(
+        "# Notes\n\nJust prose.\n",
+        &toon_plan::ReadOptions::default(),
+    )
+    .unwrap();
+    assert!(loaded.plan.tasks.is_empty());
+    let told: Vec<_> = loaded
+        .warnings
+        .iter()
+        .map(|p| (p.severity, p.rule))
+        .collect();
+    assert_eq!(told, [(toon_plan::Severity::Warning, "no-tasks")]);
+}
+
+#[test]
+fn a_plan_without_id_title_or_goal_takes_its_source_name_as_id() {
+    let mut t = task("a", &[]);
+    t.title = Some("Do it".into());
+    let mut p = plan(vec![t]);
+    p.set_source_dialect(Some(DialectId::CURSOR));
+    let options = |name: Option<&str>| toon_plan::ConvertOptions {
+        format: Some(Format::Json),
+        set: vec!["executor=writer".parse().unwrap()],
+        source_name: name.map(str::to_owned),
+        ..Default::default()
+    };
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(Some("ship-notes"))).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "ship-notes");
+    assert_eq!(
+        entry(&c.report.losses, "plan", "id").rule,
+        Some("from the source's name")
+    );
+    // Without a name the id is written empty, and reported so.
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(None)).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "");
+    // A title gives the id before the name does.
+    p.title = Some("Release notes".into());
+    let c = toon_plan::convert(&p, DialectId::STAGED, &options(Some("ship-notes"))).unwrap();
+    let tree: serde_json::Value = serde_json::from_str(&c.text).unwrap();
+    assert_eq!(tree["id"], "release-notes");
+}

@@ -168,7 +168,7 @@ fn mutations(tree: &Value, at: &str, table: &Table, out: &mut Vec<(String, Value
             Check::Slug => Some(json!("a b")),
             Check::Positive => Some(json!(0)),
             Check::NotNegative => Some(json!(-1)),
-            Check::OneOf(_) | Check::None => None,
+            Check::OneOf(_) | Check::Known(_) | Check::None => None,
         };
         if let Some(bad) = breaks_check {
             with(
@@ -184,12 +184,13 @@ fn mutations(tree: &Value, at: &str, table: &Table, out: &mut Vec<(String, Value
                 Kind::Strings => json!(["no-such-value"]),
                 _ => json!("no-such-value"),
             };
+            // An open vocabulary keeps an unknown value (a warning, not an error).
             with(
                 format!("{at}/{key} with an unknown value"),
                 &|o| {
                     o.insert(key.into(), bad.clone());
                 },
-                false,
+                matches!(f.check, Check::Known(_)),
             );
         }
     }

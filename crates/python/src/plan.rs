@@ -264,7 +264,12 @@ impl LoadedPlan {
             })
             .collect::<Result<Vec<Setting>, toon_plan::PlanError>>()
             .map_err(|e| plan_error(py, &e))?;
-        let options = ConvertOptions { format, set, lean };
+        let options = ConvertOptions {
+            format,
+            set,
+            lean,
+            source_name: self.loaded.source_name.clone(),
+        };
         let conv = py
             .detach(|| toon_plan::convert(&self.loaded.plan, to, &options))
             .map_err(|e| plan_error(py, &e))?;

@@ -90,7 +90,8 @@ pub fn convert(
     let options = toon_plan::ConvertOptions {
         format,
         set: sets.to_vec(),
-        lean: false,
+        source_name: loaded.source_name.clone(),
+        ..Default::default()
     };
     let conv = toon_plan::convert(&loaded.plan, to, &options).map_err(|e| e.to_string())?;
     let report = &conv.report;

@@ -34,7 +34,7 @@ pub(crate) fn convert_answer(
     let options = toon_plan::ConvertOptions {
         format,
         set: sets.to_vec(),
-        lean: false,
+        ..Default::default()
     };
     let conv = toon_plan::convert(plan, to, &options).map_err(|e| e.to_string())?;
     let report = conv.report;

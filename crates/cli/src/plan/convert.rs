@@ -98,6 +98,7 @@ fn compute(path: &Path, opts: &ConvertOpts) -> FileResult {
         format: opts.format,
         set: opts.sets.clone(),
         lean: opts.lean,
+        source_name: loaded.source_name.clone(),
     };
     match toon_plan::convert(&loaded.plan, opts.to, &options) {
         Ok(conversion) => FileResult::Converted {
@@ -217,14 +218,27 @@ fn render(path: &Path, opts: &ConvertOpts, quiet_ok: bool, result: &FileResult) 
         } else {
             "not converted (use --force to write it anyway)"
         };
+        // Values a setting can give, or values the plan holds that the target rejects.
+        let why = match report.unsettable_errors() {
+            0 => "it needs values the source does not give",
+            n if n == target_errors => "it does not accept what the source holds",
+            _ => "it needs values the source does not give, and does not accept some it holds",
+        };
         errln!(
             "{name}: {verdict}: as {} it fails {}'s own validation with {target_errors} error(s) \
-             (it needs what the source does not hold):",
+             ({why}):",
             opts.to,
             opts.to
         );
         for p in report.target_problems.iter().filter(|p| p.is_error()) {
-            errln!("  {}: {} [{}]", p.location, p.message, p.rule);
+            // A line is one of the text written, not of the source.
+            let at = match &p.location {
+                toon_plan::Location::Line(n) => {
+                    format!("line {n} of the {} {} written", opts.to, report.format)
+                }
+                other => other.to_string(),
+            };
+            errln!("  {at}: {} [{}]", p.message, p.rule);
         }
         if !report.settable.is_empty() {
             let hint: Vec<String> = report
@@ -431,6 +445,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         let result = convert_one(path, opts, false, &mut record);
         let key = match result {
             Ok((conv, outcome)) => {
+                let dropped = conv.report.dropped().count();
                 let written = target
                     .parent()
                     .map_or(Ok(()), std::fs::create_dir_all)
@@ -456,7 +471,13 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
                         }
                         "converted"
                     }
-                    (Ok(()), _) => "converted despite errors",
+                    (Ok(()), _) => {
+                        if dropped > 0 {
+                            with_losses += 1;
+                            total_losses += dropped;
+                        }
+                        FORCED
+                    }
                 }
             }
             Err(Outcome::Invalid) => "invalid",
@@ -476,12 +497,19 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     progress.tick(files.len(), "");
     progress.clear();
     let converted = counts.get("converted").copied().unwrap_or(0);
+    // Files written despite errors (--force) are converted too: counted once, and
+    // said how many of them there are.
+    let forced = counts.get(FORCED).copied().unwrap_or(0);
     let mut summary = format!(
-        "{converted} of {} plans converted to {} {format} in {}",
+        "{} of {} plans converted to {} {format} in {}",
+        converted + forced,
         files.len(),
         opts.to,
         out_dir.display()
     );
+    if forced > 0 {
+        summary.push_str(&format!(" ({forced} despite errors)"));
+    }
     if with_losses > 0 {
         summary.push_str(&format!(
             "; {with_losses} with losses ({total_losses} fields)"
@@ -490,7 +518,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         summary.push_str("; nothing lost");
     }
     for (k, n) in &counts {
-        if *k != "converted" {
+        if *k != "converted" && *k != FORCED {
             summary.push_str(&format!("; {n} {k}"));
         }
     }
@@ -507,3 +535,6 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         ExitCode::FAILURE
     }
 }
+
+/// The outcome of a file written despite errors (`--force`).
+const FORCED: &str = "converted despite errors";

@@ -88,8 +88,9 @@ fn parse_tool_cap(s: &str) -> Result<(String, usize), String> {
     Ok((tool.trim().to_owned(), n))
 }
 
-/// Loads and schedules a plan; prints validation errors to stderr (they make the exit
-/// status 1 but do not stop the view while a schedule exists) — except, when the view
+/// Loads and schedules a plan; prints validation problems to stderr (errors make the
+/// exit status 1 but do not stop the view while a schedule exists; warnings, such as
+/// an unknown status kept as written, are only told) — except, when the view
 /// shows the schedule's findings (`shows_findings`), those that are findings too.
 fn load_schedule(
     path: &Path,
@@ -112,9 +113,7 @@ fn load_schedule(
     };
     let listed = checked.problems.len() - shown_elsewhere;
     let invalid = checked.problems.iter().any(toon_plan::Problem::is_error);
-    for p in checked.problems[..listed].iter().filter(|p| p.is_error()) {
-        errln!("{}: {p}", output::input_name(Some(path)));
-    }
+    super::report_problems(path, &checked.problems[..listed]);
     let schedule = checked.schedule;
     let schedule = schedule.map_err(|e| {
         errln!(

@@ -540,10 +540,9 @@ fn show(path: &Path, from: Option<DialectId>, format: Option<Format>, json: bool
         errln!("error: cannot write stdout: {}", output::describe_io(&e));
         return ExitCode::FAILURE;
     }
+    // Warnings (an unknown status kept as written) are told; only errors fail.
+    report_problems(path, &problems);
     if errors > 0 {
-        for p in problems.iter().filter(|p| p.is_error()) {
-            errln!("{}: {p}", output::input_name(Some(path)));
-        }
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

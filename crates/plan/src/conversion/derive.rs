@@ -8,7 +8,7 @@
 //! field a setting fills ([`crate::ConversionReport::settable`]).
 //!
 //! Each dialect fills its own fields ([`crate::Dialect::fill`], in its module) with the
-//! shared rules here (`text_from_title`, `translate_kind`); this module applies the
+//! shared rules here (`plan_id_from_title`, `translate_kind`); this module fills the place for a task's words and applies the
 //! settings and records every [`Fill`]. The rules, one row per target field, are
 //! the table in `docs/plan-mapping.md`; each [`Fill`] records the rule it applied, and
 //! the loss report lists it.
@@ -189,22 +189,99 @@ fn known_values(to: DialectId, field: TaskField) -> &'static [Choice] {
 
 /// The plan with what `to` requires filled in, and what was filled. A plan written
 /// back in its own dialect (`from == to`) gets only the settings: it already is
-/// what that dialect holds.
+/// what that dialect holds. `name` is the source's name (a file's stem), the id of a
+/// plan that has nothing else to make one of.
 pub fn fill(
     plan: &Plan,
     from: DialectId,
     to: DialectId,
     sets: &[Setting],
+    name: Option<&str>,
 ) -> Result<(Plan, Vec<Fill>), PlanError> {
     let mut out = plan.clone();
     let mut fills = Vec::new();
+    // The words come from what the plan says, before a setting replaces an action.
+    if from != to {
+        fill_words(&mut out, to, &mut fills);
+    }
     apply_settings(&mut out, to, sets, &mut fills)?;
     if from == to {
         return Ok((out, fills));
     }
+    title_from_body(&mut out, to, &mut fills);
     to.dialect().fill(&mut out, from, &mut fills);
+    if let Some(name) = name {
+        id_from_name(&mut out, to, name, &mut fills);
+    }
     empty_required_text(&mut out, to, &mut fills);
     Ok((out, fills))
+}
+
+/// A plan without a title (a Cursor file without `name`) takes its body's first H1
+/// heading as its title in a target that does not keep the body; the id and goal
+/// rules then start from it.
+fn title_from_body(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    if plan.title.is_some() || to.dialect().keeps_body() {
+        return;
+    }
+    if let Some(title) = plan
+        .body
+        .as_deref()
+        .and_then(crate::syntax::body_tasks::body_title)
+    {
+        plan.title = Some(title);
+        fills.push(plan_fill(
+            "title",
+            FillKind::Derived,
+            "from the body's first heading",
+        ));
+    }
+}
+
+/// The id of a plan that has none and no title or goal to make one of (the dialect's
+/// rules did not give one), in a target that requires it: the source's name as an id.
+fn id_from_name(plan: &mut Plan, to: DialectId, name: &str, fills: &mut Vec<Fill>) {
+    let required = value_fields(to)
+        .iter()
+        .any(|f| f.required && f.to == To::Plan(crate::table::PlanField::Id));
+    let id = crate::model::slug(name);
+    if plan.id.is_some() || !required || id.is_empty() {
+        return;
+    }
+    plan.id = Some(id);
+    fills.push(plan_fill("id", FillKind::Derived, "from the source's name"));
+}
+
+/// The model fields that hold a task's words, in the order a target's place for them is
+/// chosen: a dialect with a description (Cursor `content`, composite `prompt`, tool DAG
+/// `query`) keeps them there, else in its title (staged `title`, workflow step
+/// `name`), else in its expected outcome (PlanDAG).
+const WORDS_PLACES: [TaskField; 3] = [
+    TaskField::Description,
+    TaskField::Title,
+    TaskField::ExpectedOutcome,
+];
+
+/// Fills `to`'s place for each task's words from the task's other words
+/// ([`crate::table::fill::task_words`]) where it holds none, so they survive the trip; a
+/// target that holds the task's action as it is (a workflow step's `load_csv`) does not
+/// repeat it as words; one that does not know it (PlanDAG) does.
+fn fill_words(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    if to.dialect().writes_tasks_as_they_are(plan) {
+        return;
+    }
+    let keys = task_keys(to);
+    let Some(place) = WORDS_PLACES
+        .into_iter()
+        .find(|p| keys.iter().any(|f| f.to == To::Task(*p)))
+    else {
+        return;
+    };
+    let holds_action = keys.iter().any(|f| f.to == To::Task(TaskField::Action));
+    for t in &mut plan.tasks {
+        let with_action = !holds_action || !has_valid(t, "action", to);
+        crate::table::fill::words_into(t, place, with_action, fills);
+    }
 }
 
 /// Every required text field of `to` that the plan still has no value for (a PlanDAG

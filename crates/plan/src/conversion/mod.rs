@@ -44,6 +44,9 @@ pub struct ConvertOptions {
     /// Leaves out the markdown body and the source's layout (see [`lean`]): the
     /// plan for a prompt. The report lists what was left out as dropped.
     pub lean: bool,
+    /// The source's name (a file's stem: `dark-mode` for `dark-mode.plan.md`): the id
+    /// of a plan with no id, title or goal, in a target that requires one.
+    pub source_name: Option<String>,
 }
 
 /// A conversion: the text and its report.
@@ -109,6 +112,16 @@ impl ConversionReport {
         self.target_problems.iter().filter(|p| p.is_error()).count()
     }
 
+    /// The target errors no [`Setting`] can clear: the target rejects something the
+    /// plan holds (a dependency cycle, a tool DAG id such as `v1.2`), rather than
+    /// needing a value the plan lacks.
+    pub fn unsettable_errors(&self) -> usize {
+        self.target_problems
+            .iter()
+            .filter(|p| p.is_error() && settable_at(p).is_none())
+            .count()
+    }
+
     /// True when converting back gives the same plan, layout included: no entry but
     /// the required text fields written empty, which read back as not given.
     pub fn is_lossless(&self) -> bool {
@@ -129,14 +142,23 @@ impl std::fmt::Display for ConversionReport {
     }
 }
 
+/// The settable field a problem points at, if any.
+fn settable_at(p: &Problem) -> Option<&'static str> {
+    match &p.location {
+        Location::Path(path) => derive::settable_field(path),
+        _ => None,
+    }
+}
+
 /// The fields [`Setting`]s could fill to clear the target errors among `problems`.
 fn settable_fields(problems: &[Problem]) -> Vec<&'static str> {
     let mut out = Vec::new();
-    for p in problems.iter().filter(|p| p.is_error()) {
-        if let Location::Path(path) = &p.location
-            && let Some(f) = derive::settable_field(path)
-            && !out.contains(&f)
-        {
+    for f in problems
+        .iter()
+        .filter(|p| p.is_error())
+        .filter_map(settable_at)
+    {
+        if !out.contains(&f) {
             out.push(f);
         }
     }
@@ -176,7 +198,13 @@ pub fn convert(
         return convert_lean(plan, to, options);
     }
     let from = plan.source_dialect();
-    let (filled, fills) = derive::fill(plan, from.unwrap_or(DialectId::PLAN), to, &options.set)?;
+    let (filled, fills) = derive::fill(
+        plan,
+        from.unwrap_or(DialectId::PLAN),
+        to,
+        &options.set,
+        options.source_name.as_deref(),
+    )?;
     let d = to.dialect();
     let format = options.format.unwrap_or_else(|| d.natural_format());
     let text = write(&filled, to, Some(format))?;

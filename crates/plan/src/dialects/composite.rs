@@ -1,7 +1,6 @@
 //! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
 //! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
-use crate::table::fill::{Fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -144,12 +143,6 @@ impl Dialect for Composite {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         format::write_tree(&to_tree(plan), format)
-    }
-
-    fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
-        for t in &mut plan.tasks {
-            text_from_title(t, fills);
-        }
     }
 }
 

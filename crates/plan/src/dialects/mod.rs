@@ -178,6 +178,18 @@ pub trait Dialect: Sync {
     /// value for (defaulted), noting each in `fills` (see `conversion::derive` and the table
     /// in `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
     fn fill(&self, _plan: &mut Plan, _from: DialectId, _fills: &mut Vec<Fill>) {}
+
+    /// Whether it holds the plan's markdown body (Cursor, the plan model): then the
+    /// body's title stays there, and a conversion does not take it as the plan's title.
+    fn keeps_body(&self) -> bool {
+        false
+    }
+
+    /// Whether the plan's tasks are written as they are, nothing filled in (the tasks
+    /// of a Cursor plan's body checklist, which go back into the body).
+    fn writes_tasks_as_they_are(&self, _plan: &Plan) -> bool {
+        false
+    }
 }
 
 /// Every dialect. Detection takes the most confident; of equally confident ones, the

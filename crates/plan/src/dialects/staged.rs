@@ -7,8 +7,7 @@
 //! and `metadata.stageMode`, as the seed's runtime does.
 
 use crate::table::fill::{
-    Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, title_from_words,
-    translate_kind,
+    Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, translate_kind,
 };
 use crate::table::one_of;
 use std::collections::{HashMap, HashSet};
@@ -269,7 +268,6 @@ impl Dialect for Staged {
         plan_id_from_title(plan, fills);
         goal_from_title(plan, fills);
         for t in &mut plan.tasks {
-            title_from_words(t, fills);
             if t.tools.is_none()
                 && let Some(tool) = t.tool.clone()
             {

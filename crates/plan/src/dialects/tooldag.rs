@@ -1,7 +1,7 @@
 //! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
-use crate::table::fill::{Fill, FillKind, task_fill, text_from_title};
+use crate::table::fill::{Fill, FillKind, task_fill};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
@@ -127,7 +127,6 @@ impl Dialect for ToolDag {
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
         crate::table::fill::slug_ids(plan, fills);
         for t in &mut plan.tasks {
-            text_from_title(t, fills);
             if t.tool.is_none()
                 && let Some(first) = t.tools.as_ref().and_then(|l| l.first()).cloned()
             {

@@ -18,9 +18,140 @@ use serde_json::{Map, Value};
 use crate::model::Task;
 
 /// The tasks of a body's task lists, in document order, with unique ids made from
-/// their titles.
+/// their titles; a body without a task list gives its numbered headings instead
+/// ([`heading_tasks`]).
 pub fn tasks(body: &str) -> Vec<Task> {
-    located(body).into_iter().map(|(t, _)| t).collect()
+    let listed: Vec<Task> = located(body).into_iter().map(|(t, _)| t).collect();
+    if listed.is_empty() {
+        heading_tasks(body)
+    } else {
+        listed
+    }
+}
+
+/// The tasks of a plan organised as numbered headings rather than a checklist: the
+/// headings below the title (H2 to H6) that are numbered (`## 1. Schema`, `### 2)
+/// API`) or a word and a number (`## Step 3: Deploy`, `### Task 2 — Docs`, `##
+/// Directive 4`), at the level that has the most of them. Each is a task titled by
+/// the heading's text after its number (the whole heading when nothing follows); the
+/// body stays as written. Nothing says a heading's task waits for another's, so none
+/// does.
+pub fn heading_tasks(body: &str) -> Vec<Task> {
+    let mut headings: Vec<(usize, String)> = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for event in Parser::new_ext(body, Options::empty()) {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                open = Some((level as usize, String::new()))
+            }
+            Event::End(TagEnd::Heading(_)) => headings.extend(open.take()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text)) = &mut open {
+                    text.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    let numbered: Vec<(usize, String)> = headings
+        .into_iter()
+        .filter(|(level, _)| *level >= 2)
+        .filter_map(|(level, text)| numbered_title(text.trim()).map(|t| (level, t)))
+        .collect();
+    let mut counts = [0usize; 7];
+    for (level, _) in &numbered {
+        counts[*level] += 1;
+    }
+    // The level with the most numbered headings; of equal ones, the higher.
+    let Some(level) = (2..=6)
+        .rev()
+        .max_by_key(|&l| counts[l])
+        .filter(|&l| counts[l] > 0)
+    else {
+        return Vec::new();
+    };
+    let titles: Vec<String> = numbered
+        .into_iter()
+        .filter(|(l, _)| *l == level)
+        .map(|(_, t)| t)
+        .collect();
+    let ids = crate::model::ids_from_titles(titles.iter().map(|t| Some(t.as_str())));
+    titles
+        .into_iter()
+        .zip(ids)
+        .map(|(title, id)| Task {
+            id,
+            title: Some(title),
+            ..Task::default()
+        })
+        .collect()
+}
+
+/// The text of a body's first H1 heading (`# Add dark mode`), outside code blocks: the
+/// title of a plan that has no `name`.
+pub fn body_title(body: &str) -> Option<String> {
+    let mut text: Option<String> = None;
+    for event in Parser::new_ext(body, Options::empty()) {
+        match event {
+            Event::Start(Tag::Heading {
+                level: pulldown_cmark::HeadingLevel::H1,
+                ..
+            }) => text = Some(String::new()),
+            Event::End(TagEnd::Heading(pulldown_cmark::HeadingLevel::H1)) => {
+                if let Some(t) = text.take().map(|t| t.trim().to_owned())
+                    && !t.is_empty()
+                {
+                    return Some(t);
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(text) = &mut text {
+                    text.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The title of a numbered heading: the text after `1.`, `1)`, `Step 1:`, `Task 2 —`,
+/// … (the heading itself when nothing follows); `None` when it is not numbered.
+fn numbered_title(heading: &str) -> Option<String> {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = match digits(heading) {
+        0 => {
+            // One word, then a number: `Step 3`, `Directive 12`.
+            let (word, after) = heading.split_once(' ')?;
+            if word.is_empty() || !word.chars().all(char::is_alphabetic) {
+                return None;
+            }
+            let after = after.trim_start();
+            let n = digits(after);
+            if n == 0 {
+                return None;
+            }
+            &after[n..]
+        }
+        n => {
+            let rest = &heading[n..];
+            // A bare number followed by text needs its `.` or `)`: `2024 roadmap` is not one.
+            if !rest.is_empty() && !rest.starts_with(['.', ')', ':']) {
+                return None;
+            }
+            rest
+        }
+    };
+    // Further numbering (`1.2`) and the separator before the title.
+    let title = rest
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .trim_start_matches(|c: char| c.is_whitespace() || ".):—–-".contains(c))
+        .trim();
+    Some(if title.is_empty() {
+        heading.to_owned()
+    } else {
+        title.to_owned()
+    })
 }
 
 /// Where a task's item starts: the byte offset of its list marker.
@@ -116,11 +247,14 @@ pub const BODY_TASKS: &str = "cursor.body_tasks";
 /// Layout key of a plan model whose body leaves out the line of every task, and they go
 /// back as one block: the 1-based body line of the first task's line ([`render_line`]);
 /// the others follow on the next lines, in task order, not indented unless [`NESTED`]
-/// lists them. The common case (one task list), so it costs one number.
+/// lists them. The common case (one task list), so it costs one number; the block takes
+/// whatever tasks the plan has, so a task added, deleted or moved in the plan model
+/// goes back into the list and every other stays where it was.
 pub const TASKS_AT: &str = "cursor.tasks_at";
 
-/// Layout key beside [`TASKS_AT`]: the numbers (from 1, in task order) of the tasks whose
-/// line is indented by two spaces, an item nested in the one above it.
+/// Layout key beside [`TASKS_AT`]: the ids of the tasks whose line is indented by two
+/// spaces, an item nested in the one above it (ids, not positions, so the nesting
+/// follows a task that moves; numbers from 1, in task order, are read too).
 pub const NESTED: &str = "cursor.nested";
 
 /// Layout key of a plan model whose body leaves out task lines in any other arrangement:
@@ -180,7 +314,7 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
         .filter(|(n, _)| !dropped.contains(n))
         .map(|(_, line)| line)
         .collect();
-    let layout = layout_of(&places);
+    let layout = layout_of(&places, tasks);
     (expand(&kept, lookup(&layout), tasks).as_deref() == Some(body)).then_some((kept, layout))
 }
 
@@ -191,7 +325,7 @@ fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value>
 
 /// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
 /// indented by nothing or [`NESTED_INDENT`]; else the [`TASK_LINES`] runs.
-fn layout_of(places: &[Place]) -> Layout {
+fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
     let first = places.first().copied().flatten().map(|(line, _)| line);
     let one_block = first.is_some_and(|first| {
         places.iter().enumerate().all(|(k, place)| {
@@ -201,10 +335,11 @@ fn layout_of(places: &[Place]) -> Layout {
     });
     match first {
         Some(first) if one_block => {
-            let nested: Vec<Value> = (1..)
+            let nested: Vec<Value> = tasks
+                .iter()
                 .zip(places)
                 .filter(|(_, place)| matches!(place, Some((_, NESTED_INDENT))))
-                .map(|(k, _)| Value::from(k))
+                .map(|(t, _)| Value::from(t.id.as_str()))
                 .collect();
             let mut out = vec![(TASKS_AT, Value::from(first))];
             if !nested.is_empty() {
@@ -247,8 +382,9 @@ fn runs(places: &[Place]) -> Vec<Value> {
 }
 
 /// Each task's place, from the layout entries `get` finds: [`TASKS_AT`] (and
-/// [`NESTED`]) or [`TASK_LINES`], never both; `None` when they do not fit `n` tasks.
-fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, n: usize) -> Option<Vec<Place>> {
+/// [`NESTED`]) or [`TASK_LINES`], never both; `None` when they do not fit the tasks.
+fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, tasks: &[Task]) -> Option<Vec<Place>> {
+    let n = tasks.len();
     let Some(first) = get(TASKS_AT) else {
         if get(NESTED).is_some() {
             return None;
@@ -268,8 +404,15 @@ fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, n: usize) -> Option<Vec<P
         None => &[],
     };
     for k in nested {
-        let k = usize::try_from(k.as_u64()?).ok()?;
-        let (_, indent) = out.get_mut(k.checked_sub(1)?)?.as_mut()?;
+        let k = match k {
+            // A task no longer there (deleted, or renamed with its title) is not nested.
+            Value::String(id) => match tasks.iter().position(|t| t.id == *id) {
+                Some(k) => k,
+                None => continue,
+            },
+            other => usize::try_from(other.as_u64()?).ok()?.checked_sub(1)?,
+        };
+        let (_, indent) = out.get_mut(k)?.as_mut()?;
         if *indent != 0 {
             return None;
         }
@@ -310,7 +453,7 @@ pub fn expand<'a>(
     get: impl Fn(&str) -> Option<&'a Value>,
     tasks: &[Task],
 ) -> Option<String> {
-    let places = places(get, tasks.len())?;
+    let places = places(get, tasks)?;
     // Merge: kept lines fill the body until the next restored line's number.
     let mut out = String::with_capacity(kept.len() + 64 * tasks.len());
     let mut rest = kept.split_inclusive('\n');
@@ -475,8 +618,40 @@ mod tests {
             layout,
             [
                 (TASKS_AT, serde_json::json!(3)),
-                (NESTED, serde_json::json!([3, 4]))
+                (
+                    NESTED,
+                    serde_json::json!(["debounce-typing", "clear-button"])
+                )
             ]
+        );
+        // Numbers (positions from 1) are read too.
+        let by_number = [
+            (TASKS_AT, serde_json::json!(3)),
+            (NESTED, serde_json::json!([3, 4])),
+        ];
+        assert_eq!(
+            expand(&kept, lookup(&by_number), &tasks).as_deref(),
+            Some(body)
+        );
+        // A task deleted, one added and two swapped: every line goes back into the
+        // block, each nested item still under the one above it.
+        let mut edited = tasks.clone();
+        edited.remove(1);
+        edited.swap(1, 2);
+        edited.insert(
+            0,
+            Task {
+                id: "new".into(),
+                title: Some("New".into()),
+                ..Task::default()
+            },
+        );
+        assert_eq!(
+            expand(&kept, lookup(&layout), &edited).as_deref(),
+            Some(
+                "# Plan\n\n- [ ] New\n- [x] **Index** — build the map\n  - [ ] Clear button\n\
+                 \x20 - [ ] Debounce typing\n- [ ] Docs\n\nAfter.\n"
+            )
         );
         assert_eq!(
             expand(&kept, lookup(&layout), &tasks).as_deref(),
@@ -563,5 +738,35 @@ mod tests {
     #[test]
     fn a_body_without_task_lists_has_no_tasks() {
         assert!(tasks("# Title\n\n- a\n- b\n\n1. one\n").is_empty());
+        assert!(tasks("# Title\n\n## Context\n\n## 2024 roadmap\n").is_empty());
+    }
+
+    #[test]
+    fn the_first_h1_outside_code_is_the_title() {
+        let body = "```\n# not this\n```\n\nIntro.\n\n# Add `dark` mode\n\n# Second\n";
+        assert_eq!(body_title(body).as_deref(), Some("Add dark mode"));
+        assert_eq!(body_title("## Only H2\n"), None);
+    }
+
+    #[test]
+    fn numbered_headings_are_tasks_when_there_is_no_task_list() {
+        let body = "# Migrate billing\n\n## Context\n\nWhy.\n\n## Step 1: Add the schema\n\n\
+                    Text.\n\n### 1.1 Detail, not a step\n\n## Step 2 — Backfill\n\n\
+                    ## Directive 3\n\n```\n## Step 9: in a code block\n```\n";
+        let got: Vec<(String, String)> = tasks(body)
+            .into_iter()
+            .map(|t| (t.id, t.title.unwrap_or_default()))
+            .collect();
+        let want = [
+            ("add-schema", "Add the schema"),
+            ("backfill", "Backfill"),
+            ("directive-3", "Directive 3"),
+        ];
+        assert_eq!(got, want.map(|(a, b)| (a.to_owned(), b.to_owned())));
+        // A task list wins over headings.
+        assert_eq!(tasks("## Step 1: A\n\n- [ ] B\n").len(), 1);
+        let t = tasks("### Task 1\n### Task 2) Docs\n## 3. Ship\n");
+        let titles: Vec<_> = t.iter().map(|t| t.title.as_deref().unwrap()).collect();
+        assert_eq!(titles, ["Task 1", "Docs"]);
     }
 }

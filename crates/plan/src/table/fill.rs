@@ -7,7 +7,8 @@
 use std::fmt;
 
 use crate::model::{Group, Plan, Task};
-use crate::table::{Choice, one_of};
+use crate::table::slot::{Record, Slot};
+use crate::table::{Choice, TaskField, To, one_of};
 
 /// How a filled value came about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,51 +173,94 @@ pub(crate) fn task_fill(t: &Task, field: &'static str, kind: FillKind, rule: &'s
     }
 }
 
-/// The words of a task (Cursor `content`, composite `prompt`, tool DAG `query`) when it
-/// has none: its title, else its action and target (`navigate https://…`), else its
-/// expected outcome.
-pub(crate) fn text_from_title(t: &mut Task, fills: &mut Vec<Fill>) {
-    if present(&t.description).is_some() {
+/// A task's words, with the rule that names where they come from: the first of its
+/// description (Cursor `content`, composite `prompt`, tool DAG `query`), its title
+/// (composite and staged `title`, workflow step `name`), its expected outcome (PlanDAG
+/// `expected_outcome`), its action and target (`navigate https://…`, a workflow step's
+/// `load_csv`) that is there and not blank. Each dialect's place for a task's words is
+/// filled from them when a conversion writes it, so a task's words survive every round trip.
+pub fn task_words(t: &Task) -> Option<(String, &'static str)> {
+    task_words_but(t, None, true)
+}
+
+/// A task's title when it has none (Task Master and Kiro tasks require one): the
+/// task's other words, with the rule that gave them.
+pub(crate) fn title_from_words(t: &mut Task, fills: &mut Vec<Fill>) {
+    if present(&t.title).is_some() {
         return;
     }
-    if let Some((text, rule)) = words(t, present(&t.title).map(|w| (w, "from the title"))) {
-        t.description = Some(text);
-        fills.push(task_fill(t, "description", FillKind::Derived, rule));
+    if let Some((text, rule)) = task_words_but(t, Some(TaskField::Title), true) {
+        t.title = Some(text);
+        fills.push(task_fill(t, "title", FillKind::Derived, rule));
     }
 }
 
-/// A task's title (a staged step's `title`) when it has none: its words (description),
-/// else its action and target, else its expected outcome.
-pub(crate) fn title_from_words(t: &mut Task, fills: &mut Vec<Fill>) {
-    if t.title.is_some() {
+/// [`task_words`] without the field `but` (the one being filled), and without the
+/// action and target unless `with_action`.
+fn task_words_but(
+    t: &Task,
+    but: Option<TaskField>,
+    with_action: bool,
+) -> Option<(String, &'static str)> {
+    let texts = [
+        (
+            TaskField::Description,
+            &t.description,
+            "from the description",
+        ),
+        (TaskField::Title, &t.title, "from the title"),
+        (
+            TaskField::ExpectedOutcome,
+            &t.expected_outcome,
+            "from the expected outcome",
+        ),
+    ];
+    for (field, text, rule) in texts {
+        if Some(field) != but
+            && let Some(text) = present(text)
+        {
+            return Some((text, rule));
+        }
+    }
+    if !with_action {
+        return None;
+    }
+    let action = present(&t.action)?;
+    let text = match present(&t.target) {
+        Some(target) => format!("{action} {target}"),
+        None => action,
+    };
+    Some((text, "from the action and target"))
+}
+
+/// Fills the target's place for a task's words (`field`: Cursor `content` is the
+/// description, a workflow step's `name` the title, PlanDAG's `expected_outcome`) from
+/// the task's other words ([`task_words`]) when it holds none; from its action and
+/// target only when `with_action` (a target that holds the action has them already).
+pub(crate) fn words_into(t: &mut Task, field: TaskField, with_action: bool, fills: &mut Vec<Fill>) {
+    let name = match field {
+        TaskField::Description => "description",
+        TaskField::Title => "title",
+        TaskField::ExpectedOutcome => "expected_outcome",
+        _ => return,
+    };
+    let Some(Slot::Text(slot)) = t.slot(To::Task(field)) else {
+        return;
+    };
+    if present(slot).is_some() {
         return;
     }
-    let first = present(&t.description).map(|w| (w, "from the description"));
-    if let Some((text, rule)) = words(t, first) {
-        t.title = Some(text);
-        fills.push(task_fill(t, "title", FillKind::Derived, rule));
+    if let Some((text, rule)) = task_words_but(t, Some(field), with_action) {
+        if let Some(Slot::Text(slot)) = t.slot(To::Task(field)) {
+            *slot = Some(text);
+        }
+        fills.push(task_fill(t, name, FillKind::Derived, rule));
     }
 }
 
 /// Text that is there and not blank.
 fn present(s: &Option<String>) -> Option<String> {
     s.clone().filter(|s| !s.trim().is_empty())
-}
-
-/// `first`, else the task's action and target, else its expected outcome, with the
-/// rule that gave it.
-fn words(t: &Task, first: Option<(String, &'static str)>) -> Option<(String, &'static str)> {
-    if first.is_some() {
-        return first;
-    }
-    if let Some(action) = present(&t.action) {
-        let text = match present(&t.target) {
-            Some(target) => format!("{action} {target}"),
-            None => action,
-        };
-        return Some((text, "from the action and target"));
-    }
-    present(&t.expected_outcome).map(|o| (o, "from the expected outcome"))
 }
 
 /// Task ids that are not slugs ([`crate::table::SLUG_PATTERN`]: a tool DAG's, whose

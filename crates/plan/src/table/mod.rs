@@ -93,6 +93,10 @@ pub enum Check {
     None,
     /// One of the listed values (for a list of strings: each item is).
     OneOf(&'static [Choice]),
+    /// One of the listed values is expected; another is kept as written and reported
+    /// as a warning (an open vocabulary such as Cursor's todo statuses, which Cursor
+    /// extends). The JSON Schema lists them as `examples`.
+    Known(&'static [Choice]),
     /// Text that is not only white space.
     NonBlank,
     /// No whitespace and no ASCII punctuation but `_` and `-`, at least one character
@@ -150,7 +154,7 @@ impl Field {
     /// The known values, when the field has a list of them.
     pub fn choices(&self) -> &'static [Choice] {
         match self.check {
-            Check::OneOf(c) => c,
+            Check::OneOf(c) | Check::Known(c) => c,
             _ => &[],
         }
     }
@@ -296,9 +300,19 @@ pub fn check(obj: &Map<String, Value>, path: &PathBuf, table: &Table) -> Vec<Pro
 fn check_value(field: &Field, v: &Value, at: &PathBuf) -> Option<Problem> {
     let key = field.key;
     let message = match (&field.check, v) {
-        (Check::OneOf(choices), Value::String(s)) if !one_of(choices, s) => {
+        (Check::OneOf(choices) | Check::Known(choices), Value::String(s))
+            if !one_of(choices, s) =>
+        {
             let known: Vec<&str> = choices.iter().map(|c| c.value).collect();
-            format!("unknown {key} {s:?} (known: {})", known.join(", "))
+            let message = format!("unknown {key} {s:?} (known: {})", known.join(", "));
+            if matches!(field.check, Check::Known(_)) {
+                return Some(Problem::warning(
+                    field.rule,
+                    at.loc(),
+                    format!("{message}; kept as written"),
+                ));
+            }
+            message
         }
         (Check::NonBlank, Value::String(s)) if s.trim().is_empty() => {
             format!("`{key}` must not be empty")

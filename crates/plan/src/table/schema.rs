@@ -106,6 +106,10 @@ fn scalar(ty: &str, check: &Check) -> Value {
     let Some(o) = o else { return s };
     match check {
         Check::None => {}
+        Check::Known(choices) => {
+            let known: Vec<Value> = choices.iter().map(|c| c.value.into()).collect();
+            o.insert("examples".into(), Value::Array(known));
+        }
         Check::OneOf(choices) => {
             o.remove("type");
             let one_of: Vec<Value> = choices

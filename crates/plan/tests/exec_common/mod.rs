@@ -248,6 +248,13 @@ pub fn assert_converts_everywhere_and_back(plan: &Plan, from: DialectId, name: &
         )
         .unwrap();
         let (back, needed_back) = convert_filling(&loaded.plan, to, from);
+        assert_words_come_back(
+            plan,
+            &back.text,
+            from,
+            back.report.format,
+            &format!("{name} → {to} → {from}"),
+        );
         assert!(
             needed_back.iter().all(|f| NEED_A_VALUE.contains(f)),
             "{name} → {to} → back needs {needed_back:?}"
@@ -257,6 +264,62 @@ pub fn assert_converts_everywhere_and_back(plan: &Plan, from: DialectId, name: &
             0,
             "{name} → {to} → {from}: {:#?}",
             back.report.target_problems
+        );
+    }
+}
+
+/// Every task of `plan` that has words ([`toon_plan::task_words`]) has words in `text`,
+/// the plan written in `dialect` after a trip through another dialect, and they are
+/// its own: its description, title or expected outcome (a dialect with one place for
+/// a task's words keeps one of a title and a description), or its action (with its
+/// target, where the middle dialect has no place for the target).
+pub fn assert_words_come_back(
+    plan: &Plan,
+    text: &str,
+    dialect: DialectId,
+    format: Format,
+    name: &str,
+) {
+    let back = toon_plan::read(
+        text,
+        &toon_plan::ReadOptions {
+            dialect: Some(dialect),
+            format: Some(format),
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name}: does not read back: {e}"));
+    for t in &plan.tasks {
+        let Some(words) = toon_plan::task_words(t) else {
+            continue;
+        };
+        let mut own: Vec<String> = [&t.description, &t.title, &t.expected_outcome, &t.action]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        own.push(words.0);
+        // A tool DAG's ids are slugs: `1.1` comes back as `1_1`.
+        let slug: String =
+            t.id.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+        let there = back
+            .plan
+            .task(&t.id)
+            .or_else(|| back.plan.task(&slug))
+            .unwrap_or_else(|| panic!("{name}: task {} is gone", t.id));
+        let came_back = toon_plan::task_words(there).map(|(w, _)| w);
+        assert!(
+            came_back.as_ref().is_some_and(|w| own.contains(w)),
+            "{name}: task {} came back with the words {came_back:?}, not one of {own:?}",
+            t.id
         );
     }
 }

@@ -14,7 +14,7 @@ mod front_matter;
 mod split;
 mod tolerant;
 
-use crate::table::fill::{Fill, FillKind, task_fill, text_from_title, translate_status};
+use crate::table::fill::{Fill, FillKind, task_fill, translate_status};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
@@ -103,7 +103,7 @@ pub static TODO: Table = Table {
         )
         .to(To::Task(TaskField::Description)),
         Field::new("status", Kind::Str, false, "Progress.")
-            .check(Check::OneOf(STATUSES), "known-statuses")
+            .check(Check::Known(STATUSES), "known-statuses")
             .to(To::Task(TaskField::Status)),
         Field::new(
             "dependencies",
@@ -261,20 +261,32 @@ impl Dialect for Cursor {
         }
     }
 
+    fn keeps_body(&self) -> bool {
+        true
+    }
+
+    /// Tasks read from a Cursor body's task list go back into the body as they are.
+    fn writes_tasks_as_they_are(&self, plan: &Plan) -> bool {
+        plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
+    }
+
     fn fill(&self, plan: &mut Plan, from: DialectId, fills: &mut Vec<Fill>) {
-        // Tasks read from a Cursor body's task list go back into the body as they are.
-        if plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true)) {
+        if self.writes_tasks_as_they_are(plan) {
             return;
         }
         // The plan model holds a status wherever its source had one: a task without
         // one stays without (a todo needs none), so a Cursor plan stored as the plan
         // model comes back byte for byte. A dialect without statuses gets `pending`.
-        let default_status = from != DialectId::PLAN;
+        // The plan model keeps statuses as written (an unknown one too, with a
+        // warning); another dialect's statuses are put in Cursor's words.
+        let from_model = from == DialectId::PLAN;
         for t in &mut plan.tasks {
-            text_from_title(t, fills);
-            if default_status && t.status.is_none() {
+            if !from_model && t.status.is_none() {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
+            }
+            if from_model {
+                continue;
             }
             translate_status(
                 t,
@@ -310,6 +322,7 @@ pub fn read_markdown(text: &str) -> Read {
         plan.body = Some(s.body.to_string());
     }
     adopt_body_tasks(&mut plan);
+    warnings.extend(no_tasks(&plan));
     if s.crlf {
         plan.layout.entries.insert(CRLF.into(), Value::Bool(true));
     }
@@ -354,8 +367,10 @@ fn adopt_body_tasks(plan: &mut Plan) {
     }
 }
 
-/// The plan as its front matter sees it: without the tasks when they are (still
-/// exactly) the body's task list.
+/// The plan as its front matter sees it: without the tasks when they are (still) the
+/// body's task list, the same tasks by id in the same order. What a task list cannot
+/// say (a status other than done or not, dependencies) is the conversion report's to
+/// tell; moving every task into `todos` would take them out of their sections.
 fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
     let in_body = plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true))
         && plan
@@ -363,7 +378,9 @@ fn front_plan(plan: &Plan) -> std::borrow::Cow<'_, Plan> {
             .as_deref()
             .map(body_tasks::tasks)
             .unwrap_or_default()
-            == plan.tasks;
+            .iter()
+            .map(|t| &t.id)
+            .eq(plan.tasks.iter().map(|t| &t.id));
     if in_body {
         let mut p = plan.clone();
         p.tasks.clear();
@@ -442,7 +459,23 @@ fn read_tree(o: &Map<String, Value>) -> Read {
         None => {}
     }
     adopt_body_tasks(&mut plan);
-    plan.into()
+    Read {
+        warnings: no_tasks(&plan).into_iter().collect(),
+        plan,
+    }
+}
+
+/// A warning when the plan holds no task anywhere (no `todos`, no task list, no
+/// numbered headings): it converts to a plan without tasks.
+fn no_tasks(plan: &Plan) -> Option<Problem> {
+    (plan.tasks.is_empty() && !plan.extra.contains_key(TODOS)).then(|| {
+        Problem::warning(
+            "no-tasks",
+            Location::Document,
+            "no tasks: no `todos`, no task list (`- [ ] …`) and no numbered headings \
+             (`## Step 1: …`) in the body, so the plan converts without tasks",
+        )
+    })
 }
 
 /// The tree form: front matter keys, then `body`, then `layout` when not empty.

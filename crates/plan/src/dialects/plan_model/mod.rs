@@ -43,6 +43,10 @@ impl Dialect for PlanModel {
         DialectId::PLAN
     }
 
+    fn keeps_body(&self) -> bool {
+        true
+    }
+
     fn natural_format(&self) -> Format {
         Format::Json
     }
