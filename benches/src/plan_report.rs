@@ -11,13 +11,14 @@ use toon_plan::{Format, Severity};
 use toon_tokens::{Tokenizer, percent_change, thousands};
 
 /// The form keys, in report column order, with their column titles.
-pub const COLUMNS: [(&str, &str); 7] = [
+pub const COLUMNS: [(&str, &str); 8] = [
     ("source", "source"),
     ("json_pretty", "JSON (pretty)"),
     ("json_compact", "JSON (compact)"),
     ("toon", "dialect TOON"),
     ("plan_json_compact", "plan model JSON (compact)"),
     ("plan_toon", "plan model TOON"),
+    ("prompt", "prompt form"),
     ("plan_lean", "lean plan TOON (no body or layout)"),
 ];
 

@@ -114,6 +114,7 @@ fn kind(f: &Field) -> String {
         Kind::Bool => "true|false",
         Kind::Object | Kind::Nested(_) => "object",
         Kind::StringsOrCount => "list of strings, or their count",
+        Kind::Lines => "string, or its lines as a list of strings",
         Kind::Any => "any value",
         Kind::Items(_) => "list of objects",
     };

@@ -218,6 +218,55 @@ fn looks_numeric(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-' | '+' | ' '))
 }
 
+/// A YAML scalar style a text value can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarStyle {
+    /// As it is, unquoted (also where a strict reader would refuse it, as Cursor
+    /// writes `content: Phase 1: setup`; the tolerant front matter reader takes it).
+    Plain,
+    /// Double-quoted, with [`quote`]'s escapes.
+    Double,
+    /// Single-quoted, `'` written twice.
+    Single,
+}
+
+/// One line of block YAML (`key: value`, `- value` or `- key: value`, with its
+/// indentation and line break) whose value is text, with the value written in
+/// `style`; `None` when the line holds no single text value or the style cannot
+/// write it on one line.
+pub fn restyle_line(line: &str, style: ScalarStyle) -> Option<String> {
+    let (content, newline) = match line.strip_suffix('\n') {
+        Some(c) => (c, "\n"),
+        None => (line, ""),
+    };
+    let text = match parse(content.trim_start()).ok()? {
+        Value::Object(m) if m.len() == 1 => m.into_iter().next()?.1,
+        Value::Array(mut a) if a.len() == 1 => match a.pop()? {
+            Value::Object(m) if m.len() == 1 => m.into_iter().next()?.1,
+            v => v,
+        },
+        _ => return None,
+    };
+    let Value::String(text) = text else {
+        return None;
+    };
+    let written = scalar(&Value::String(text.clone()));
+    let prefix = content.strip_suffix(written.as_str())?;
+    let one_line = !text.contains(['\n', '\r']);
+    let value = match style {
+        ScalarStyle::Plain => {
+            let clean = one_line
+                && !text.is_empty()
+                && text.trim() == text
+                && !text.starts_with(['"', '\'', '#', '|', '>', '[', '{', '&', '*', '!']);
+            clean.then(|| text.clone())?
+        }
+        ScalarStyle::Double => quote(&text),
+        ScalarStyle::Single => one_line.then(|| format!("'{}'", text.replace('\'', "''")))?,
+    };
+    Some(format!("{prefix}{value}{newline}"))
+}
+
 /// A double-quoted YAML string with escapes.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

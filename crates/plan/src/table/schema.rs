@@ -56,6 +56,10 @@ fn field(f: &Field) -> Value {
             {"type": "array", "items": {"type": "string"}},
             {"type": "integer", "minimum": 0}
         ]}),
+        Kind::Lines => json!({"oneOf": [
+            {"type": "string"},
+            {"type": "array", "items": {"type": "string"}}
+        ]}),
         Kind::Any => any(f),
         Kind::Nested(inner) => object(inner),
         Kind::Items(inner) => json!({"type": "array", "items": object(inner)}),

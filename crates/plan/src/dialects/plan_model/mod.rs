@@ -46,6 +46,10 @@ impl Dialect for PlanModel {
         Format::Json
     }
 
+    fn supports(&self, format: Format) -> bool {
+        format != Format::Md
+    }
+
     fn detect(&self, doc: &Document) -> u8 {
         match doc.tree().and_then(|v| v.get("schema")) {
             Some(Value::String(s)) if s == SCHEMA => 100,
@@ -97,7 +101,25 @@ impl Dialect for PlanModel {
     }
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
-        format::write_tree(&to_flat_tree(plan), format)
+        let mut tree = to_flat_tree(plan);
+        if format == Format::Toon {
+            body_as_lines(&mut tree);
+        }
+        format::write_tree(&tree, format)
+    }
+}
+
+/// A multi-line `body` as its lines, for TOON: a list of lines costs fewer tokens than
+/// one string whose line breaks and quotes are all escaped (TOON has no multi-line
+/// strings), and reads back as the same text ([`table::PLAN`]'s `body` is a
+/// [`crate::table::Kind::Lines`]).
+fn body_as_lines(tree: &mut Value) {
+    if let Some(body) = tree.get_mut("body")
+        && let Value::String(text) = body
+        && text.contains('\n')
+    {
+        let lines = text.split('\n').map(|l| Value::String(l.to_owned()));
+        *body = Value::Array(lines.collect());
     }
 }
 

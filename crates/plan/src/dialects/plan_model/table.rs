@@ -49,9 +49,10 @@ pub static PLAN: Table = Table {
         Field::new("execution", Kind::Object, false, "Execution settings."),
         Field::new(
             "body",
-            Kind::Str,
+            Kind::Lines,
             false,
-            "Free text of the plan document (a Cursor plan's markdown body).",
+            "Free text of the plan document (a Cursor plan's markdown body); in TOON, its \
+             lines as a list of strings, which costs fewer tokens than one escaped string.",
         ),
         Field::new(
             "groups",
