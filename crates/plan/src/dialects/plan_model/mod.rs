@@ -102,17 +102,18 @@ impl Dialect for PlanModel {
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
         let mut tree = to_flat_tree(plan);
-        if format == Format::Toon {
+        // The prompt form writes the body as text after the front matter.
+        if format != Format::Prompt {
             body_as_lines(&mut tree);
         }
         format::write_tree(&tree, format)
     }
 }
 
-/// A multi-line `body` as its lines, for TOON: a list of lines costs fewer tokens than
-/// one string whose line breaks and quotes are all escaped (TOON has no multi-line
-/// strings), and reads back as the same text ([`table::PLAN`]'s `body` is a
-/// [`crate::table::Kind::Lines`]).
+/// A multi-line `body` as its lines, in every tree format alike (so the TOON stays plain
+/// TOON of the JSON): in TOON a list of lines costs fewer tokens than one string whose
+/// line breaks and quotes are all escaped (TOON has no multi-line strings). It reads
+/// back as the same text ([`table::PLAN`]'s `body` is a [`crate::table::Kind::Lines`]).
 fn body_as_lines(tree: &mut Value) {
     if let Some(body) = tree.get_mut("body")
         && let Value::String(text) = body

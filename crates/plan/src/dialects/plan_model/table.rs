@@ -51,8 +51,9 @@ pub static PLAN: Table = Table {
             "body",
             Kind::Lines,
             false,
-            "Free text of the plan document (a Cursor plan's markdown body); in TOON, its \
-             lines as a list of strings, which costs fewer tokens than one escaped string.",
+            "Free text of the plan document (a Cursor plan's markdown body); written as its \
+             lines, a list of strings, when it has more than one (in TOON that costs fewer \
+             tokens than one escaped string).",
         ),
         Field::new(
             "groups",
