@@ -34,7 +34,7 @@ pub struct PlanEntry {
     /// Forms whose text does not read back to the same plan.
     pub lossy: Vec<&'static str>,
     /// A markdown body's tokens as markdown and as the plan model's TOON line
-    /// `body: "…"` (one escaped string: TOON has no multi-line strings).
+    /// `body[N]: …` (its lines: TOON has no multi-line strings).
     pub body: Option<(usize, usize)>,
 }
 
@@ -82,8 +82,9 @@ fn measure(
         .as_deref()
         .filter(|_| loaded.format == Format::Md)
         .map(|b| {
+            let lines = b.split('\n').map(|l| toon::Value::String(l.into()));
             let mut line = toon::Map::new();
-            line.insert("body", toon::Value::String(b.into()));
+            line.insert("body", toon::Value::Array(lines.collect()));
             let toon_line = toon::encode_value(&toon::Value::Object(line));
             (tokenizer.count(b), tokenizer.count(&toon_line))
         });
@@ -333,24 +334,18 @@ pub fn corpus_section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<String, S
     }
     let verdict = |met: bool| if met { "met" } else { "**missed**" };
     let mut out = format!(
-        "## Real Cursor plans
-
-{} `.cursor/plans/*.plan.md` files from public repositories          (read through the search tools, not committed; regenerate this section with          `--cursor-plans DIR`), {} `{}` tokens as markdown.
-
-",
+        "## Real Cursor plans\n\n{} `.cursor/plans/*.plan.md` files from public repositories \
+         (read through the search tools, not committed; regenerate this section with \
+         `--cursor-plans DIR`), {} `{}` tokens as markdown.\n\n",
         files.len(),
         thousands(source),
         tokenizer.name()
     );
     let _ = writeln!(
         out,
-        "| form | tokens | vs markdown |
-| --- | ---: | ---: |
-| markdown source | {} | – |
-         | prompt form | {} | {} |
-| plan model TOON | {} | {} |
-         | plan model JSON (compact) | {} | {} |
-",
+        "| form | tokens | vs markdown |\n| --- | ---: | ---: |\n| markdown source | {} | – |\n\
+         | prompt form | {} | {} |\n| plan model TOON | {} | {} |\n\
+         | plan model JSON (compact) | {} | {} |\n",
         thousands(source),
         thousands(prompt),
         percent_change(source, prompt),
@@ -361,7 +356,8 @@ pub fn corpus_section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<String, S
     );
     let _ = writeln!(
         out,
-        "- Prompt form below the markdown in total and never more than +1% on a file: {} in          total, {} of {} files within +1% — {}{}.",
+        "- Prompt form below the markdown in total and never more than +1% on a file: {} in \
+         total, {} of {} files within +1% — {}{}.",
         percent_change(source, prompt),
         files.len() - prompt_over.len(),
         files.len(),
@@ -370,14 +366,19 @@ pub fn corpus_section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<String, S
             String::new()
         } else {
             format!(
-                " (over: {}; a file without front matter still gets the `---`/`schema`                  lines that mark the form, and a layout the markdown does not need)",
+                " (over: {}; a file without front matter still gets the `---`/`schema` \
+                 lines that mark the form, and a layout the markdown does not need)",
                 prompt_over.join(", ")
             )
         }
     );
     let _ = writeln!(
         out,
-        "- Lossless plan model TOON ≤ +2% in total and ≤ its compact JSON on every file: {}          in total (worst file {}, {}), {} of {} files ≤ compact JSON — {}. The body is most          of a plan's tokens and TOON has no multi-line string: written as its lines it          still pays a separator and quotes (lines starting with `-`, indented, empty or          holding `,` `:` `\"`) where the markdown pays a line break.",
+        "- Lossless plan model TOON ≤ +2% in total and ≤ its compact JSON on every file: {} \
+         in total (worst file {}, {}), {} of {} files ≤ compact JSON — {}. The body is most \
+         of a plan's tokens and TOON has no multi-line string: written as its lines it \
+         still pays a separator and quotes (lines starting with `-`, indented, empty or \
+         holding `,` `:` `\"`) where the markdown pays a line break.",
         percent_change(source, toon),
         worst_toon.2,
         percent_change(worst_toon.1, worst_toon.0),
@@ -413,7 +414,7 @@ fn targets(entries: &[PlanEntry]) -> String {
     if !cursor.is_empty() {
         let source: usize = cursor.iter().map(|c| c.0).sum();
         let model: usize = cursor.iter().map(|c| c.1).sum();
-        let (md, escaped) = entries
+        let (md, lines) = entries
             .iter()
             .filter(|e| e.kind.starts_with("cursor "))
             .filter_map(|e| e.body)
@@ -422,18 +423,18 @@ fn targets(entries: &[PlanEntry]) -> String {
             out,
             "- Cursor plans, plan model TOON against the markdown source, in total (≤ +5%): \
              {} against {} tokens, {} — {}. Of that, the bodies cost {} tokens as markdown \
-             and {} as one escaped TOON string each ({} on the sources by itself); everything \
+             and {} as the plan model's lists of lines ({} on the sources by itself); everything \
              else is {} against {} ({}).",
             thousands(model),
             thousands(source),
             percent_change(source, model),
             verdict(model * 100 <= source * 105),
             thousands(md),
-            thousands(escaped),
-            percent_change(source, source + escaped - md.min(escaped)),
-            thousands(model.saturating_sub(escaped)),
+            thousands(lines),
+            percent_change(source, source + lines - md.min(lines)),
+            thousands(model.saturating_sub(lines)),
             thousands(source.saturating_sub(md)),
-            percent_change(source.saturating_sub(md), model.saturating_sub(escaped)),
+            percent_change(source.saturating_sub(md), model.saturating_sub(lines)),
         );
     }
     let pairs: Vec<(&PlanEntry, usize, usize)> = entries

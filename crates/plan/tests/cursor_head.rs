@@ -135,10 +135,7 @@ fn an_edited_title_wins_over_the_patch() {
     .unwrap();
     let mut plan = plan_json(&loaded);
     // A line that differs only in its quoting is kept as its number, not its text.
-    assert_eq!(
-        plan["layout"]["cursor.head_styles"],
-        json!({"single": [2]})
-    );
+    assert_eq!(plan["layout"]["cursor.head_styles"], json!({"single": [2]}));
     assert_eq!(plan["layout"].get("cursor.head_patch"), None);
     assert_eq!(to_cursor(&plan), text);
     // The edited value wins; its line keeps its style.

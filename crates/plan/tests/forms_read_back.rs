@@ -189,7 +189,11 @@ fn plan_toon_writes_a_body_as_its_lines_and_reads_either() {
     .unwrap();
     assert!(toon.text.contains("body[5]: "), "{}", toon.text);
     let json = toon_plan::convert(&loaded.plan, DialectId::PLAN, &Default::default()).unwrap();
-    assert!(json.text.contains("\"body\": [\n    \"\",\n    \"# T\","), "{}", json.text);
+    assert!(
+        json.text.contains("\"body\": [\n    \"\",\n    \"# T\","),
+        "{}",
+        json.text
+    );
     for out in [toon.text, json.text] {
         let back = toon_plan::read(&out, &ReadOptions::default()).unwrap();
         assert_eq!(back.plan.body, loaded.plan.body);
