@@ -24,13 +24,13 @@
 use serde::Serialize;
 
 pub use crate::conversion::lean;
+use crate::conversion::loss::Loss;
 use crate::conversion::{Conversion, ConvertOptions, convert};
 use crate::dialects::DialectId;
-use crate::format::Format;
-use crate::loss::Loss;
 use crate::model::Plan;
 use crate::problem::{ErrorKind, PlanError};
 use crate::reading::{Loaded, ReadOptions};
+use crate::syntax::format::Format;
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl Form {
             key,
             label,
             lossless: Some(reads_back && losses.is_empty()),
-            keeps_content: Some(reads_back && crate::loss::keeps_content(losses)),
+            keeps_content: Some(reads_back && crate::conversion::loss::keeps_content(losses)),
             text,
         }
     }

@@ -7,10 +7,10 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::derive::Setting;
+use crate::conversion::derive::Setting;
 use crate::dialects::DialectId;
-use crate::format::Format;
 use crate::problem::{ErrorKind, PlanError};
+use crate::syntax::format::Format;
 use crate::table::{Check, Field, Kind, Table, TaskField, To};
 
 /// A prompt block for one dialect.

@@ -73,44 +73,44 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod body_tasks;
-mod checks;
-mod conversion;
-pub mod derive;
+// The layers, each importing only from the ones listed before it:
+// errors (`problem`) and the plan model (`model`, with its dependency graph);
+// syntax (`syntax`: formats, YAML, markdown checklists, TOON tables) and the
+// source-fidelity machinery that writes a plan back as its source was written
+// (`fidelity`: text patches, canonical numbers); the field tables that describe each
+// dialect's fields and the rules that fill them (`table`); the execution view of a
+// plan (`exec`: schedule, dry run, graphs); the dialects (`dialects`); conversion and
+// its reports (`conversion`); and the entry points at the crate root (`reading`, `forms`, `folder`,
+// `schema`, `stream`, `instructions`, `model_output`).
+pub mod conversion;
 pub mod dialects;
 pub mod exec;
-mod fields;
-mod fill;
-pub mod format;
+mod fidelity;
+pub mod folder;
 pub mod forms;
-mod graph;
 pub mod instructions;
-pub mod loss;
 pub mod model;
 pub mod model_output;
 pub mod problem;
 mod reading;
 pub mod schema;
 pub mod stream;
+pub mod syntax;
 pub mod table;
-mod tabular;
-mod text_patch;
-mod toon_numbers;
-pub mod yaml;
 
+pub use conversion::derive::Setting;
+pub use conversion::loss::{Change, Loss, LossReport};
 pub use conversion::{Conversion, ConversionReport, ConvertOptions, convert};
-pub use derive::Setting;
 pub use dialects::{Dialect, DialectId, Read};
 pub use exec::render::{GraphFormat, graph};
 pub use exec::{DryRun, DryRunOptions, Schedule, dry_run, schedule};
-pub use fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE};
-pub use format::{Document, Format};
 pub use forms::{FormStats, stats};
 pub use instructions::{Instructions, instructions};
-pub use loss::{Change, Loss, LossReport};
 pub use model::{Extra, Group, Layout, Plan, StageMode, Status, StepKind, Task};
 pub use model_output::{ModelAnswer, read_model_output};
 pub use problem::{ErrorKind, Location, PlanError, Problem, Severity};
 pub use reading::{
     Checked, Loaded, ReadOptions, check, dialect_from_path, read, read_file, read_value, validate,
 };
+pub use syntax::format::{Document, Format};
+pub use table::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE};

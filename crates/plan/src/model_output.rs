@@ -9,9 +9,9 @@ use toon::decode::{Event, EventReader, ValueBuilder};
 use toon::{DecodeOptions, Value};
 
 use crate::dialects::DialectId;
-use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{Location, Problem};
+use crate::syntax::format::{Document, Format};
 
 /// Where in the answer the plan was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

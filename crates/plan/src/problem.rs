@@ -144,6 +144,9 @@ pub enum ErrorKind {
     Unreadable,
     /// The plan has no schedule (duplicate ids, a dependency cycle).
     Unschedulable,
+    /// The output cannot go where asked: a folder that is a file, a target that would
+    /// write over a source, two sources written to one file.
+    Output,
 }
 
 /// A failure to read or write a plan at all (syntax errors, unknown dialect, …). It

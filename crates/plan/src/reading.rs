@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use crate::dialects::{self, DialectId};
 use crate::exec::{ExecError, Schedule, schedule};
-use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PlanError, Problem};
+use crate::syntax::format::{Document, Format};
 
 /// A plan as read: its dialect, format, parsed document and model.
 #[derive(Clone, Debug)]

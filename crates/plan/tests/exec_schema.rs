@@ -53,7 +53,7 @@ fn the_seed_examples_validate() {
         Vec::<String>::new()
     );
     let yaml = &blocks_with(&seed("001"), "yaml")[1];
-    let composite = toon_plan::yaml::parse(yaml).unwrap();
+    let composite = toon_plan::syntax::yaml::parse(yaml).unwrap();
     assert_eq!(
         check(DialectId::COMPOSITE, &composite),
         Vec::<String>::new()

@@ -458,7 +458,7 @@ proptest! {
                     }
                 }
                 prop_assert!(
-                    toon_plan::loss::same_value(&a, &b),
+                    toon_plan::conversion::loss::same_value(&a, &b),
                     "{} {}: unreported difference\n{}\n{}", d, f, a, b
                 );
                 // Converting back into the plan model: empty report iff equal.
@@ -525,18 +525,18 @@ proptest! {
             top.insert(format!("list{li}"), Value::Array(rows));
         }
         let tree = Value::Object(top);
-        let text = toon_plan::format::write_tree(&tree, Format::Toon).unwrap();
+        let text = toon_plan::syntax::format::write_tree(&tree, Format::Toon).unwrap();
         // Any conformant decoder reads back exactly the tree: no layout of our own.
         prop_assert_eq!(toon::decode_value(&text).unwrap(), toon::Value::from(tree.clone()));
         let back = toon_plan::Document::parse(&text, Format::Toon).unwrap();
-        prop_assert!(toon_plan::loss::same_value(back.tree().unwrap(), &tree), "{}", text);
+        prop_assert!(toon_plan::conversion::loss::same_value(back.tree().unwrap(), &tree), "{}", text);
     }
 
     #[test]
     fn yaml_writer_reads_back(v in value()) {
-        let text = toon_plan::yaml::to_string(&v);
-        let back = toon_plan::yaml::parse(&text).unwrap();
-        prop_assert!(toon_plan::loss::same_value(&v, &back), "{}\n{:?}", text, back);
+        let text = toon_plan::syntax::yaml::to_string(&v);
+        let back = toon_plan::syntax::yaml::parse(&text).unwrap();
+        prop_assert!(toon_plan::conversion::loss::same_value(&v, &back), "{}\n{:?}", text, back);
     }
 }
 

@@ -255,7 +255,10 @@ fn schema_and_validate_agree_on_every_seed_example_and_its_mutations() {
             .map(|v| (DialectId::PLANDAG, v)),
     );
     let yaml = &blocks_with(&seed("001"), "yaml")[1];
-    docs.push((DialectId::COMPOSITE, toon_plan::yaml::parse(yaml).unwrap()));
+    docs.push((
+        DialectId::COMPOSITE,
+        toon_plan::syntax::yaml::parse(yaml).unwrap(),
+    ));
     docs.extend(
         json_blocks("002")
             .into_iter()

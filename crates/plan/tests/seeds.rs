@@ -322,7 +322,7 @@ fn seed_002_workflow_examples() {
     )
     .map(|c| c.text)
     .unwrap();
-    assert!(toon_plan::loss::same_value(
+    assert!(toon_plan::conversion::loss::same_value(
         &json_value(&again),
         &json_value(&json[1])
     ));

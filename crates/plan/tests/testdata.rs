@@ -224,7 +224,7 @@ fn json_and_yaml_examples_write_back_the_same_value() {
             let a = toon_plan::Document::parse(&text, l.format).unwrap();
             let b = toon_plan::Document::parse(&out, l.format).unwrap();
             assert!(
-                toon_plan::loss::same_value(a.tree().unwrap(), b.tree().unwrap()),
+                toon_plan::conversion::loss::same_value(a.tree().unwrap(), b.tree().unwrap()),
                 "{}:\n{out}",
                 p.display()
             );

@@ -301,6 +301,31 @@ fn plan_schema(dialect: &str) -> PyResult<String> {
     Ok(toon_plan::schema::schema_text(dialect_arg(dialect)?))
 }
 
+/// `toon_plan::folder::plan`: the files of a folder conversion as a dict (`dialect`,
+/// `format`, `entries` of `source`, `target`, `foreign_dialect`).
+#[pyfunction]
+#[pyo3(signature = (source, target, to, format=None, dialect=None))]
+fn plan_folder<'py>(
+    py: Python<'py>,
+    source: PathBuf,
+    target: PathBuf,
+    to: &str,
+    format: Option<&str>,
+    dialect: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let to = dialect_arg(to)?;
+    let format = format_arg(format)?;
+    let options = ReadOptions {
+        dialect: dialect.map(dialect_arg).transpose()?,
+        ..ReadOptions::default()
+    };
+    let work = py
+        .detach(|| toon_plan::folder::plan(&source, &target, to, format, &options))
+        .map_err(|e| plan_error(py, &e))?;
+    let value = serde_json::to_value(&work).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py_value(py, &value)
+}
+
 /// The dialect names, in the registry's order.
 #[pyfunction]
 fn plan_dialects() -> Vec<&'static str> {
@@ -310,7 +335,7 @@ fn plan_dialects() -> Vec<&'static str> {
 /// Every name a setting takes for a field: the model's, then the dialects' own.
 #[pyfunction]
 fn plan_settable_names() -> Vec<&'static str> {
-    toon_plan::derive::settable_names()
+    toon_plan::conversion::derive::settable_names()
 }
 
 /// Adds the plan calls and `PlanError` to the extension module.
@@ -318,6 +343,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LoadedPlan>()?;
     m.add_function(wrap_pyfunction!(plan_load, m)?)?;
     m.add_function(wrap_pyfunction!(plan_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_folder, m)?)?;
     m.add_function(wrap_pyfunction!(plan_dialects, m)?)?;
     m.add_function(wrap_pyfunction!(plan_settable_names, m)?)?;
     m.add("PlanError", m.py().get_type::<PlanError>())?;

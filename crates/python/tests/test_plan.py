@@ -652,8 +652,61 @@ def test_a_folder_converts_and_comes_back(tmp_path):
     for r in back:
         original = source / pathlib.Path(r.target).name
         assert pathlib.Path(r.target).read_bytes() == original.read_bytes(), r.target
-    with pytest.raises(plan.PlanError, match="source folder"):
+    with pytest.raises(plan.PlanError, match="input folder"):
         plan.convert_folder(source, source, "plan")
+
+
+@needs_cli
+def test_a_folder_converts_as_the_cli_converts_it(tmp_path):
+    # Mixed dialects, composite names and refusals come from the one library plan of
+    # work the CLI uses too.
+    source = tmp_path / "src"
+    source.mkdir()
+    cursor = sorted((PLANS / "cursor" / "valid").iterdir())[:2]
+    for p in cursor:
+        (source / p.name).write_bytes(p.read_bytes())
+    other = sorted((PLANS / "plandag" / "valid").iterdir())[0]
+    (source / other.name).write_bytes(other.read_bytes())
+    results = plan.convert_folder(source, tmp_path / "yaml", "composite")
+    converted = [r for r in results if r.error is None]
+    assert len(converted) == 2
+    assert all(pathlib.Path(r.target).name.startswith("PLAN-") for r in converted)
+    (foreign,) = [r for r in results if r.error is not None]
+    assert foreign.source.endswith(other.name) and "plandag plan among cursor plans" in str(foreign.error)
+    cli = subprocess.run(
+        [CLI, "plan", "convert", str(source), "--to", "composite", "-o", str(tmp_path / "cli"), "--json"],
+        capture_output=True, text=True,
+    )
+    outcomes = {pathlib.Path(r["file"]).name: r["ok"] for r in json.loads(cli.stdout)}
+    assert outcomes == {pathlib.Path(r.source).name: r.error is None for r in results}
+    (tmp_path / "file.toon").write_text("x")
+    with pytest.raises(plan.PlanError, match="not a folder") as e:
+        plan.convert_folder(source, tmp_path / "file.toon", "plan")
+    assert e.value.kind == "output"
+
+
+def _keys_agree(d, typed):
+    required = set(getattr(typed, "__required_keys__", typed.__annotations__))
+    assert required <= set(d) <= set(typed.__annotations__), (typed.__name__, sorted(d))
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_schedule_and_events_have_the_typed_dicts_keys(path):
+    p = plan.read_file(path)
+    try:
+        s = p.schedule()
+    except plan.PlanError:
+        return
+    _keys_agree(s, plan.Schedule)
+    for w in s["waves"]:
+        _keys_agree(w, plan.Wave)
+    for t in s["tasks"]:
+        _keys_agree(t, plan.ScheduledTask)
+        _keys_agree(t["stage"], plan.Stage)
+    for f in s["findings"]:
+        _keys_agree(f, plan.Finding)
+    for e in p.dry_run(2, fail=[s["tasks"][0]["id"]] if s["tasks"] else []):
+        _keys_agree(e, plan.Event)
 
 
 def test_messages_name_no_command_line_flags():

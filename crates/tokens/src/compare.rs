@@ -3,6 +3,7 @@
 use serde_json::json;
 use toon::Value;
 
+use crate::display::{savings_percent, tokens};
 use crate::format::{Format, RenderError, render};
 use crate::tokenizer::Tokenizer;
 
@@ -67,24 +68,6 @@ pub fn compare(value: &Value, tokenizer: &dyn Tokenizer) -> Result<Comparison, R
         toon_pipe: always(Format::ToonPipe)?,
         csv: measure(Format::Csv)?,
     })
-}
-
-/// `1 token` or `n tokens`, with thousands separators (`1,260 tokens`).
-pub fn tokens(n: usize) -> String {
-    if n == 1 {
-        "1 token".to_owned()
-    } else {
-        format!("{} tokens", crate::display::thousands(n))
-    }
-}
-
-/// How much smaller `size` is than `baseline`, in percent of `baseline` (negative when
-/// larger); 0 for an empty baseline.
-pub fn savings_percent(baseline: usize, size: usize) -> f64 {
-    if baseline == 0 {
-        return 0.0;
-    }
-    (baseline as f64 - size as f64) / baseline as f64 * 100.0
 }
 
 impl Comparison {

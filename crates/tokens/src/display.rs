@@ -1,7 +1,5 @@
 //! Number formatting shared by the `toon stats` table and the benchmark report.
 
-use crate::compare::savings_percent;
-
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -26,6 +24,24 @@ pub fn percent_change(baseline: usize, size: usize) -> String {
     } else {
         "0.0%".to_owned()
     }
+}
+
+/// `1 token` or `n tokens`, with thousands separators (`1,260 tokens`).
+pub fn tokens(n: usize) -> String {
+    if n == 1 {
+        "1 token".to_owned()
+    } else {
+        format!("{} tokens", thousands(n))
+    }
+}
+
+/// How much smaller `size` is than `baseline`, in percent of `baseline` (negative when
+/// larger); 0 for an empty baseline.
+pub fn savings_percent(baseline: usize, size: usize) -> f64 {
+    if baseline == 0 {
+        return 0.0;
+    }
+    (baseline as f64 - size as f64) / baseline as f64 * 100.0
 }
 
 #[cfg(test)]

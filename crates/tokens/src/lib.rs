@@ -28,8 +28,8 @@ mod format;
 mod tokenizer;
 mod yaml;
 
-pub use compare::{Comparison, Size, compare, savings_percent, tokens};
-pub use display::{percent_change, thousands};
+pub use compare::{Comparison, Size, compare};
+pub use display::{percent_change, savings_percent, thousands, tokens};
 pub use format::{Format, RenderError, render};
 pub use tokenizer::{Bpe, Encoding, LoadError, Tokenizer};
 pub use yaml::to_yaml;

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use toon_plan::{ConvertOptions, DialectId, ErrorKind, Format, Problem};
+use toon_plan::{ConvertOptions, DialectId, ErrorKind, Format, Problem, ReadOptions};
 
 use serde_json::{Map, Value, json};
 
@@ -297,9 +297,13 @@ fn convert_file_recording(
     match convert_one(input, opts, false, record) {
         Ok((conv, outcome)) => {
             // An existing folder as OUT: the file goes inside, named after the input.
-            let in_dir = out
-                .filter(|p| p.is_dir())
-                .map(|d| d.join(output_name(input, opts.to, conv.report.format)));
+            let in_dir = out.filter(|p| p.is_dir()).map(|d| {
+                d.join(toon_plan::folder::output_name(
+                    input,
+                    opts.to,
+                    conv.report.format,
+                ))
+            });
             let out = in_dir.as_deref().or(out);
             if let Some(o) = out.filter(|o| same_file(o, input)) {
                 errln!(
@@ -325,56 +329,6 @@ fn convert_file_recording(
         }
         Err(_) => ExitCode::FAILURE,
     }
-}
-
-/// Plan files under a folder (recursively), in name order; hidden entries skipped.
-pub(crate) fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&d)?.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            if e.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if Format::from_path(&p).is_some() {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// The output name for an input: its name less its format's extension, plus the
-/// target format's (`name.plan.md` ↔ `name.plan.toon`, `x.json` → `x.toon`), or
-/// the name the dialect gives new files (`PLAN-<random>.yaml` for composite plans).
-pub(crate) fn output_name(input: &Path, to: DialectId, format: Format) -> String {
-    if let Some(name) = to.dialect().new_file_name(format) {
-        return name;
-    }
-    let name = input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let lower = name.to_ascii_lowercase();
-    let stem_len = [
-        ".md",
-        ".markdown",
-        ".json",
-        ".yaml",
-        ".yml",
-        ".toon",
-        ".mdc",
-    ]
-    .iter()
-    .find(|ext| lower.ends_with(*ext))
-    .map_or(name.len(), |ext| name.len() - ext.len());
-    format!("{}.{}", &name[..stem_len], format.extension())
 }
 
 struct Progress {
@@ -418,60 +372,37 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
         );
         return ExitCode::FAILURE;
     };
-    if out_dir.exists() && !out_dir.is_dir() {
-        errln!("error: {}: exists and is not a folder", out_dir.display());
-        return ExitCode::FAILURE;
-    }
-    // A new output named like a file (`-o out.toon`) is a file the user meant, not a
-    // folder: a folder of plans converts into a folder.
-    if !out_dir.exists()
-        && let Some(named) = Format::from_path(out_dir)
-    {
-        errln!(
-            "error: {}: a folder converts into a folder, and this names a {named} file: give a folder name (with --format {named} for {named} files)",
-            out_dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    let files = match plan_files(input) {
-        Ok(f) => f,
+    let read = ReadOptions {
+        dialect: opts.from,
+        format: opts.input_format,
+        file_name: None,
+    };
+    let work = match toon_plan::folder::plan(input, out_dir, opts.to, opts.format, &read) {
+        Ok(work) => work,
         Err(e) => {
-            errln!("error: {}: {}", input.display(), output::describe_io(&e));
+            // A new output named like a file: the user may have meant that format.
+            let hint = match Format::from_path(out_dir) {
+                Some(named) if !out_dir.exists() => {
+                    format!(": give a folder name (with --format {named} for {named} files)")
+                }
+                _ => String::new(),
+            };
+            errln!("error: {}{hint}", e.message);
             return ExitCode::FAILURE;
         }
     };
-    if files.is_empty() {
-        errln!(
-            "error: {}: no plan files (.md, .json, .yaml, .toon) found",
-            input.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    if same_file(out_dir, input) {
-        errln!(
-            "error: {}: is the input folder: refusing to write over the plans in it (name another output folder)",
-            out_dir.display()
-        );
-        return ExitCode::FAILURE;
-    }
-    let format = opts
-        .format
-        .unwrap_or_else(|| opts.to.dialect().natural_format());
-    let targets: Vec<PathBuf> = files
+    let format = work.format;
+    let (files, targets): (Vec<PathBuf>, Vec<PathBuf>) = work
+        .entries
         .iter()
-        .map(|path| {
-            let rel = path.strip_prefix(input).unwrap_or(path);
-            out_dir
-                .join(rel.parent().unwrap_or(Path::new("")))
-                .join(output_name(path, opts.to, format))
-        })
+        .map(|e| (e.source.clone(), e.target.clone()))
+        .unzip();
+    let foreign: BTreeMap<&Path, (DialectId, DialectId)> = work
+        .entries
+        .iter()
+        .filter_map(|e| Some((e.source.as_path(), (e.foreign_dialect?, work.dialect?))))
         .collect();
-    if let Some(clash) = target_clash(&files, &targets) {
-        errln!("error: {clash}: nothing written");
-        return ExitCode::FAILURE;
-    }
     let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-    let foreign = foreign_dialects(&files, opts);
     let progress = Progress::new(files.len());
     let mut records = Vec::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
@@ -480,7 +411,7 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     for (i, (path, target)) in files.iter().zip(&targets).enumerate() {
         progress.tick(i, &output::input_name(Some(path)));
         progress.clear();
-        if let Some((dialect, folder)) = foreign.get(path) {
+        if let Some((dialect, folder)) = foreign.get(path.as_path()) {
             errln!(
                 "error: {}: a {dialect} plan among {folder} plans: not converted (convert it on its own, or choose with --from)",
                 output::input_name(Some(path))
@@ -575,61 +506,4 @@ pub(crate) fn convert_folder(input: &Path, out: Option<&Path>, opts: &ConvertOpt
     } else {
         ExitCode::FAILURE
     }
-}
-
-/// A target that would overwrite a source, or that two sources would both write.
-fn target_clash(sources: &[PathBuf], targets: &[PathBuf]) -> Option<String> {
-    let mut seen: BTreeMap<&Path, &Path> = BTreeMap::new();
-    for (source, target) in sources.iter().zip(targets) {
-        if let Some(other) = sources.iter().find(|s| same_file(s, target)) {
-            return Some(format!(
-                "{} would be written over the input {}",
-                target.display(),
-                other.display()
-            ));
-        }
-        if let Some(first) = seen.insert(target, source) {
-            return Some(format!(
-                "{} and {} would both be written to {}",
-                first.display(),
-                source.display(),
-                target.display()
-            ));
-        }
-    }
-    None
-}
-
-/// Without `--from`, the folder's dialect is the one most of its files are in; the
-/// files in another dialect (a workflow plan among Cursor plans) are returned with
-/// their dialect and the folder's, to be reported rather than converted.
-fn foreign_dialects(
-    files: &[PathBuf],
-    opts: &ConvertOpts,
-) -> BTreeMap<PathBuf, (DialectId, DialectId)> {
-    let mut out = BTreeMap::new();
-    if opts.from.is_some() {
-        return out;
-    }
-    let dialects: Vec<(PathBuf, DialectId)> = files
-        .iter()
-        .filter_map(|p| Some((p.clone(), load(p, None, opts.input_format).ok()?.dialect)))
-        .collect();
-    // Counted in order of first appearance: a tie goes to the dialect seen first.
-    let mut counts: Vec<(DialectId, usize)> = Vec::new();
-    for (_, d) in &dialects {
-        match counts.iter_mut().find(|(c, _)| c == d) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((*d, 1)),
-        }
-    }
-    let Some(&(main, _)) = counts.iter().rev().max_by_key(|(_, n)| *n) else {
-        return out;
-    };
-    for (p, d) in dialects {
-        if d != main {
-            out.insert(p, (d, main));
-        }
-    }
-    out
 }

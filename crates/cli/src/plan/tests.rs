@@ -1,8 +1,8 @@
 //! `toon plan` as the CLI runs it: conversions of files and folders, validation exit
 //! codes, summaries.
 
-use super::convert::{output_name, plan_files};
 use super::*;
+use toon_plan::folder::{output_name, plan_files};
 
 fn testdata(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,15 +1,15 @@
 //! CompositeTask plan (seed 001): a `PLAN-{random}.yaml` file holding a list of tasks
 //! (the tables [`PLAN`] and [`TASK`]). A task without a title is shown by its id.
 
-use crate::fill::{Fill, text_from_title};
+use crate::table::fill::{Fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks;
-use crate::fields::Fields;
-use crate::format::{self, Document, Format};
+use crate::dialects::checks;
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fields::Fields;
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The CompositeTask dialect.

@@ -2,6 +2,7 @@
 //! its [`DialectId`]), and the registry that lists them. Adding a dialect is one module
 //! plus its line in [`REGISTRY`].
 
+pub(crate) mod checks;
 pub mod composite;
 pub mod cursor;
 pub mod plan_model;
@@ -13,11 +14,11 @@ pub mod workflow;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::fill::Fill;
-use crate::format::{Document, Format};
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::syntax::format::{Document, Format};
 use crate::table::Table;
+use crate::table::fill::Fill;
 
 /// A dialect, by name. Each dialect's module defines its own constant
 /// (`DialectId::CURSOR` in `cursor`, …); [`DialectId::all`] lists those of [`REGISTRY`].
@@ -160,7 +161,7 @@ pub trait Dialect: Sync {
 
     /// Before a plan read in another dialect (`from`) is written in this one: fills in
     /// what this dialect requires and the plan can give (derived) or has one obvious
-    /// value for (defaulted), noting each in `fills` (see [`crate::derive`] and the table
+    /// value for (defaulted), noting each in `fills` (see `conversion::derive` and the table
     /// in `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
     fn fill(&self, _plan: &mut Plan, _from: DialectId, _fills: &mut Vec<Fill>) {}
 }

@@ -2,19 +2,21 @@
 //! rules. Its fields are the tables [`PLAN`], [`STEP`] and [`METADATA`].
 
 use crate::exec::schedule;
-use crate::fill::{Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill};
 use crate::model::Extra;
+use crate::table::fill::{
+    Fill, FillKind, goal_from_title, plan_fill, plan_id_from_title, task_fill,
+};
 use crate::table::one_of;
 use std::collections::HashSet;
 
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks;
-use crate::fields::Fields;
-use crate::format::{self, Document, Format};
+use crate::dialects::checks;
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fields::Fields;
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The PlanDAG dialect.

@@ -6,7 +6,7 @@
 //! level) and each step is annotated with `metadata.stageId`, `metadata.stageIndex`
 //! and `metadata.stageMode`, as the seed's runtime does.
 
-use crate::fill::{
+use crate::table::fill::{
     Fill, FillKind, goal_from_title, group_fill, plan_id_from_title, task_fill, title_from_words,
     translate_kind,
 };
@@ -16,12 +16,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Node};
-use crate::fields::{self, Fields};
-use crate::format::{self, Document, Format};
-use crate::graph::Graph;
+use crate::dialects::checks::{self, Node};
+use crate::model::graph::Graph;
 use crate::model::{Group, Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fields::{self, Fields};
 use crate::table::{
     self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
 };

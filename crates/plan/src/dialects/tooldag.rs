@@ -1,15 +1,15 @@
 //! Tool DAG (seed 004): a list of tool calls (the tables [`PLAN`] and [`TASK`]) with
 //! `{{task_id.field}}` references from a query to the tasks it depends on.
 
-use crate::fill::{Fill, FillKind, task_fill, text_from_title};
+use crate::table::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::Value;
 
 use super::{Dialect, DialectId, Read};
-use crate::checks;
-use crate::fields::Fields;
-use crate::format::{self, Document, Format};
+use crate::dialects::checks;
 use crate::model::Plan;
 use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
+use crate::table::fields::Fields;
 use crate::table::{self, Check, Field, Kind, Table, TaskField, To, slot};
 
 /// The tool DAG dialect.

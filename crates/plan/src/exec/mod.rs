@@ -11,7 +11,7 @@
 //!   outcomes chosen by the caller, failure propagation, and seed 003's event stream.
 //! - [`references`] and [`resolve`]: the `{{task_id.field}}` hand-offs of seed 004.
 //! - [`render`]: Mermaid, Graphviz DOT and a terminal drawing, waves visible.
-//! - JSON Schemas for every dialect are in [`crate::schema`].
+//! - JSON Schemas for every dialect are in the crate's `schema` module.
 //!
 //! It is a view, not a workflow engine: nothing runs, no time passes.
 //!

@@ -6,8 +6,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::error::ExecError;
-use crate::graph::Graph;
 use crate::model::Plan;
+use crate::model::graph::Graph;
 
 /// Nodes `0..tasks` are the plan's tasks in plan order; nodes after them are group
 /// barriers (done when every task of their group is done).

@@ -5,6 +5,7 @@
 //! dialect has that the model does not name lands in an `extra` map (plan, task or
 //! group level), in source order.
 
+pub(crate) mod graph;
 mod ids;
 mod task;
 mod timeout;

@@ -13,6 +13,8 @@
 //! map and a writer writes them back, so the schemas leave `additionalProperties`
 //! open and the validators accept them.
 
+pub(crate) mod fields;
+pub(crate) mod fill;
 pub mod schema;
 pub mod slot;
 

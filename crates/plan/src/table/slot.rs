@@ -4,8 +4,8 @@
 use serde_json::{Number, Value};
 
 use super::{Field, Table};
-use crate::fields::{Fields, Out};
 use crate::model::{Extra, Group, Plan, Task};
+use crate::table::fields::{Fields, Out};
 
 /// Where a key's value goes in the plan model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,15 +287,15 @@ pub fn write<R: Record + Clone>(
 pub fn read_task(table: &Table, item: &Value) -> Task {
     match item.as_object() {
         Some(obj) => read_record(table, obj),
-        None => crate::fields::opaque_task(item),
+        None => crate::table::fields::opaque_task(item),
     }
 }
 
 /// Writes tasks as a list through their table; an item kept whole is written back as
 /// it was.
 pub fn write_tasks(table: &Table, tasks: &[Task]) -> Value {
-    let items = tasks
-        .iter()
-        .map(|t| crate::fields::opaque_value(t).unwrap_or_else(|| write(table, t, |_| None)));
+    let items = tasks.iter().map(|t| {
+        crate::table::fields::opaque_value(t).unwrap_or_else(|| write(table, t, |_| None))
+    });
     Value::Array(items.collect())
 }

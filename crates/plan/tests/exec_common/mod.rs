@@ -198,7 +198,7 @@ pub fn convert_filling(
         .iter()
         .filter(|p| p.is_error())
         .filter_map(|p| match &p.location {
-            toon_plan::Location::Path(path) => toon_plan::derive::settable_field(path),
+            toon_plan::Location::Path(path) => toon_plan::conversion::derive::settable_field(path),
             _ => None,
         })
         .collect();

@@ -18,7 +18,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, TypedDict, Union, cast
 
 from ._toonkit import LoadedPlan as _LoadedPlan
 from ._toonkit import PlanError
@@ -30,6 +30,12 @@ __all__ = [
     "DIALECTS",
     "DEFAULT_CAP",
     "Conversion",
+    "Event",
+    "Finding",
+    "Schedule",
+    "ScheduledTask",
+    "Stage",
+    "Wave",
     "ConversionRefused",
     "FolderResult",
     "FormStats",
@@ -52,6 +58,101 @@ DEFAULT_CAP = 5
 """The dry run's default concurrency cap (:meth:`Plan.dry_run`)."""
 
 _CHANGES_LOST = ("dropped", "changed")
+
+
+class Wave(TypedDict):
+    """One wave of a :class:`Schedule`: tasks that can run together."""
+
+    index: int
+    tasks: List[str]
+
+
+class Stage(TypedDict):
+    """A task's derived stage (one per wave): ``stage-N``, its 0-based index, and
+    ``parallel`` when the stage holds more than one task, else ``sequence``."""
+
+    stageId: str
+    stageIndex: int
+    stageMode: str
+
+
+class _ScheduledTaskKeys(TypedDict):
+    index: int
+    id: str
+    wave: int
+    stage: Stage
+    waits_for: List[str]
+    critical: bool
+
+
+class ScheduledTask(_ScheduledTaskKeys, total=False):
+    """A task of a :class:`Schedule`: its index in the plan, id, wave, stage, the ids
+    it waits for, whether it is on the critical path; the groups it waits for
+    (``waits_for_groups``), and its ``duration_ms`` (from ``duration_source``:
+    ``estimated_duration_ms``, ``estimated_time`` or ``timeout``), ``start_ms`` and
+    ``finish_ms`` when known."""
+
+    waits_for_groups: List[str]
+    duration_ms: int
+    duration_source: str
+    start_ms: int
+    finish_ms: int
+
+
+class Finding(TypedDict):
+    """A declared group or stage checked against the dependencies: ``level``
+    (``error`` or ``warning``), ``rule``, the ``task`` concerned and a ``message``."""
+
+    level: str
+    rule: str
+    task: str
+    message: str
+
+
+class Schedule(TypedDict):
+    """What :meth:`Plan.schedule` returns: the ``waves``, every task in plan order,
+    the ``critical_path`` (ids, first to last), ``makespan_ms`` (None when no task has
+    a duration), how many tasks have no duration, the plan's own estimate
+    (``plan_estimate_ms``, or None) and the ``findings``."""
+
+    waves: List[Wave]
+    tasks: List[ScheduledTask]
+    critical_path: List[str]
+    makespan_ms: Optional[int]
+    tasks_without_duration: int
+    plan_estimate_ms: Optional[int]
+    findings: List[Finding]
+
+
+class _EventKeys(TypedDict):
+    event: str
+    at_ms: int
+
+
+class Event(_EventKeys, total=False):
+    """One event of :meth:`Plan.dry_run`: its ``event`` name (``plan_created``,
+    ``step_start``, ``executor_spawned``, ``tool_call``, ``tool_result``,
+    ``executor_result``, ``error``, ``step_complete``, ``operation``) and time
+    ``at_ms``, with the keys that event carries: ``plan_id``, ``steps``, ``stages``,
+    ``cap`` (plan created); ``step_id``, ``stage_id``, ``status`` (``start``,
+    ``complete``, ``failed``, ``skipped``), ``executor``, ``output_refs``,
+    ``blocked_by`` (step events); ``tool``, ``query``, ``ok`` (tool calls and
+    results); ``message`` (errors, operations)."""
+
+    plan_id: str
+    steps: int
+    stages: int
+    cap: int
+    step_id: str
+    stage_id: str
+    status: str
+    executor: str
+    output_refs: List[str]
+    blocked_by: str
+    tool: str
+    query: str
+    ok: bool
+    message: str
 
 
 @dataclass(frozen=True)
@@ -448,13 +549,13 @@ class Plan:
         ``"text"``. Raises :class:`PlanError` when the plan has no schedule."""
         return cast(str, self._loaded.graph(format))
 
-    def schedule(self) -> Dict[str, Any]:
+    def schedule(self) -> Schedule:
         """Waves, tasks with their wave, stage and timing, critical path and makespan:
         a dict with ``waves``, ``tasks``, ``critical_path``, ``makespan_ms``,
         ``tasks_without_duration``, ``plan_estimate_ms`` and ``findings``. Raises
         :class:`PlanError` (kind ``unschedulable``, with the ``path`` of the task at
         fault) when the plan has no schedule: a repeated id, a cycle."""
-        return cast(Dict[str, Any], self._loaded.schedule())
+        return cast(Schedule, self._loaded.schedule())
 
     def dry_run(
         self,
@@ -462,13 +563,13 @@ class Plan:
         *,
         fail: Iterable[str] = (),
         tool_caps: Optional[Mapping[str, int]] = None,
-    ) -> List[Dict[str, Any]]:
-        """A simulated run's events, one dict each: at most ``cap`` steps at once, at
+    ) -> List[Event]:
+        """A simulated run's events, one :class:`Event` dict each: at most ``cap`` steps at once, at
         most ``tool_caps[tool]`` using a tool, the steps in ``fail`` failing (their
         dependents are skipped). Raises :class:`PlanError` for a cap below 1, a step
         not in the plan, or a plan with no schedule."""
         caps = dict(tool_caps or {})
-        return cast(List[Dict[str, Any]], self._loaded.events(cap, list(fail), caps))
+        return cast(List[Event], self._loaded.events(cap, list(fail), caps))
 
     def __repr__(self) -> str:
         n = len(self.tasks)
@@ -542,8 +643,6 @@ def read_file(
         raise
 
 
-_EXTENSIONS = (".md", ".markdown", ".json", ".yaml", ".yml", ".toon", ".mdc")
-_FORMAT_EXTENSIONS = {"json": "json", "yaml": "yaml", "toon": "toon", "md": "md", "prompt": "md"}
 
 
 @dataclass
@@ -556,22 +655,6 @@ class FolderResult:
     target: Optional[str]
     conversion: Optional[Conversion]
     error: Optional[PlanError] = None
-
-
-def _plan_files(folder: str) -> List[str]:
-    out = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in files:
-            if not name.startswith(".") and name.lower().endswith(_EXTENSIONS):
-                out.append(os.path.join(root, name))
-    return sorted(out)
-
-
-def _target_name(name: str, format: str) -> str:
-    lower = name.lower()
-    stem = next((name[: -len(e)] for e in _EXTENSIONS if lower.endswith(e)), name)
-    return f"{stem}.{_FORMAT_EXTENSIONS[format]}"
 
 
 def convert_folder(
@@ -587,26 +670,33 @@ def convert_folder(
     """Converts every plan file under the folder ``source`` (recursively, hidden
     entries skipped) to dialect ``to``, writing each into the folder ``target`` under
     its own relative path with the new format's extension (``x.plan.md`` becomes
-    ``x.plan.toon``), each atomically. ``format``, ``set``, ``force`` and ``lean`` are
-    :meth:`Plan.convert`'s. A file that fails to read or convert is reported in its
-    :class:`FolderResult`, not raised; a ``target`` inside ``source`` or naming a file
-    is a :class:`PlanError`."""
-    src, dst = os.fspath(source), os.fspath(target)
-    if not os.path.isdir(src):
-        raise PlanError(f"{src}: not a folder")
-    if os.path.exists(dst) and not os.path.isdir(dst):
-        raise PlanError(f"{dst}: exists and is not a folder")
-    if os.path.abspath(dst) == os.path.abspath(src):
-        raise PlanError(f"{dst}: is the source folder: the plans in it are not written over")
+    ``x.plan.toon``; composite plans get a new ``PLAN-<random>.yaml`` name), each
+    atomically. ``format``, ``set``, ``force`` and ``lean`` are :meth:`Plan.convert`'s.
+    The folder's dialect is the one most of its plans are in; a plan in another dialect
+    is reported, not converted. A file that fails to read or convert is reported in its
+    :class:`FolderResult`, not raised. A ``source`` that is not a folder or holds no
+    plan, a ``target`` that is a file, is ``source`` itself, or would have a plan
+    written over a source or two plans written to one file, is a :class:`PlanError`
+    (kind ``output``) and nothing is written."""
+    from ._toonkit import plan_folder
+
+    work = plan_folder(os.fspath(source), os.fspath(target), to, format)
     results = []
-    for path in _plan_files(src):
+    for entry in work["entries"]:
+        path, out = entry["source"], entry["target"]
+        if entry["foreign_dialect"] is not None:
+            err = PlanError(
+                f"{path}: a {entry['foreign_dialect']} plan among {work['dialect']} plans: "
+                "not converted (convert it on its own, naming its dialect)"
+            )
+            err.kind, err.line, err.column, err.path, err.msg = "shape", None, None, None, str(err)
+            results.append(FolderResult(path, None, None, err))
+            continue
         try:
             conv = read_file(path).convert(to, format, set=set, force=force, lean=lean)
         except PlanError as e:
             results.append(FolderResult(path, None, None, e))
             continue
-        rel = os.path.relpath(os.path.dirname(path), src)
-        out = os.path.normpath(os.path.join(dst, rel, _target_name(os.path.basename(path), conv.format)))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         results.append(FolderResult(path, conv.write(out), conv))
     return results

@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::fields;
+use crate::fidelity::toon_numbers;
 use crate::model::{Plan, Task};
 use crate::problem::{Location, Problem};
-use crate::{toon_numbers, yaml};
+use crate::syntax::yaml;
+use crate::table::fields;
 
 use super::{NAME, OVERVIEW, TODO, TODOS, named_key, tolerant};
 use crate::table::{TaskField, To, slot};

@@ -17,16 +17,16 @@ mod tolerant;
 
 pub use styles::HEAD_STYLES;
 
-use crate::fill::{Fill, FillKind, task_fill, text_from_title};
+use crate::table::fill::{Fill, FillKind, task_fill, text_from_title};
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
-use crate::checks::{self, Node};
-use crate::format::{self, Document, Format};
+use crate::dialects::checks::{self, Node};
+use crate::fidelity::{text_patch, toon_numbers};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
 use crate::table::{self, Check, Choice, Field, Kind, PlanField, Table, TaskField, To};
-use crate::{text_patch, toon_numbers};
 
 /// The Cursor dialect.
 pub struct Cursor;
@@ -155,8 +155,8 @@ pub const HEAD_PATCH: &str = "cursor.head_patch";
 pub const CRLF: &str = "cursor.crlf";
 /// Layout key: the file started with a byte-order mark.
 pub const BOM: &str = "cursor.bom";
-use crate::body_tasks;
-pub use crate::body_tasks::BODY_TASKS;
+use crate::syntax::body_tasks;
+pub use crate::syntax::body_tasks::BODY_TASKS;
 
 impl DialectId {
     /// Cursor `.cursor/plans/*.plan.md`.

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::yaml::{self, ScalarStyle};
+use crate::syntax::yaml::{self, ScalarStyle};
 
 /// Layout key: canonical head lines written in another scalar style, as
 /// `{"plain": [line, …], "double": […], "single": […]}` (1-based line numbers of the
@@ -22,11 +22,11 @@ const STYLES: [(&str, ScalarStyle); 3] = [
 
 /// The lines of `canonical` that `original` writes in another scalar style, found
 /// where a run of changed lines has as many lines on both sides (the hunks of
-/// [`crate::text_patch::diff`]). Empty when no line is restyled.
+/// [`crate::fidelity::text_patch::diff`]). Empty when no line is restyled.
 pub fn find(canonical: &str, original: &str) -> Map<String, Value> {
     let lines: Vec<&str> = canonical.split_inclusive('\n').collect();
     let mut found: Vec<Vec<Value>> = vec![Vec::new(); STYLES.len()];
-    for hunk in crate::text_patch::diff(canonical, original) {
+    for hunk in crate::fidelity::text_patch::diff(canonical, original) {
         let was: Vec<&str> = hunk.text.split_inclusive('\n').collect();
         if was.len() != hunk.cut {
             continue;

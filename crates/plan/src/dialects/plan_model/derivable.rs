@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::flat::{PARAMS, TASK_EXTRA, TASK_LISTS};
-use crate::body_tasks::{self, BODY_TASKS};
+use super::keys::{PARAMS, TASK_EXTRA, TASK_LISTS};
 use crate::model::{Plan, Task, ids_from_titles};
+use crate::syntax::body_tasks::{self, BODY_TASKS};
 
 /// Whether `out` writes a table or map that names tasks by id (an edge table of
 /// [`TASK_LISTS`], [`PARAMS`], [`TASK_EXTRA`]): then the tasks table keeps its `id`

@@ -9,23 +9,11 @@ use serde_json::{Map, Number, Value};
 use super::derivable::{
     give_title_ids, leave_out_task_lines, leave_out_title_ids, restore_task_lines,
 };
+use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::{table, to_nested_tree};
-use crate::fields::Fields;
 use crate::model::{Extra, Group, Plan, Task};
+use crate::table::fields::Fields;
 use crate::table::{Kind, Table};
-
-/// List fields of a task and their edge tables: (field, table, column).
-pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
-    ("dependencies", "deps", "on"),
-    ("tools", "tools", "tool"),
-    ("capabilities", "capabilities", "capability"),
-    ("outputs", "outputs", "output"),
-];
-/// List fields of a group and their edge tables: (field, table, column).
-pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[
-    ("dependencies", "group_deps", "on"),
-    ("tools", "group_tools", "tool"),
-];
 
 fn unique_ids<'a>(ids: impl Iterator<Item = &'a str>) -> bool {
     let mut seen = HashSet::new();
@@ -81,11 +69,6 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     leave_out_title_ids(plan, &mut out);
     Value::Object(out)
 }
-
-/// The map of tasks' `params` objects, keyed by task id.
-pub(super) const PARAMS: &str = "params";
-/// The map of tasks' extra fields, keyed by task id.
-pub(super) const TASK_EXTRA: &str = "task_extra";
 
 fn task_object(t: &Task) -> Map<String, Value> {
     match serde_json::to_value(t) {

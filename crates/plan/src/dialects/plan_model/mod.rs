@@ -10,6 +10,7 @@
 
 mod derivable;
 mod flat;
+mod keys;
 pub mod table;
 
 use std::collections::HashSet;
@@ -17,20 +18,20 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
-use crate::body_tasks;
-use crate::checks::{self, Node};
-use crate::fields;
-use crate::format::{self, Document, Format};
+use crate::dialects::checks::{self, Node};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
+use crate::syntax::body_tasks;
+use crate::syntax::format::{self, Document, Format};
 use crate::table::Table;
+use crate::table::fields;
 use flat::{from_tree, to_flat_tree};
 
 /// The plan-model dialect.
 pub struct PlanModel;
 
 /// The value of the `schema` key that marks a plan-model document.
-pub const SCHEMA: &str = "toon-plan/1";
+pub const SCHEMA: &str = crate::syntax::format::PLAN_SCHEMA;
 
 impl DialectId {
     /// The plan model itself.

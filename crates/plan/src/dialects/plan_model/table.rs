@@ -322,7 +322,7 @@ static TASK_OUTPUT: Table = Table {
 
 #[cfg(test)]
 mod tests {
-    use super::super::flat::{GROUP_LISTS, TASK_LISTS};
+    use super::super::keys::{GROUP_LISTS, TASK_LISTS};
     use super::*;
 
     /// Each list field the flat form writes as an edge table is a list-or-count field

@@ -14,15 +14,15 @@ pub use markdown::{from_markdown, to_markdown};
 pub use tree::{CONFIG, METADATA, PLAN, STEP, STEP_TYPES, TASK, from_tree, to_tree, validate_tree};
 
 use super::{Dialect, DialectId, Read};
-use crate::fill::{
-    Fill, FillKind, goal_from_title, group_fill, plan_fill, task_fill, translate_kind,
-};
-use crate::format::{self, Document, Format};
+use crate::fidelity::{text_patch, toon_numbers};
 use crate::model::Group;
 use crate::model::Plan;
 use crate::problem::{PlanError, Problem};
+use crate::syntax::format::{self, Document, Format};
 use crate::table::Table;
-use crate::{text_patch, toon_numbers};
+use crate::table::fill::{
+    Fill, FillKind, goal_from_title, group_fill, plan_fill, task_fill, translate_kind,
+};
 
 /// Layout key: the lines where the markdown a plan was read from differs from the
 /// canonical markdown of the same plan (a text patch).

@@ -5,10 +5,10 @@ use std::collections::{BTreeSet, HashSet};
 use indexmap::IndexSet;
 use serde_json::{Map, Value};
 
-use crate::checks;
-use crate::fields::{self, Fields};
+use crate::dialects::checks;
 use crate::model::{Group, Plan, Task, ms_to_seconds, seconds_to_ms};
 use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
+use crate::table::fields::{self, Fields};
 use crate::table::{
     self, Check, Choice, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot,
 };

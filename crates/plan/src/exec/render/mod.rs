@@ -107,7 +107,7 @@ impl std::str::FromStr for GraphFormat {
     }
 }
 
-/// A plan's graph with its waves, drawn in a format: the schedule ([`crate::schedule`])
+/// A plan's graph with its waves, drawn in a format: the schedule ([`schedule`](super::schedule))
 /// placed in a picture.
 ///
 /// ```

@@ -18,9 +18,9 @@ use std::fmt;
 use serde_json::Number;
 
 use crate::dialects::DialectId;
-use crate::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, PlanError};
+use crate::table::fill::{EMPTY_TEXT, Fill, FillKind, SET_RULE, group_fill, plan_fill, task_fill};
 use crate::table::slot::{Record, Slot};
 use crate::table::{Choice, Field, Kind, Table, TaskField, To, one_of};
 
@@ -223,7 +223,7 @@ fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
             }
             To::Task(_) => {
                 for t in &mut plan.tasks {
-                    if crate::fields::opaque_value(t).is_none() && empty(t.slot(f.to)) {
+                    if crate::table::fields::opaque_value(t).is_none() && empty(t.slot(f.to)) {
                         fills.push(task_fill(t, f.key, FillKind::Defaulted, EMPTY_TEXT));
                     }
                 }

@@ -118,7 +118,10 @@ mod tests {
                 {"id": "s2", "timeout": 60, "parameters": {}, "retry": 1}
             ]
         });
-        assert!(crate::loss::same_value(&back, &expected), "{back}");
+        assert!(
+            crate::conversion::loss::same_value(&back, &expected),
+            "{back}"
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub enum Change {
     Changed,
     /// The target added it (a value its writer supplies).
     Added,
-    /// Filled in by a rule from other fields of the plan (see [`crate::derive`]).
+    /// Filled in by a rule from other fields of the plan (see [`crate::conversion::derive`]).
     Derived,
     /// Filled in with the obvious value where the plan said nothing.
     Defaulted,
@@ -100,7 +100,8 @@ impl fmt::Display for Loss {
                 )?;
                 match self.rule {
                     Some(rule)
-                        if self.change == Change::Derived || rule == crate::fill::EMPTY_TEXT =>
+                        if self.change == Change::Derived
+                            || rule == crate::table::fill::EMPTY_TEXT =>
                     {
                         write!(f, " ({rule})")
                     }
@@ -142,9 +143,9 @@ impl LossReport {
     /// Marks the additions and changes a conversion made on purpose with how and why.
     /// Linear in the entries and fills (a conversion of 100,000 tasks has a fill or
     /// more per task).
-    pub fn explain(&mut self, fills: &[crate::fill::Fill]) {
-        use crate::fill::FillKind;
-        let mut first: HashMap<(&str, &str), &crate::fill::Fill> =
+    pub fn explain(&mut self, fills: &[crate::table::fill::Fill]) {
+        use crate::table::fill::FillKind;
+        let mut first: HashMap<(&str, &str), &crate::table::fill::Fill> =
             HashMap::with_capacity(fills.len());
         for f in fills {
             first.entry((f.owner.as_str(), f.field)).or_insert(f);
@@ -171,15 +172,15 @@ impl LossReport {
     /// entries, after the last entry of its rank or below (plan, then groups, then
     /// tasks), keeping that order. The entries are held as a linked list while the
     /// fills go in, so each goes in at once.
-    fn list_empty_text(&mut self, fills: &[crate::fill::Fill]) {
+    fn list_empty_text(&mut self, fills: &[crate::table::fill::Fill]) {
         let rank = |owner: &str| match owner {
             "plan" => 0,
             o if o.starts_with("group ") => 1,
             _ => 2,
         };
-        let empty: Vec<&crate::fill::Fill> = fills
+        let empty: Vec<&crate::table::fill::Fill> = fills
             .iter()
-            .filter(|f| f.rule == crate::fill::EMPTY_TEXT)
+            .filter(|f| f.rule == crate::table::fill::EMPTY_TEXT)
             .collect();
         if empty.is_empty() {
             return;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use crate::problem::{ErrorKind, Location, PlanError};
-use crate::{tabular, yaml};
+use crate::syntax::{tabular, yaml};
 
 /// A syntax: `json`, `yaml`, `toon`, `md` or `prompt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -125,10 +125,13 @@ impl Format {
     }
 }
 
-/// The line that opens the prompt form's TOON front matter after its `---`: the
-/// plan model's `schema` key, which the plan model writes first.
+/// The value of the `schema` key that marks a plan-model document, which the plan
+/// model writes first: in the prompt form, the line after the opening `---`.
+pub const PLAN_SCHEMA: &str = "toon-plan/1";
+
+/// The line that opens the prompt form's TOON front matter after its `---`.
 fn prompt_schema_line() -> String {
-    format!("schema: {}", crate::dialects::plan_model::SCHEMA)
+    format!("schema: {PLAN_SCHEMA}")
 }
 
 /// Whether a text is in the prompt form: `---`, then the plan model's `schema` line.

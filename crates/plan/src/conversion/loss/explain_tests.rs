@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use super::{Change, Loss, LossReport};
-use crate::fill::{EMPTY_TEXT, Fill, FillKind};
+use crate::table::fill::{EMPTY_TEXT, Fill, FillKind};
 
 /// The algorithm `explain` must agree with.
 fn explain_slowly(report: &mut LossReport, fills: &[Fill]) {

@@ -1,16 +1,19 @@
-//! Converting a plan to a dialect: fill in what the target requires ([`crate::derive`]),
-//! write, read back and compare ([`crate::loss`]), validate as the target; one
+//! Converting a plan to a dialect: fill in what the target requires ([`derive`](mod@derive)),
+//! write, read back and compare ([`loss`]), validate as the target; one
 //! [`ConversionReport`] says what happened.
+
+pub mod derive;
+pub mod loss;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::derive::{self, Setting};
 use crate::dialects::DialectId;
-use crate::format::{Document, Format};
-use crate::loss::{Change, Loss, LossReport};
 use crate::model::{Layout, Plan};
 use crate::problem::{ErrorKind, Location, PlanError, Problem};
+use crate::syntax::format::{Document, Format};
+use derive::Setting;
+use loss::{Change, Loss, LossReport};
 
 /// Writes a plan in a dialect and format (`None` = the dialect's natural format) as
 /// it is, filling nothing.

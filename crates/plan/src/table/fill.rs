@@ -2,7 +2,7 @@
 //! dialects share to fill their own fields ([`crate::Dialect::fill`]): a text from a
 //! title, an id from a title, a goal from a title, a kind translated between
 //! vocabularies. They work on the model and the field tables only; choosing which
-//! dialect fills what, and applying [`crate::Setting`]s, is [`crate::derive`]'s.
+//! dialect fills what, and applying settings, is the conversion's (`conversion::derive`).
 
 use std::fmt;
 

@@ -69,7 +69,7 @@ pub fn same_plan(a: &Plan, b: &Plan) -> bool {
 mod tests {
     use super::*;
     use crate::dialects::DialectId;
-    use crate::format::{Document, Format};
+    use crate::syntax::format::{Document, Format};
     use serde_json::json;
 
     /// The forms are the ones a trip through plan-model TOON gives.

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::graph::Graph;
+use crate::model::graph::Graph;
 use crate::problem::{PathBuf, Problem};
 
 /// A node of a dependency graph as written in the source.

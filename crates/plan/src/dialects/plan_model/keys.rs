@@ -1,0 +1,20 @@
+//! The names of the flat form's tables that hold what a task's row cannot: its list
+//! fields as edge tables, its `params` and its extra fields.
+
+/// List fields of a task and their edge tables: (field, table, column).
+pub(super) const TASK_LISTS: &[(&str, &str, &str)] = &[
+    ("dependencies", "deps", "on"),
+    ("tools", "tools", "tool"),
+    ("capabilities", "capabilities", "capability"),
+    ("outputs", "outputs", "output"),
+];
+/// List fields of a group and their edge tables: (field, table, column).
+pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[
+    ("dependencies", "group_deps", "on"),
+    ("tools", "group_tools", "tool"),
+];
+
+/// The map of tasks' `params` objects, keyed by task id.
+pub(super) const PARAMS: &str = "params";
+/// The map of tasks' extra fields, keyed by task id.
+pub(super) const TASK_EXTRA: &str = "task_extra";
