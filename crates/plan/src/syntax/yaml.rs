@@ -21,7 +21,16 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
     }
     // YAML 1.2's core schema: only `true`/`false` are booleans, so a todo's `content:
     // Yes` or a `name: Off` stays the text it is (YAML 1.1 read them as booleans).
-    let options = serde_saphyr::options! { strict_booleans: true };
+    // The parser's node and event budgets guard against expansion; they grow with the
+    // text (a node takes at least a byte of it), so a 100k-task plan reads while memory
+    // stays linear in the input.
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        budget: serde_saphyr::budget! {
+            max_nodes: text.len().max(250_000),
+            max_events: text.len().saturating_mul(4).max(1_000_000),
+        },
+    };
     serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let (loc, column) = match e.location() {
             Some(l) => (Location::Line(l.line() as usize), Some(l.column() as usize)),
@@ -303,6 +312,19 @@ mod tests {
         let e = parse("a: 1\na: 2\n").unwrap_err();
         assert!(e.message.contains("duplicate mapping key"), "{e}");
         assert!(!e.message.contains("Options"), "{e}");
+    }
+
+    #[test]
+    fn a_large_document_is_within_the_budget_that_grows_with_it() {
+        // 300,001 nodes: over the parser's default budget of 250,000.
+        let text = "- a\n".repeat(300_000);
+        let parsed = parse(&text);
+        assert!(
+            parsed
+                .as_ref()
+                .is_ok_and(|v| v.as_array().is_some_and(|a| a.len() == 300_000)),
+            "{parsed:?}"
+        );
     }
 
     #[test]
