@@ -366,8 +366,11 @@ pub fn corpus_section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<String, S
             String::new()
         } else {
             format!(
-                " (over: {}; a file without front matter still gets the `---`/`schema` \
-                 lines that mark the form, and a layout the markdown does not need)",
+                " (over: {}; what they pay for: a checklist plan whose tasks are its body's task \
+                 list has them in the tasks table and in the body as written; a front matter \
+                 whose key order or flow lists differ from the canonical head keeps those \
+                 lines in a text patch; a file without front matter still gets the `---`, \
+                 `schema` and `tasks` lines that mark the form)",
                 prompt_over.join(", ")
             )
         }
