@@ -108,7 +108,7 @@ pub use forms::{FormStats, stats};
 pub use instructions::{Instructions, instructions};
 pub use model::{Extra, Group, Layout, Plan, StageMode, Status, StepKind, Task};
 pub use model_output::{ModelAnswer, read_model_output};
-pub use problem::{ErrorKind, Location, PlanError, Problem, Severity};
+pub use problem::{ErrorKind, Location, PlanError, Position, Problem, Severity};
 pub use reading::{
     Checked, Loaded, ReadOptions, check, dialect_from_path, read, read_file, read_value, validate,
 };

@@ -61,7 +61,7 @@ pub fn read_model_output(answer: &str, dialect: DialectId) -> ModelAnswer {
         _ => 0,
     });
     let plan = match value {
-        Some(value) => read(value, dialect, &mut problems),
+        Some(value) => read(value, dialect, &text, offset, &mut problems),
         None => None,
     };
     let valid = !problems.iter().any(Problem::is_error);
@@ -237,7 +237,15 @@ fn decode(text: &str, offset: usize, problems: &mut Vec<Problem>) -> Option<Valu
 }
 
 /// Reads the decoded value as `dialect` and validates it.
-fn read(value: Value, dialect: DialectId, problems: &mut Vec<Problem>) -> Option<Plan> {
+/// Reads the decoded answer as a plan of `dialect`; its problems are placed in the
+/// answer's lines (`text` starts after `offset` lines of the answer).
+fn read(
+    value: Value,
+    dialect: DialectId,
+    text: &str,
+    offset: usize,
+    problems: &mut Vec<Problem>,
+) -> Option<Plan> {
     let document = Document::from_toon(value);
     match dialect.dialect().read(&document) {
         Ok(read) => {
@@ -249,8 +257,14 @@ fn read(value: Value, dialect: DialectId, problems: &mut Vec<Problem>) -> Option
                 document,
                 plan,
                 warnings: read.warnings,
+                text: Some(text.to_owned()),
             };
-            problems.extend(crate::validate(&loaded));
+            problems.extend(crate::validate(&loaded).into_iter().map(|mut p| {
+                if let Some(at) = &mut p.position {
+                    at.line += offset;
+                }
+                p
+            }));
             Some(loaded.plan)
         }
         Err(e) => {

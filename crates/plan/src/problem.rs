@@ -27,6 +27,15 @@ impl fmt::Display for Location {
     }
 }
 
+/// A 1-based line and column (in characters) in a source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
 /// How bad a problem is; serialised as `"error"` or `"warning"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,6 +67,9 @@ pub struct Problem {
     pub rule: &'static str,
     /// Where it is.
     pub location: Location,
+    /// For a problem located by path: the line and column of that path in the source
+    /// text, when the plan was read from text (see [`crate::validate`]).
+    pub position: Option<Position>,
     /// What is wrong, in words.
     pub message: String,
 }
@@ -69,6 +81,7 @@ impl Problem {
             severity: Severity::Error,
             rule,
             location,
+            position: None,
             message: message.into(),
         }
     }
@@ -79,6 +92,7 @@ impl Problem {
             severity: Severity::Warning,
             rule,
             location,
+            position: None,
             message: message.into(),
         }
     }
@@ -104,6 +118,10 @@ impl Serialize for Problem {
         map.serialize_entry("severity", &self.severity)?;
         map.serialize_entry("rule", self.rule)?;
         serialize_location(&mut map, &self.location)?;
+        if let Some(p) = self.position {
+            map.serialize_entry("line", &p.line)?;
+            map.serialize_entry("column", &p.column)?;
+        }
         map.serialize_entry("message", &self.message)?;
         map.end()
     }
@@ -112,11 +130,11 @@ impl Serialize for Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = self.severity.name();
-        write!(
-            f,
-            "{}: {sev}: {} [{}]",
-            self.location, self.message, self.rule
-        )
+        write!(f, "{}", self.location)?;
+        if let Some(p) = self.position {
+            write!(f, " (line {}, column {})", p.line, p.column)?;
+        }
+        write!(f, ": {sev}: {} [{}]", self.message, self.rule)
     }
 }
 

@@ -9,6 +9,7 @@ use crate::exec::{ExecError, Schedule, schedule};
 use crate::model::Plan;
 use crate::problem::{ErrorKind, Location, PlanError, Problem};
 use crate::syntax::format::{Document, Format};
+use crate::syntax::locate::locate_all;
 
 /// A plan as read: its dialect, format, parsed document and model.
 #[derive(Clone, Debug)]
@@ -23,6 +24,9 @@ pub struct Loaded {
     pub plan: Plan,
     /// Warnings from reading (tolerant fallbacks).
     pub warnings: Vec<Problem>,
+    /// The text read (`None` for a value built in code): problems found at a path in
+    /// its tree are given the line and column of that path in it.
+    pub text: Option<String>,
 }
 
 /// How to read a plan: what is known of it beforehand. Everything left `None` is
@@ -114,6 +118,7 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
         document,
         plan: read.plan,
         warnings: read.warnings,
+        text: (format != Format::Md).then(|| text.to_owned()),
     })
 }
 
@@ -156,7 +161,10 @@ pub fn read_value(value: &serde_json::Value, options: &ReadOptions) -> Result<Lo
         format: Some(options.format.unwrap_or(Format::Json)),
         ..options.clone()
     };
-    read(&text, &options)
+    // The text is this function's, not the caller's: no line and column in it.
+    let mut loaded = read(&text, &options)?;
+    loaded.text = None;
+    Ok(loaded)
 }
 
 /// Every problem of a loaded plan: its dialect's rules, the reading warnings, and the
@@ -170,6 +178,7 @@ pub fn validate(loaded: &Loaded) -> Vec<Problem> {
     if !problems.iter().any(Problem::is_error) {
         add_schedule_problems(&mut problems, &schedule(&loaded.plan));
     }
+    place(&mut problems, loaded);
     problems
 }
 
@@ -204,10 +213,33 @@ pub fn check(loaded: &Loaded) -> Checked {
     } else {
         add_schedule_problems(&mut problems, &schedule)
     };
+    place(&mut problems, loaded);
     Checked {
         problems,
         from_schedule,
         schedule,
+    }
+}
+
+/// Gives each problem located by path the line and column of its path in the text
+/// read, in one reading of the text for all of them.
+fn place(problems: &mut [Problem], loaded: &Loaded) {
+    let Some(text) = &loaded.text else { return };
+    let paths: Vec<&str> = problems
+        .iter()
+        .filter_map(|p| match &p.location {
+            Location::Path(path) => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    if paths.is_empty() {
+        return;
+    }
+    let mut found = locate_all(text, loaded.format, &paths).into_iter();
+    for p in problems.iter_mut() {
+        if matches!(p.location, Location::Path(_)) {
+            p.position = found.next().flatten();
+        }
     }
 }
 

@@ -793,3 +793,87 @@ fn workflow_shared_inputs_as_bullets_are_read_and_written_back() {
     assert!(md.text.contains("```json"), "{}", md.text);
     assert!(md.report.is_lossless(), "{:?}", md.report);
 }
+
+/// A problem found at a path of a JSON, YAML or TOON plan points at that path in the
+/// text: the line holds the path's last key at the column (or, for an array item, the
+/// item starts there), in every invalid plan and in each plan rewritten in every
+/// tree format.
+#[test]
+fn problems_at_a_path_point_into_the_text() {
+    let mut placed = 0;
+    for dialect_dir in files_and_dirs(&root()) {
+        let invalid = dialect_dir.join("invalid");
+        if !invalid.is_dir() {
+            continue;
+        }
+        for p in files(&invalid) {
+            let l = load(&p);
+            let mut texts = vec![(l.format, std::fs::read_to_string(&p).unwrap())];
+            for format in [Format::Json, Format::Yaml, Format::Toon] {
+                if format != l.format
+                    && let toon_plan::Document::Tree(tree) = &l.document
+                    && let Ok(t) = toon_plan::syntax::format::write_tree(tree, format)
+                {
+                    texts.push((format, t));
+                }
+            }
+            for (format, text) in texts {
+                if format == Format::Md {
+                    continue;
+                }
+                let options = toon_plan::ReadOptions {
+                    dialect: Some(l.dialect),
+                    format: Some(format),
+                    file_name: None,
+                };
+                let again = toon_plan::read(&text, &options).unwrap();
+                for problem in toon_plan::validate(&again) {
+                    let Location::Path(path) = &problem.location else {
+                        continue;
+                    };
+                    if path.is_empty() {
+                        continue;
+                    }
+                    let at = problem.position.unwrap_or_else(|| {
+                        panic!("{} as {format}: {problem} has no position", p.display())
+                    });
+                    let line = text.lines().nth(at.line - 1).unwrap();
+                    let from: String = line.chars().skip(at.column - 1).collect();
+                    let last = path
+                        .rsplit(['.', '['])
+                        .next()
+                        .unwrap()
+                        .trim_end_matches(']');
+                    let key = last.trim_matches('"');
+                    let names_key =
+                        from.starts_with(key) || from.starts_with(&format!("\"{key}\""));
+                    // A TOON table row holds its fields' values, not their keys.
+                    let is_row = format == Format::Toon && !line.contains(&format!("{key}:"));
+                    let ok = if last.parse::<usize>().is_ok() || is_row {
+                        // An item or a row: its text starts there (after a list dash,
+                        // an opening bracket or a comma, or a TOON header's colon).
+                        let before: String = line.chars().take(at.column - 1).collect();
+                        let prev = before.trim_end().chars().last();
+                        matches!(prev, None | Some('-' | '[' | ',' | ':'))
+                            && !from.trim().is_empty()
+                    } else {
+                        names_key
+                    };
+                    assert!(ok, "{} as {format}: {problem}: {line:?}", p.display());
+                    placed += 1;
+                }
+            }
+        }
+    }
+    assert!(placed > 20, "only {placed} problems placed");
+}
+
+fn files_and_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}

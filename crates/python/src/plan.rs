@@ -274,15 +274,19 @@ impl LoadedPlan {
 }
 
 /// `toon_plan::read`: the format from `format`, else `path`'s extension, else the
-/// text; the dialect from `dialect`, else the content, else `path`'s name.
+/// text; the dialect from `dialect`, else the content, else `path`'s name. With
+/// `built`, `text` is the JSON of a document built in code, read as
+/// `toon_plan::read_value` reads a value (problems by path only: the text is not the
+/// caller's).
 #[pyfunction]
-#[pyo3(signature = (text, path=None, dialect=None, format=None))]
+#[pyo3(signature = (text, path=None, dialect=None, format=None, built=false))]
 fn plan_load(
     py: Python<'_>,
     text: String,
     path: Option<PathBuf>,
     dialect: Option<&str>,
     format: Option<&str>,
+    built: bool,
 ) -> PyResult<LoadedPlan> {
     let options = ReadOptions {
         dialect: dialect.map(dialect_arg).transpose()?,
@@ -290,7 +294,16 @@ fn plan_load(
         file_name: path,
     };
     let loaded = py
-        .detach(|| toon_plan::read(&text, &options))
+        .detach(|| {
+            if built {
+                let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+                    toon_plan::PlanError::new(toon_plan::ErrorKind::Syntax, e.to_string())
+                })?;
+                toon_plan::read_value(&value, &options)
+            } else {
+                toon_plan::read(&text, &options)
+            }
+        })
         .map_err(|e| plan_error(py, &e))?;
     Ok(LoadedPlan { loaded, text })
 }

@@ -65,7 +65,8 @@ def test_invalid_plans_break_the_rule_they_are_named_after(path):
     assert rule in {x.rule for x in errors}, [str(x) for x in problems]
     for x in problems:
         assert x.severity in ("error", "warning")
-        assert (x.line is None) or (x.path is None)
+        # A path in a JSON, YAML or TOON text also has its line and column there.
+        assert (x.line is None) or (x.path is None) or (x.column is not None and x.column >= 1)
         assert x.line is None or x.line >= 1
         assert x.message and str(x).endswith(f"[{x.rule}]")
 
@@ -162,8 +163,15 @@ def test_problems_of_trees_name_their_path():
     problems = plan.read(
         '{"dag": [{"id": [1], "tool": "t", "query": "q", "dependencies": []}]}'
     ).validate()
-    assert [(x.path, x.line, x.rule) for x in problems] == [("dag[0].id", None, "schema")]
-    assert str(problems[0]).startswith("dag[0].id: error: ")
+    # The path, and where it is in the text: `"id"` at line 1, column 11.
+    assert [(x.path, x.line, x.column, x.rule) for x in problems] == [("dag[0].id", 1, 11, "schema")]
+    assert str(problems[0]).startswith("dag[0].id (line 1, column 11): error: ")
+    # A plan built as a dict has no text: the path alone.
+    built = plan.read(json.loads('{"dag": [{"id": [1], "tool": "t", "query": "q", "dependencies": []}]}'))
+    assert [(x.path, x.line, x.column) for x in built.validate()] == [("dag[0].id", None, None)]
+    # YAML and TOON texts too.
+    yaml_text = "dag:\n  - id: [1]\n    tool: t\n    query: q\n    dependencies: []\n"
+    assert [(x.line, x.column) for x in plan.read(yaml_text, format="yaml").validate()] == [(2, 5)]
 
 
 def test_bad_arguments_are_value_errors():

@@ -4,5 +4,6 @@
 
 pub(crate) mod body_tasks;
 pub mod format;
+pub mod locate;
 pub(crate) mod tabular;
 pub mod yaml;

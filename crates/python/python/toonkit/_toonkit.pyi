@@ -69,6 +69,7 @@ def plan_load(
     path: Optional[str] = None,
     dialect: Optional[str] = None,
     format: Optional[str] = None,
+    built: bool = False,
 ) -> LoadedPlan: ...
 def plan_schema(dialect: str) -> str: ...
 def plan_folder(

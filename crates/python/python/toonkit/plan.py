@@ -160,8 +160,9 @@ class Problem:
     """One finding of validation: ``severity`` (``"error"`` or ``"warning"``), ``rule``
     (e.g. ``"acyclic"``), ``message``, and where: ``line`` (markdown plans) or ``path``
     into the document tree (``"dag[1].dependencies[0]"``), or neither for the whole
-    document. ``column`` is None: validation rules name lines and paths, not columns
-    (a :class:`PlanError` for text that does not parse has one)."""
+    document. A problem at a path of a plan read from JSON, YAML or TOON text also has
+    the ``line`` and ``column`` (1-based) of that path's key or item in the text; a plan
+    read from a dict has only the path."""
 
     severity: str
     rule: str
@@ -192,10 +193,12 @@ class Problem:
         return d
 
     def __str__(self) -> str:
-        if self.line is not None:
-            where = f"line {self.line}"
-        elif self.path is not None:
+        if self.path is not None:
             where = self.path or "(root)"
+            if self.line is not None:
+                where += f" (line {self.line}, column {self.column})"
+        elif self.line is not None:
+            where = f"line {self.line}"
         else:
             where = "(document)"
         return f"{where}: {self.severity}: {self.message} [{self.rule}]"
@@ -607,7 +610,7 @@ def read(
         isinstance(source, Mapping) and not isinstance(source, (str, bytes))
     ):
         text = json.dumps(source, ensure_ascii=False)
-        return Plan(_plan_load(text, None, dialect, format or "json"))
+        return Plan(_plan_load(text, None, dialect, "json", True))
     if isinstance(source, (bytes, bytearray)):
         try:
             source = bytes(source).decode("utf-8")
