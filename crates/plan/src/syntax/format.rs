@@ -273,6 +273,33 @@ impl Document {
 /// Reads the prompt form: the TOON between the `---` lines is the tree, the text after
 /// the closing `---` line its `body`. Errors name lines of the whole text.
 fn parse_prompt(text: &str) -> Result<Document, PlanError> {
+    let (front, body) = split_prompt(text)?;
+    let tree = match toon::decode_value(front) {
+        Ok(v) => Value::from(v),
+        Err(e) => {
+            let mut err = toon_error(&e);
+            if let Location::Line(n) = err.location {
+                err.location = Location::Line(n + 1);
+            }
+            return Err(err);
+        }
+    };
+    let Value::Object(mut fields) = tree else {
+        return Err(PlanError::new(
+            ErrorKind::Shape,
+            "the prompt form's front matter is an object (`key: value` lines)",
+        )
+        .at(Location::Line(2)));
+    };
+    if !body.is_empty() {
+        fields.insert("body".into(), Value::String(body.to_owned()));
+    }
+    Ok(Document::Tree(Value::Object(fields)))
+}
+
+/// The prompt form's TOON front matter (from line 2) and its body (after the closing
+/// `---` line).
+pub(crate) fn split_prompt(text: &str) -> Result<(&str, &str), PlanError> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = t.split_inclusive('\n');
     let opening = lines.next().unwrap_or("");
@@ -301,27 +328,7 @@ fn parse_prompt(text: &str) -> Result<Document, PlanError> {
     let front = &t[opening.len()..opening.len() + front_len];
     let rest = &t[opening.len() + front_len..];
     let body = rest.split_once('\n').map_or("", |(_, b)| b);
-    let tree = match toon::decode_value(front) {
-        Ok(v) => Value::from(v),
-        Err(e) => {
-            let mut err = toon_error(&e);
-            if let Location::Line(n) = err.location {
-                err.location = Location::Line(n + 1);
-            }
-            return Err(err);
-        }
-    };
-    let Value::Object(mut fields) = tree else {
-        return Err(PlanError::new(
-            ErrorKind::Shape,
-            "the prompt form's front matter is an object (`key: value` lines)",
-        )
-        .at(Location::Line(2)));
-    };
-    if !body.is_empty() {
-        fields.insert("body".into(), Value::String(body.to_owned()));
-    }
-    Ok(Document::Tree(Value::Object(fields)))
+    Ok((front, body))
 }
 
 /// Writes a tree in the prompt form: its fields but `body` as TOON between `---` lines,
