@@ -13,6 +13,11 @@ pub(crate) struct Field<'a> {
     pub children: Option<Vec<Field<'a>>>,
     /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
     pub leaves: usize,
+    /// The address of the text the name was read from when it needed no unescaping
+    /// (0 otherwise): a sink over the whole document hands the name out borrowed from
+    /// there, once it has checked that the address lies in the document and spells the
+    /// name.
+    pub origin: usize,
 }
 
 impl<'a> Field<'a> {
@@ -22,6 +27,7 @@ impl<'a> Field<'a> {
             name: name.into(),
             children: None,
             leaves: 1,
+            origin: 0,
         }
     }
 
@@ -31,6 +37,7 @@ impl<'a> Field<'a> {
             name: name.into(),
             leaves: leaf_count(&children),
             children: Some(children),
+            origin: 0,
         }
     }
 

@@ -224,6 +224,25 @@ fn str_fields_borrow_from_the_text_empty_ones_included() {
     let e = toon::from_str::<Row<'_>>("a: \"q\\\"\"\nb: x").expect_err("escaped");
     assert!(e.message().contains("borrowed"), "{e}");
 }
+/// Keys are borrowed from the text too: an object's, and a table row's, whose names
+/// are its header's (a field group's rows included); a key with an escape cannot be.
+#[test]
+fn keys_borrow_from_the_text_in_objects_and_table_rows() {
+    use std::collections::BTreeMap;
+    let rows: Vec<BTreeMap<&str, &str>> =
+        toon::from_str("[2]{id,\"na me\"}:\n  1,Ada\n  2,Bob").expect("borrowed row keys");
+    assert_eq!(rows[1]["na me"], "Bob");
+    assert_eq!(rows[0].keys().copied().collect::<Vec<_>>(), ["id", "na me"]);
+    let grouped: Vec<BTreeMap<&str, BTreeMap<&str, &str>>> =
+        toon::from_str("[1]{g{a,b}}:\n  x,y").expect("borrowed group keys");
+    assert_eq!(grouped[0]["g"]["b"], "y");
+    let object: BTreeMap<&str, &str> = toon::from_str("a: x\nb: y").expect("borrowed keys");
+    assert_eq!(object["b"], "y");
+    let e = toon::from_str::<Vec<BTreeMap<&str, &str>>>("[1]{\"a\\\"b\"}:\n  x")
+        .expect_err("an escaped name cannot be borrowed");
+    assert!(e.message().contains("borrowed"), "{e}");
+}
+
 /// The size hints visitors get: an inline array its values, a table row its fields at
 /// that level, an object the key count of the last object finished at its level (a
 /// guess, capped), rows and list items none (a declared length is not trusted).

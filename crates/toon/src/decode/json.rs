@@ -178,8 +178,8 @@ impl Sink for JsonEmitter {
             let mut ops = Vec::new();
             walk(fields, |step| {
                 ops.push(match step {
-                    Walk::Leaf(name) => RowOp::Leaf(prepared(name)),
-                    Walk::Open(name) => RowOp::Open(prepared(name)),
+                    Walk::Leaf(f) => RowOp::Leaf(prepared(&f.name)),
+                    Walk::Open(f) => RowOp::Open(prepared(&f.name)),
                     Walk::Close => RowOp::Close,
                 });
             });

@@ -230,12 +230,12 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
     let mut count = 0;
     let mut ok = true;
     walk(fields, |step| match step {
-        Walk::Leaf(name) => {
-            map.insert(name, Value::Null);
+        Walk::Leaf(f) => {
+            map.insert(&*f.name, Value::Null);
             count += 1;
         }
-        Walk::Open(name) => {
-            open.push((std::mem::take(&mut map), name, count + 1));
+        Walk::Open(f) => {
+            open.push((std::mem::take(&mut map), &*f.name, count + 1));
             count = 0;
         }
         Walk::Close => {

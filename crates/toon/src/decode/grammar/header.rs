@@ -103,6 +103,7 @@ pub(crate) fn own_fields(fields: Vec<Field<'_>>) -> Vec<Field<'static>> {
             name: Cow::Owned(f.name.into_owned()),
             children: f.children.map(|c| crate::stack::guarded(|| own_fields(c))),
             leaves: f.leaves,
+            origin: f.origin,
         })
         .collect()
 }
@@ -419,12 +420,9 @@ fn parse_fields<'a>(
             return Err(TokenError::new("Empty field name in field list", offset));
         }
         let Some(group_start) = find_unquoted(t, b'{', 0) else {
-            fields.push(Field {
-                name: parse_name_token(t)
-                    .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
-                children: None,
-                leaves: 1,
-            });
+            let name =
+                parse_name_token(t).map_err(|e| TokenError::new(e.message, e.offset + offset))?;
+            fields.push(parsed_field(name, None));
             continue;
         };
         let name_part = &t[..group_start];
@@ -458,14 +456,26 @@ fn parse_fields<'a>(
             offset: e.offset + offset + group_start + 1,
             ..e
         })?;
-        fields.push(Field {
-            name: parse_name_token(name_part)
-                .map_err(|e| TokenError::new(e.message, e.offset + offset))?,
-            leaves: leaf_count(&children),
-            children: Some(children),
-        });
+        let name = parse_name_token(name_part)
+            .map_err(|e| TokenError::new(e.message, e.offset + offset))?;
+        fields.push(parsed_field(name, Some(children)));
     }
     Ok(fields)
+}
+
+/// A field read from a header, its [`origin`](Field::origin) the address of its name's
+/// text in the line when the name is borrowed from it.
+fn parsed_field<'a>(name: Cow<'a, str>, children: Option<Vec<Field<'a>>>) -> Field<'a> {
+    let origin = match &name {
+        Cow::Borrowed(s) => s.as_ptr() as usize,
+        Cow::Owned(_) => 0,
+    };
+    Field {
+        name,
+        leaves: children.as_deref().map_or(1, leaf_count),
+        children,
+        origin,
+    }
 }
 
 /// The first field name repeated within one brace group, searched depth first. Field

@@ -78,9 +78,9 @@ const SIMPLE_DEPTH: usize = 16;
 /// One step of a depth-first walk over a field list.
 pub(crate) enum Walk<'f> {
     /// A field with one cell.
-    Leaf(&'f str),
+    Leaf(&'f Field<'f>),
     /// A field group opens.
-    Open(&'f str),
+    Open(&'f Field<'f>),
     /// The innermost open group closes.
     Close,
 }
@@ -102,9 +102,9 @@ pub(crate) fn walk<'f>(fields: &'f [Field<'f>], mut visit: impl FnMut(Walk<'f>))
         };
         level.1 += 1;
         match &f.children {
-            None => visit(Walk::Leaf(&f.name)),
+            None => visit(Walk::Leaf(f)),
             Some(children) => {
-                visit(Walk::Open(&f.name));
+                visit(Walk::Open(f));
                 stack.push(level);
                 level = (children, 0);
             }

@@ -71,8 +71,9 @@ pub(super) struct StepQueue {
     pub text: String,
     /// The cells of queued rows.
     pub spans: Vec<Tok>,
-    /// The field list of the table whose rows are queued, depth first, names one after
-    /// the other in `names_text`: kept while its rows come, not copied per row.
+    /// The field list of the table whose rows are queued, depth first: kept while its
+    /// rows come, not copied per row. A name is borrowed from the document's header
+    /// where it lies there, else copied into `names_text`.
     pub names: Vec<Name>,
     pub names_text: String,
     /// The fields of `names` with one cell each.
@@ -89,21 +90,21 @@ pub(super) struct StepQueue {
 /// One entry of a queued table's field list, depth first.
 pub(super) enum Name {
     /// A field with one cell: its name.
-    Leaf(Range<usize>),
+    Leaf(Tok),
     /// A field group: its name, the entries inside it (at every level), the cells
     /// inside it.
     Group {
-        name: Range<usize>,
+        name: Tok,
         entries: usize,
         cells: usize,
     },
 }
 
 impl Name {
-    /// The field's name in [`StepQueue::names_text`].
-    pub fn name(&self) -> Range<usize> {
+    /// The field's name: in the document, or in [`StepQueue::names_text`].
+    pub fn name(&self) -> Tok {
         match self {
-            Name::Leaf(r) | Name::Group { name: r, .. } => r.clone(),
+            Name::Leaf(t) | Name::Group { name: t, .. } => *t,
         }
     }
 }
@@ -117,8 +118,8 @@ impl StepQueue {
         // The open groups: their entry's place and the cells before them.
         let mut open: Vec<(usize, usize)> = Vec::new();
         walk(fields, |step| {
-            let name = match step {
-                Walk::Leaf(name) | Walk::Open(name) => name,
+            let field = match step {
+                Walk::Leaf(f) | Walk::Open(f) => f,
                 Walk::Close => {
                     let (at, cells_before) = open.pop().unwrap_or_default();
                     let (entries, cells) = (self.names.len() - at - 1, self.leaves - cells_before);
@@ -133,9 +134,7 @@ impl StepQueue {
                     return;
                 }
             };
-            let start = self.names_text.len();
-            self.names_text.push_str(name);
-            let range = start..self.names_text.len();
+            let range = self.keep_name(field);
             if let Walk::Open(_) = step {
                 open.push((self.names.len(), self.leaves));
                 self.names.push(Name::Group {
@@ -148,6 +147,36 @@ impl StepQueue {
                 self.names.push(Name::Leaf(range));
             }
         });
+    }
+
+    /// A field's name as a token: borrowed from the document when the header it was
+    /// read from lies there, else copied into `names_text`. A name's
+    /// [`origin`](Field::origin) is the address of the unescaped text it was read from
+    /// (a header line of this document or, from the field list cache, of an earlier
+    /// one of the same document): an address inside the live document text is that
+    /// text.
+    fn keep_name(&mut self, field: &Field<'_>) -> Tok {
+        let name: &str = &field.name;
+        if !name.is_empty()
+            && field.origin != 0
+            && let Some(start) = field.origin.checked_sub(self.doc.0)
+            && start + name.len() <= self.doc.1
+        {
+            return Tok {
+                start,
+                end: start + name.len(),
+                doc: true,
+                quoted: true,
+            };
+        }
+        let start = self.names_text.len();
+        self.names_text.push_str(name);
+        Tok {
+            start,
+            end: self.names_text.len(),
+            doc: false,
+            quoted: true,
+        }
     }
 
     /// A queue whose tokens may lie in `doc`, the whole document text.

@@ -51,9 +51,13 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
             return Ok(None);
         }
         let queue = self.de.driver.sink_ref();
-        let name = queue.names.get(self.entry).map(Name::name);
-        let name = name.and_then(|r| queue.names_text.get(r)).unwrap_or("");
-        let key = Text::Copy(name).key(seed);
+        let name = queue.names.get(self.entry).map_or(Tok::EMPTY, Name::name);
+        let key = if name.doc {
+            Text::Doc(self.de.doc.get(name.start..name.end).unwrap_or(""))
+        } else {
+            Text::Copy(queue.names_text.get(name.start..name.end).unwrap_or(""))
+        };
+        let key = key.key(seed);
         key.map(Some).map_err(|e| self.de.locate(e, self.at))
     }
 

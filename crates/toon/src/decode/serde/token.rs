@@ -180,6 +180,8 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
             Some(Num::U64(u)) => u as f64,
             Some(Num::I64(i)) => i as f64,
             Some(Num::BigInt) => self.text.as_str().parse::<f64>().unwrap_or(f64::INFINITY),
+            // Finite floats as `deserialize_any` reads them, without parsing twice.
+            Some(Num::F64(f)) if f.is_finite() => f,
             _ => return de::Deserializer::deserialize_any(self, visitor),
         };
         if f.is_finite() {
