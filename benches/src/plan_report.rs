@@ -11,13 +11,14 @@ use toon_plan::{Format, Severity};
 use toon_tokens::{Tokenizer, percent_change, thousands};
 
 /// The form keys, in report column order, with their column titles.
-pub const COLUMNS: [(&str, &str); 7] = [
+pub const COLUMNS: [(&str, &str); 8] = [
     ("source", "source"),
     ("json_pretty", "JSON (pretty)"),
     ("json_compact", "JSON (compact)"),
     ("toon", "dialect TOON"),
     ("plan_json_compact", "plan model JSON (compact)"),
     ("plan_toon", "plan model TOON"),
+    ("prompt", "prompt form"),
     ("plan_lean", "lean plan TOON (no body or layout)"),
 ];
 
@@ -33,7 +34,7 @@ pub struct PlanEntry {
     /// Forms whose text does not read back to the same plan.
     pub lossy: Vec<&'static str>,
     /// A markdown body's tokens as markdown and as the plan model's TOON line
-    /// `body: "…"` (one escaped string: TOON has no multi-line strings).
+    /// `body[N]: …` (its lines: TOON has no multi-line strings).
     pub body: Option<(usize, usize)>,
 }
 
@@ -81,8 +82,9 @@ fn measure(
         .as_deref()
         .filter(|_| loaded.format == Format::Md)
         .map(|b| {
+            let lines = b.split('\n').map(|l| toon::Value::String(l.into()));
             let mut line = toon::Map::new();
-            line.insert("body", toon::Value::String(b.into()));
+            line.insert("body", toon::Value::Array(lines.collect()));
             let toon_line = toon::encode_value(&toon::Value::Object(line));
             (tokenizer.count(b), tokenizer.count(&toon_line))
         });
@@ -328,6 +330,128 @@ fn planner_targets(entries: &[PlanEntry]) -> String {
     out
 }
 
+/// A section on a folder of real Cursor plans (`*.md`, read from public repositories and
+/// not committed): the two token targets of the plan model's lean forms, each met or
+/// missed. The prompt form (TOON front matter, the markdown body as written) below the
+/// markdown in total and never more than +1% on a file; the plan model's TOON within
+/// +2% of the markdown in total and no larger than its compact JSON on any file.
+pub fn corpus_section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<String, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    let (mut source, mut toon, mut prompt, mut json) = (0usize, 0usize, 0usize, 0usize);
+    let mut prompt_over = Vec::new();
+    let mut toon_over_json = Vec::new();
+    let mut lossy = Vec::new();
+    let mut worst_toon = (0usize, 1usize, String::new());
+    for path in &files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let options = toon_plan::ReadOptions {
+            format: Some(Format::Md),
+            dialect: Some(toon_plan::DialectId::CURSOR),
+            ..Default::default()
+        };
+        let loaded = toon_plan::read(&text, &options).map_err(|e| format!("{name}: {e}"))?;
+        let all = forms(&loaded, &text).map_err(|e| format!("{name}: {e}"))?;
+        let form = |key: &str| all.iter().find(|f| f.key == key);
+        let count = |key: &str| form(key).map(|f| tokenizer.count(&f.text)).unwrap_or(0);
+        let (s, t, p, j) = (
+            count("source"),
+            count("plan_toon"),
+            count("prompt"),
+            count("plan_json_compact"),
+        );
+        for key in ["plan_toon", "prompt"] {
+            if form(key).is_some_and(|f| f.lossless != Some(true)) {
+                lossy.push(format!("{name} ({key})"));
+            }
+        }
+        if p * 100 > s * 101 {
+            prompt_over.push(format!("{name} ({})", percent_change(s, p)));
+        }
+        if t > j {
+            toon_over_json.push(name.clone());
+        }
+        if t * worst_toon.1 > worst_toon.0 * s {
+            worst_toon = (t, s, name.clone());
+        }
+        source += s;
+        toon += t;
+        prompt += p;
+        json += j;
+    }
+    let verdict = |met: bool| if met { "met" } else { "**missed**" };
+    let mut out = format!(
+        "## Real Cursor plans\n\n{} `.cursor/plans/*.plan.md` files from public repositories \
+         (read through the search tools, not committed; regenerate this section with \
+         `--cursor-plans DIR`), {} `{}` tokens as markdown.\n\n",
+        files.len(),
+        thousands(source),
+        tokenizer.name()
+    );
+    let _ = writeln!(
+        out,
+        "| form | tokens | vs markdown |\n| --- | ---: | ---: |\n| markdown source | {} | – |\n\
+         | prompt form | {} | {} |\n| plan model TOON | {} | {} |\n\
+         | plan model JSON (compact) | {} | {} |\n",
+        thousands(source),
+        thousands(prompt),
+        percent_change(source, prompt),
+        thousands(toon),
+        percent_change(source, toon),
+        thousands(json),
+        percent_change(source, json),
+    );
+    let _ = writeln!(
+        out,
+        "- Prompt form below the markdown in total and never more than +1% on a file: {} in \
+         total, {} of {} files within +1% — {}{}.",
+        percent_change(source, prompt),
+        files.len() - prompt_over.len(),
+        files.len(),
+        verdict(prompt < source && prompt_over.is_empty()),
+        if prompt_over.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (over: {}; what they pay for: a checklist plan whose tasks are its body's task \
+                 list has them in the tasks table and in the body as written; a front matter \
+                 whose key order or flow lists differ from the canonical head keeps those \
+                 lines in a text patch; a file without front matter still gets the `---`, \
+                 `schema` and `tasks` lines that mark the form)",
+                prompt_over.join(", ")
+            )
+        }
+    );
+    let _ = writeln!(
+        out,
+        "- Lossless plan model TOON ≤ +2% in total and ≤ its compact JSON on every file: {} \
+         in total (worst file {}, {}), {} of {} files ≤ compact JSON — {}. The body is most \
+         of a plan's tokens and TOON has no multi-line string: written as its lines it \
+         still pays a separator and quotes (lines starting with `-`, indented, empty or \
+         holding `,` `:` `\"`) where the markdown pays a line break.",
+        percent_change(source, toon),
+        worst_toon.2,
+        percent_change(worst_toon.1, worst_toon.0),
+        files.len() - toon_over_json.len(),
+        files.len(),
+        verdict(toon * 100 <= source * 102 && toon_over_json.is_empty()),
+    );
+    if !lossy.is_empty() {
+        let _ = writeln!(out, "- Not lossless: {}.", lossy.join(", "));
+    }
+    Ok(out)
+}
+
 /// The column index of a form key.
 fn column(key: &str) -> usize {
     COLUMNS.iter().position(|(k, _)| *k == key).unwrap_or(0)
@@ -350,7 +474,7 @@ fn targets(entries: &[PlanEntry]) -> String {
     if !cursor.is_empty() {
         let source: usize = cursor.iter().map(|c| c.0).sum();
         let model: usize = cursor.iter().map(|c| c.1).sum();
-        let (md, escaped) = entries
+        let (md, lines) = entries
             .iter()
             .filter(|e| e.kind.starts_with("cursor "))
             .filter_map(|e| e.body)
@@ -359,18 +483,18 @@ fn targets(entries: &[PlanEntry]) -> String {
             out,
             "- Cursor plans, plan model TOON against the markdown source, in total (≤ +5%): \
              {} against {} tokens, {} — {}. Of that, the bodies cost {} tokens as markdown \
-             and {} as one escaped TOON string each ({} on the sources by itself); everything \
+             and {} as the plan model's lists of lines ({} on the sources by itself); everything \
              else is {} against {} ({}).",
             thousands(model),
             thousands(source),
             percent_change(source, model),
             verdict(model * 100 <= source * 105),
             thousands(md),
-            thousands(escaped),
-            percent_change(source, source + escaped - md.min(escaped)),
-            thousands(model.saturating_sub(escaped)),
+            thousands(lines),
+            percent_change(source, source + lines - md.min(lines)),
+            thousands(model.saturating_sub(lines)),
             thousands(source.saturating_sub(md)),
-            percent_change(source.saturating_sub(md), model.saturating_sub(escaped)),
+            percent_change(source.saturating_sub(md), model.saturating_sub(lines)),
         );
     }
     out.push_str(&planner_targets(entries));
@@ -467,8 +591,8 @@ mod tests {
         assert_eq!(entry.tokens[0], Some(text.split_whitespace().count()));
         assert_eq!(entry.tokens[2], Some(1), "compact JSON is one word");
         // A tool DAG has no markdown body, so no lean form; every other form is there.
-        assert!(entry.tokens[..6].iter().all(Option::is_some));
-        assert_eq!(entry.tokens[6], None);
+        assert!(entry.tokens[..7].iter().all(Option::is_some));
+        assert_eq!(entry.tokens[7], None);
         assert!(entry.lossy.is_empty());
         assert!(measure("y".into(), "{\"a\": 1}", None, None, &Words)?.is_none());
         Ok(())
@@ -480,14 +604,32 @@ mod tests {
             PlanEntry {
                 name: "p1".into(),
                 kind: "tooldag json".into(),
-                tokens: vec![Some(10), Some(20), Some(5), Some(6), Some(8), Some(7), None],
+                tokens: vec![
+                    Some(10),
+                    Some(20),
+                    Some(5),
+                    Some(6),
+                    Some(8),
+                    Some(7),
+                    Some(9),
+                    None,
+                ],
                 lossy: vec![],
                 body: None,
             },
             PlanEntry {
                 name: "p2".into(),
                 kind: "plan json".into(),
-                tokens: vec![Some(30), Some(40), Some(15), Some(14), None, None, None],
+                tokens: vec![
+                    Some(30),
+                    Some(40),
+                    Some(15),
+                    Some(14),
+                    None,
+                    None,
+                    Some(29),
+                    None,
+                ],
                 lossy: vec!["toon"],
                 body: None,
             },

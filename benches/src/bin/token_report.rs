@@ -4,11 +4,12 @@
 //! ```sh
 //! cargo run --release -p toon-benches --bin token_report
 //! cargo run --release -p toon-benches --bin token_report -- \
-//!     --github-repos PATH --bytes 100000 --out FILE --dump-dir DIR
+//!     --github-repos PATH --bytes 100000 --out FILE --dump-dir DIR --cursor-plans DIR
 //! ```
 //!
 //! `--dump-dir` also writes each generated dataset there as `<slug>.json`, to check the
-//! figures with other tools.
+//! figures with other tools. `--cursor-plans DIR` (or `$TOON_CURSOR_PLANS`) adds a
+//! section on a folder of real Cursor plans: the prompt-form and plan-TOON targets.
 //!
 //! `github-repos.json` is read from `--github-repos`, else `$TOON_GITHUB_REPOS`, else
 //! `../shared/data/github-repos.json` beside the workspace; the run fails if it is
@@ -23,8 +24,8 @@ use toon_benches::report::{self, Entry, GITHUB_REPOS_OFFICIAL};
 use toon_tokens::{Bpe, Tokenizer, compare, thousands};
 
 const COMMAND: &str = "cargo run --release -p toon-benches --bin token_report";
-const USAGE: &str =
-    "usage: token_report [--github-repos PATH] [--bytes N] [--out FILE] [--dump-dir DIR]";
+const USAGE: &str = "usage: token_report [--github-repos PATH] [--bytes N] [--out FILE] \
+                     [--dump-dir DIR] [--cursor-plans DIR]";
 
 struct Options {
     github_repos: PathBuf,
@@ -33,6 +34,8 @@ struct Options {
     /// Where to also write each generated dataset as `<slug>.json` (pretty JSON), for
     /// checking the figures against other tools.
     dump_dir: Option<PathBuf>,
+    /// A folder of real Cursor plans to measure the plan targets on (not committed).
+    cursor_plans: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -41,6 +44,7 @@ fn parse_args() -> Result<Options, String> {
         target_bytes: 100_000,
         out: report::workspace_root().join("benches/results/token-efficiency.md"),
         dump_dir: None,
+        cursor_plans: std::env::var_os("TOON_CURSOR_PLANS").map(PathBuf::from),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -49,6 +53,7 @@ fn parse_args() -> Result<Options, String> {
             "--github-repos" => options.github_repos = value("--github-repos")?.into(),
             "--out" => options.out = value("--out")?.into(),
             "--dump-dir" => options.dump_dir = Some(value("--dump-dir")?.into()),
+            "--cursor-plans" => options.cursor_plans = Some(value("--cursor-plans")?.into()),
             "--bytes" => {
                 options.target_bytes = value("--bytes")?
                     .parse()
@@ -129,6 +134,16 @@ fn run() -> Result<PathBuf, String> {
     }
     markdown.push('\n');
     markdown.push_str(&plan_report::markdown(&plans, bpe.name()));
+    match &options.cursor_plans {
+        Some(dir) => {
+            markdown.push('\n');
+            markdown.push_str(&plan_report::corpus_section(dir, &bpe)?);
+        }
+        None => eprintln!(
+            "token_report: no --cursor-plans DIR (or $TOON_CURSOR_PLANS); no section on real \
+             Cursor plans"
+        ),
+    }
     if let Some(dir) = options.out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -1,6 +1,7 @@
 //! One plan written in every form a user might put in a prompt — its own source, its
 //! dialect as pretty and compact JSON, its dialect as TOON (plain TOON of that JSON),
-//! and the plan model as compact JSON and as TOON — to compare their sizes (`toon plan stats`, the plan
+//! the plan model as compact JSON, as TOON and in the prompt form (TOON front matter,
+//! the markdown body as written) — to compare their sizes (`toon plan stats`, the plan
 //! section of the token report). A plan with a markdown body or a layout also gets a
 //! lean form for prompts: the plan model without them ([`lean`]).
 //!
@@ -14,7 +15,7 @@
 //! let keys: Vec<_> = forms.iter().map(|f| f.key).collect();
 //! assert_eq!(
 //!     keys,
-//!     ["source", "json_pretty", "json_compact", "toon", "plan_json_compact", "plan_toon"]
+//!     ["source", "json_pretty", "json_compact", "toon", "plan_json_compact", "plan_toon", "prompt"]
 //! );
 //! assert!(forms.iter().all(|f| f.lossless != Some(false)));
 //! # Ok::<(), toon_plan::PlanError>(())
@@ -28,14 +29,14 @@ use crate::conversion::{Conversion, ConvertOptions, convert};
 use crate::dialects::DialectId;
 use crate::model::Plan;
 use crate::problem::{ErrorKind, PlanError};
-use crate::reading::Loaded;
+use crate::reading::{Loaded, ReadOptions};
 use crate::syntax::format::Format;
 
 /// One form of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
     /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
-    /// `plan_json_compact`, `plan_toon`, `plan_lean`.
+    /// `plan_json_compact`, `plan_toon`, `prompt`, `plan_lean`.
     pub key: &'static str,
     /// What the form is, for people (`workflow as TOON`).
     pub label: String,
@@ -53,16 +54,35 @@ pub struct Form {
 }
 
 impl Form {
-    /// A converted form, with what its round trip kept.
-    fn converted(key: &'static str, label: String, text: String, losses: &[Loss]) -> Form {
+    /// A converted form, with what its round trip kept: nothing is kept unless the
+    /// text also reads back as `to` without being told its dialect, as a user reads
+    /// the file ([`reads_back_as`]).
+    fn converted(
+        key: &'static str,
+        label: String,
+        text: String,
+        losses: &[Loss],
+        (to, format): (DialectId, Format),
+    ) -> Form {
+        let reads_back = reads_back_as(&text, to, format);
         Form {
             key,
             label,
+            lossless: Some(reads_back && losses.is_empty()),
+            keeps_content: Some(reads_back && crate::conversion::loss::keeps_content(losses)),
             text,
-            lossless: Some(losses.is_empty()),
-            keeps_content: Some(crate::conversion::loss::keeps_content(losses)),
         }
     }
+}
+
+/// Whether `text`, written as `to` in `format`, is read back as `to` when only its
+/// format is known (its dialect detected from the content).
+pub fn reads_back_as(text: &str, to: DialectId, format: Format) -> bool {
+    let options = ReadOptions {
+        format: Some(format),
+        ..ReadOptions::default()
+    };
+    crate::reading::read(text, &options).is_ok_and(|back| back.dialect == to)
 }
 
 /// Every form of a loaded plan whose source text is `source`.
@@ -70,7 +90,9 @@ impl Form {
 /// `json_pretty` is the plan written in its own dialect as JSON; `json_compact` the
 /// same without white space; `toon` the dialect as TOON, which decodes to exactly that
 /// JSON; `plan_json_compact` and `plan_toon` the plan model itself as compact JSON and
-/// as TOON (left out when the dialect is the model).
+/// as TOON (left out when the dialect is the model); `prompt` the plan model in the
+/// prompt form ([`Format::Prompt`]: its fields as TOON front matter, its body as
+/// written).
 pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
     let dialect = loaded.dialect;
     let plan = &loaded.plan;
@@ -88,12 +110,14 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         format!("{dialect} as JSON (pretty)"),
         json.text,
         &json.report.losses,
+        (dialect, Format::Json),
     ));
     out.push(Form::converted(
         "json_compact",
         format!("{dialect} as JSON (compact)"),
         compact,
         &json.report.losses,
+        (dialect, Format::Json),
     ));
     let toon = as_is(plan, dialect, Format::Toon)?;
     out.push(Form::converted(
@@ -101,6 +125,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
         format!("{dialect} as TOON"),
         toon.text,
         &toon.report.losses,
+        (dialect, Format::Toon),
     ));
     if dialect != DialectId::PLAN {
         let model_json = as_is(plan, DialectId::PLAN, Format::Json)?;
@@ -109,6 +134,7 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
             "plan model as JSON (compact)".to_owned(),
             compact_json(&model_json.text)?,
             &model_json.report.losses,
+            (DialectId::PLAN, Format::Json),
         ));
         let model = as_is(plan, DialectId::PLAN, Format::Toon)?;
         out.push(Form::converted(
@@ -116,8 +142,17 @@ pub fn forms(loaded: &Loaded, source: &str) -> Result<Vec<Form>, PlanError> {
             "plan model as TOON".to_owned(),
             model.text,
             &model.report.losses,
+            (DialectId::PLAN, Format::Toon),
         ));
     }
+    let prompt = as_is(plan, DialectId::PLAN, Format::Prompt)?;
+    out.push(Form::converted(
+        "prompt",
+        "plan model, prompt form (TOON front matter, markdown body)".to_owned(),
+        prompt.text,
+        &prompt.report.losses,
+        (DialectId::PLAN, Format::Prompt),
+    ));
     if plan.body.is_some() || !plan.layout.entries.is_empty() {
         let model = as_is(&lean(plan), DialectId::PLAN, Format::Toon)?;
         out.push(Form {
@@ -144,7 +179,7 @@ fn as_is(plan: &Plan, to: DialectId, format: Format) -> Result<Conversion, PlanE
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FormStats {
     /// A stable key: `source`, `json_pretty`, `json_compact`, `toon`,
-    /// `plan_json_compact`, `plan_toon`, `plan_lean` ([`Form::key`]).
+    /// `plan_json_compact`, `plan_toon`, `prompt`, `plan_lean` ([`Form::key`]).
     pub key: &'static str,
     /// What the form is, for people (`workflow as TOON`).
     pub label: String,
@@ -303,13 +338,15 @@ mod tests {
             if f.key == "plan_lean" {
                 continue;
             }
-            let target = if f.key.starts_with("plan_") {
+            let target = if f.key.starts_with("plan_") || f.key == "prompt" {
                 DialectId::PLAN
             } else {
                 DialectId::WORKFLOW
             };
             let format = if f.key.contains("json") {
                 Format::Json
+            } else if f.key == "prompt" {
+                Format::Prompt
             } else {
                 Format::Toon
             };
@@ -339,7 +376,7 @@ mod tests {
             .filter(|f| f.lossless == Some(true))
             .map(|f| f.key)
             .collect();
-        assert_eq!(lossless, ["plan_json_compact", "plan_toon"]);
+        assert_eq!(lossless, ["plan_json_compact", "plan_toon", "prompt"]);
         Ok(())
     }
 }

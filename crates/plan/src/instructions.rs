@@ -116,6 +116,7 @@ fn kind(f: &Field) -> String {
         Kind::StringsOrCount => "list of strings, or their count",
         Kind::Id => "number or string",
         Kind::Ids => "list of numbers and strings",
+        Kind::Lines => "string, or its lines as a list of strings",
         Kind::Any => "any value",
         Kind::Items(_) => "list of objects",
     };

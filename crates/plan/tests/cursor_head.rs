@@ -111,7 +111,7 @@ fn a_head_kept_whole_by_an_older_writer_is_still_written_back() {
     .unwrap();
     let mut plan = plan_json(&loaded);
     let layout = plan["layout"].as_object_mut().unwrap();
-    assert!(layout.shift_remove("cursor.head_patch").is_some());
+    assert!(layout.shift_remove("cursor.head_styles").is_some());
     assert_ne!(
         to_cursor(&plan),
         text,
@@ -134,15 +134,15 @@ fn an_edited_title_wins_over_the_patch() {
     )
     .unwrap();
     let mut plan = plan_json(&loaded);
-    assert_eq!(
-        plan["layout"]["cursor.head_patch"],
-        json!([{"line": 2, "cut": 1, "text": "name: 'Fix login'\n"}])
-    );
+    // A line that differs only in its quoting is kept as its number, not its text.
+    assert_eq!(plan["layout"]["cursor.head_styles"], json!({"single": [2]}));
+    assert_eq!(plan["layout"].get("cursor.head_patch"), None);
     assert_eq!(to_cursor(&plan), text);
+    // The edited value wins; its line keeps its style.
     plan["title"] = json!("Fix logout");
     let edited = to_cursor(&plan);
     assert!(
-        edited.starts_with("---\nname: Fix logout\noverview: Retry once\n"),
+        edited.starts_with("---\nname: 'Fix logout'\noverview: Retry once\n"),
         "{edited}"
     );
     // The lines the patch did not touch still follow the plan.

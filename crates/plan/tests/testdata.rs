@@ -430,11 +430,11 @@ fn a_cursor_tree_with_only_a_body_is_detected_as_cursor() {
         assert_eq!(l.dialect, DialectId::CURSOR, "{text}");
         assert!(l.plan.body.is_some(), "{text}");
     }
-    for text in [
-        r#"{"body": "x", "owner": "me"}"#,
-        r#"{"body": 5}"#,
-        r#"{"layout": {}}"#,
-    ] {
+    // A text body with front-matter keys of its own is a Cursor plan too.
+    let own = detect(r#"{"body": "x", "owner": "me"}"#, Format::Json).unwrap();
+    assert_eq!(own.dialect, DialectId::CURSOR);
+    assert_eq!(own.plan.extra.get("owner"), Some(&serde_json::json!("me")));
+    for text in [r#"{"body": 5}"#, r#"{"layout": {}}"#] {
         let e = detect(text, Format::Json).map(|l| l.dialect);
         assert!(e.is_err(), "{text}: {e:?}");
     }

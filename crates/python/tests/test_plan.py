@@ -305,6 +305,20 @@ def test_lean_leaves_the_body_out():
     assert len(lean.text) < len(full.text)
 
 
+def test_the_prompt_form_is_toon_front_matter_and_the_body_and_reads_back():
+    p = plan.read(CURSOR)
+    prompt = p.convert("plan", "prompt")
+    assert prompt.text.startswith("---\nschema: toon-plan/1\n")
+    assert prompt.text.endswith(p.to_dict()["body"])
+    back = plan.read(prompt.text)
+    assert (back.dialect, back.format) == ("plan", "prompt")
+    assert [t["id"] for t in back.to_dict()["tasks"]] == [t["id"] for t in p.convert("plan", "json").read().to_dict()["tasks"]]
+    assert back.convert("cursor", "md").text == CURSOR.read_text(encoding="utf-8")
+    by_key = {f.key: f for f in p.stats()}
+    assert by_key["prompt"].lossless is True
+    assert by_key["prompt"].tokens < by_key["plan_toon"].tokens
+
+
 def _ids(n):
     return [f"t{i}" for i in range(n)]
 

@@ -36,7 +36,7 @@ fn plan_source(mut extra: Value, required: &[&str]) -> Value {
         "text": {"type": "string", "description": "The plan's text (give this or `path`)."},
         "path": {"type": "string", "description": "A plan file to read (never written)."},
         "dialect": {"type": "string", "enum": dialects(), "description": "The plan's dialect; detected when absent."},
-        "format": {"type": "string", "enum": ["json", "yaml", "toon", "md"], "description": "The plan's format; from the path or the content when absent."},
+        "format": {"type": "string", "enum": ["json", "yaml", "toon", "md", "prompt"], "description": "The plan's format; from the path or the content when absent."},
     });
     if let (Some(e), Value::Object(b)) = (extra.as_object_mut(), base) {
         for (k, v) in b {
@@ -103,7 +103,7 @@ pub const TOOLS: &[ToolSpec] = &[
             plan_source(
                 json!({
                     "to": {"type": "string", "enum": dialects(), "description": "The dialect to write."},
-                    "to_format": {"type": "string", "enum": ["json", "yaml", "toon", "md"], "description": "The format to write; the target's own when absent."},
+                    "to_format": {"type": "string", "enum": ["json", "yaml", "toon", "md", "prompt"], "description": "The format to write; the target's own when absent."},
                     "set": {"type": "array", "items": {"type": "string"}, "description": "Values the target needs: `FIELD=VALUE` or `TASK.FIELD=VALUE`."},
                 }),
                 &["to"],

@@ -15,7 +15,7 @@ use super::{LoadError, load, report_problems};
 use crate::output;
 
 /// The format to write a single file in: `--format`, else what OUT's extension says;
-/// the two must agree.
+/// the two must agree (the prompt form is markdown: an `.md` name fits it).
 pub(crate) fn output_format(
     flag: Option<Format>,
     out: Option<&Path>,
@@ -24,7 +24,7 @@ pub(crate) fn output_format(
         .filter(|p| !p.is_dir() && *p != Path::new("-"))
         .and_then(Format::from_path);
     match (flag, by_name) {
-        (Some(f), Some(e)) if f != e => Err(format!(
+        (Some(f), Some(e)) if f != e && f.extension() != e.extension() => Err(format!(
             "--format {f} contradicts the output file {} (a {e} file name): drop --format or rename the output",
             out.map(|p| p.display().to_string()).unwrap_or_default()
         )),

@@ -210,7 +210,8 @@ mod tests {
                 "json_compact",
                 "toon",
                 "plan_json_compact",
-                "plan_toon"
+                "plan_toon",
+                "prompt"
             ]
         );
         // The source's counts are those of the file as written.

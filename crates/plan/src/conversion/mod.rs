@@ -24,7 +24,8 @@ fn write(plan: &Plan, dialect: DialectId, format: Option<Format>) -> Result<Stri
         return Err(PlanError::new(
             ErrorKind::Unsupported,
             format!(
-                "the {dialect} dialect cannot be written as {format} (markdown is for cursor and workflow)"
+                "the {dialect} dialect cannot be written as {format} (markdown is for cursor and \
+                 workflow, the prompt form for the plan model)"
             ),
         ));
     }

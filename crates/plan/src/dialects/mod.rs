@@ -128,7 +128,7 @@ pub trait Dialect: Sync {
 
     /// Whether it can be written in `format` (every dialect does json, yaml, toon).
     fn supports(&self, format: Format) -> bool {
-        format != Format::Md
+        !matches!(format, Format::Md | Format::Prompt)
     }
 
     /// How sure it is (0 = not this dialect) that `doc` is written in it.

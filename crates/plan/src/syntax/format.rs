@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::problem::{ErrorKind, Location, PlanError};
 use crate::syntax::{tabular, yaml};
 
-/// A syntax: `json`, `yaml`, `toon` or `md`.
+/// A syntax: `json`, `yaml`, `toon`, `md` or `prompt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -21,11 +21,21 @@ pub enum Format {
     Toon,
     /// Markdown (Cursor plans and the workflow markdown layout only).
     Md,
+    /// The prompt form (the plan model only): a tree's fields but its text `body` as
+    /// TOON between `---` lines, then the body as written. It costs fewer tokens than
+    /// the markdown source of a Cursor plan, and reads back as the same plan.
+    Prompt,
 }
 
 impl Format {
     /// All formats.
-    pub const ALL: [Format; 4] = [Format::Json, Format::Yaml, Format::Toon, Format::Md];
+    pub const ALL: [Format; 5] = [
+        Format::Json,
+        Format::Yaml,
+        Format::Toon,
+        Format::Md,
+        Format::Prompt,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -34,12 +44,16 @@ impl Format {
             Format::Yaml => "yaml",
             Format::Toon => "toon",
             Format::Md => "md",
+            Format::Prompt => "prompt",
         }
     }
 
-    /// The usual file extension.
+    /// The usual file extension (`md` for the prompt form, which reads as markdown).
     pub fn extension(self) -> &'static str {
-        self.name()
+        match self {
+            Format::Prompt => "md",
+            other => other.name(),
+        }
     }
 
     /// The format a file name suggests, if any.
@@ -57,6 +71,9 @@ impl Format {
     /// Guesses the format from the text alone.
     pub fn sniff(text: &str) -> Format {
         let t = text.trim_start_matches('\u{feff}').trim_start();
+        if is_prompt_form(text) {
+            return Format::Prompt;
+        }
         if t.starts_with("---") || t.starts_with('#') || t.starts_with("<!--") || t.is_empty() {
             return Format::Md;
         }
@@ -94,6 +111,7 @@ impl Format {
     pub fn of_file(path: Option<&Path>, text: &str) -> Format {
         match path.and_then(Format::from_path) {
             Some(Format::Toon) => Format::Toon,
+            Some(Format::Md) if is_prompt_form(text) => Format::Prompt,
             Some(named) => {
                 let t = text.trim_start_matches('\u{feff}').trim_start();
                 let toon = !t.starts_with(['{', '[', '#', '<'])
@@ -105,6 +123,25 @@ impl Format {
             None => Format::sniff(text),
         }
     }
+}
+
+/// The value of the `schema` key that marks a plan-model document, which the plan
+/// model writes first: in the prompt form, the line after the opening `---`.
+pub const PLAN_SCHEMA: &str = "toon-plan/1";
+
+/// The line that opens the prompt form's TOON front matter after its `---`.
+fn prompt_schema_line() -> String {
+    format!("schema: {PLAN_SCHEMA}")
+}
+
+/// Whether a text is in the prompt form: `---`, then the plan model's `schema` line.
+fn is_prompt_form(text: &str) -> bool {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = t.lines();
+    lines.next().is_some_and(|l| l.trim_end() == "---")
+        && lines
+            .next()
+            .is_some_and(|l| l.trim_end() == prompt_schema_line())
 }
 
 /// Whether a line is a GFM task-list item: `- [ ] …`, `* [x] …`, `+ [X] …`.
@@ -167,7 +204,10 @@ impl FromStr for Format {
             "yaml" | "yml" => Ok(Format::Yaml),
             "toon" => Ok(Format::Toon),
             "md" | "markdown" => Ok(Format::Md),
-            _ => Err(format!("unknown format {s:?} (json, yaml, toon, md)")),
+            "prompt" => Ok(Format::Prompt),
+            _ => Err(format!(
+                "unknown format {s:?} (json, yaml, toon, md, prompt)"
+            )),
         }
     }
 }
@@ -211,6 +251,7 @@ impl Document {
                 Ok(v) => Ok(Document::from_toon(v)),
                 Err(e) => Err(toon_error(&e)),
             },
+            Format::Prompt => parse_prompt(text),
         }
     }
 
@@ -227,6 +268,91 @@ impl Document {
             Document::Markdown(_) => None,
         }
     }
+}
+
+/// Reads the prompt form: the TOON between the `---` lines is the tree, the text after
+/// the closing `---` line its `body`. Errors name lines of the whole text.
+fn parse_prompt(text: &str) -> Result<Document, PlanError> {
+    let (front, body) = split_prompt(text)?;
+    let tree = match toon::decode_value(front) {
+        Ok(v) => Value::from(v),
+        Err(e) => {
+            let mut err = toon_error(&e);
+            if let Location::Line(n) = err.location {
+                err.location = Location::Line(n + 1);
+            }
+            return Err(err);
+        }
+    };
+    let Value::Object(mut fields) = tree else {
+        return Err(PlanError::new(
+            ErrorKind::Shape,
+            "the prompt form's front matter is an object (`key: value` lines)",
+        )
+        .at(Location::Line(2)));
+    };
+    if !body.is_empty() {
+        fields.insert("body".into(), Value::String(body.to_owned()));
+    }
+    Ok(Document::Tree(Value::Object(fields)))
+}
+
+/// The prompt form's TOON front matter (from line 2) and its body (after the closing
+/// `---` line).
+pub(crate) fn split_prompt(text: &str) -> Result<(&str, &str), PlanError> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = t.split_inclusive('\n');
+    let opening = lines.next().unwrap_or("");
+    if opening.trim_end() != "---" {
+        return Err(
+            PlanError::new(ErrorKind::Syntax, "the prompt form opens with a `---` line")
+                .at(Location::Line(1)),
+        );
+    }
+    let mut front_len = 0;
+    let mut closed = false;
+    for line in lines {
+        if line.trim_end() == "---" {
+            closed = true;
+            break;
+        }
+        front_len += line.len();
+    }
+    if !closed {
+        return Err(PlanError::new(
+            ErrorKind::Syntax,
+            "the front matter that opens here has no closing `---` line",
+        )
+        .at(Location::Line(1)));
+    }
+    let front = &t[opening.len()..opening.len() + front_len];
+    let rest = &t[opening.len() + front_len..];
+    let body = rest.split_once('\n').map_or("", |(_, b)| b);
+    Ok((front, body))
+}
+
+/// Writes a tree in the prompt form: its fields but `body` as TOON between `---` lines,
+/// then the `body` text as it is.
+pub fn write_prompt(tree: &Value) -> Result<String, PlanError> {
+    let mut fields = tree
+        .as_object()
+        .cloned()
+        .ok_or_else(|| PlanError::new(ErrorKind::Shape, "the prompt form holds an object"))?;
+    let body = match fields.shift_remove("body") {
+        Some(Value::String(b)) => b,
+        Some(other) => {
+            fields.insert("body".into(), other);
+            String::new()
+        }
+        None => String::new(),
+    };
+    let mut s = String::from("---\n");
+    s.push_str(&toon::encode_value(&toon::Value::from(Value::Object(
+        fields,
+    ))));
+    s.push_str("\n---\n");
+    s.push_str(&body);
+    Ok(s)
 }
 
 /// A TOON syntax error as `toon -d` shows it: the line as the location, then the
@@ -272,6 +398,7 @@ pub fn write_tree(value: &Value, format: Format) -> Result<String, PlanError> {
             ErrorKind::Unsupported,
             "this dialect has no markdown form (use json, yaml or toon)",
         )),
+        Format::Prompt => write_prompt(value),
     }
 }
 

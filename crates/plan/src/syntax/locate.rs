@@ -46,6 +46,12 @@ pub fn locate_all(text: &str, format: Format, paths: &[&str]) -> Vec<Option<Posi
             Format::Json => json_marks(text, &mut |m| tracker.step(m)),
             Format::Yaml => yaml_marks(text, &mut |m| tracker.step(m)),
             Format::Toon => toon_marks(text, &mut |m| tracker.step(m)),
+            // The front matter is TOON from line 2 on.
+            Format::Prompt => {
+                if let Ok((front, _)) = super::format::split_prompt(text) {
+                    toon_marks(front, &mut |m| tracker.step(one_line_down(m)));
+                }
+            }
             Format::Md => {}
         }
     }
@@ -53,6 +59,19 @@ pub fn locate_all(text: &str, format: Format, paths: &[&str]) -> Vec<Option<Posi
         .iter()
         .map(|s| tracker.targets.get(s.as_ref()?).copied().flatten())
         .collect()
+}
+
+/// A mark of text that starts one line further down.
+fn one_line_down(mark: Mark<'_>) -> Mark<'_> {
+    let down = |p: Position| Position {
+        line: p.line + 1,
+        ..p
+    };
+    match mark {
+        Mark::Key(key, p) => Mark::Key(key, down(p)),
+        Mark::Value(p) => Mark::Value(down(p)),
+        other => other,
+    }
 }
 
 /// `a.b[2]["c d"]` as steps; `None` for text that is not such a path.
@@ -423,6 +442,11 @@ mod tests {
         assert_eq!(at(text, Format::Toon, "steps[1]"), Some((4, 3)));
         assert_eq!(at(text, Format::Toon, "steps[1].tool"), Some((4, 3)));
         assert_eq!(at(text, Format::Toon, "meta.k"), Some((6, 3)));
+        // The prompt form: the same TOON as front matter, one line down.
+        let prompt = format!("---\n{text}\n---\n# Body\n");
+        assert_eq!(at(&prompt, Format::Prompt, "name"), Some((2, 1)));
+        assert_eq!(at(&prompt, Format::Prompt, "steps[1].tool"), Some((5, 3)));
+        assert_eq!(at(&prompt, Format::Prompt, "body"), None);
     }
 
     #[test]

@@ -21,7 +21,16 @@ pub fn parse(text: &str) -> Result<Value, PlanError> {
     }
     // YAML 1.2's core schema: only `true`/`false` are booleans, so a todo's `content:
     // Yes` or a `name: Off` stays the text it is (YAML 1.1 read them as booleans).
-    let options = serde_saphyr::options! { strict_booleans: true };
+    // The parser's node and event budgets guard against expansion; they grow with the
+    // text (a node takes at least a byte of it), so a 100k-task plan reads while memory
+    // stays linear in the input.
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        budget: serde_saphyr::budget! {
+            max_nodes: text.len().max(250_000),
+            max_events: text.len().saturating_mul(4).max(1_000_000),
+        },
+    };
     serde_saphyr::from_str_with_options::<Value>(text, options).map_err(|e| {
         let (loc, column) = match e.location() {
             Some(l) => (Location::Line(l.line() as usize), Some(l.column() as usize)),
@@ -218,6 +227,55 @@ fn looks_numeric(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | ':' | '-' | '+' | ' '))
 }
 
+/// A YAML scalar style a text value can be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarStyle {
+    /// As it is, unquoted (also where a strict reader would refuse it, as Cursor
+    /// writes `content: Phase 1: setup`; the tolerant front matter reader takes it).
+    Plain,
+    /// Double-quoted, with [`quote`]'s escapes.
+    Double,
+    /// Single-quoted, `'` written twice.
+    Single,
+}
+
+/// One line of block YAML (`key: value`, `- value` or `- key: value`, with its
+/// indentation and line break) whose value is text, with the value written in
+/// `style`; `None` when the line holds no single text value or the style cannot
+/// write it on one line.
+pub fn restyle_line(line: &str, style: ScalarStyle) -> Option<String> {
+    let (content, newline) = match line.strip_suffix('\n') {
+        Some(c) => (c, "\n"),
+        None => (line, ""),
+    };
+    let text = match parse(content.trim_start()).ok()? {
+        Value::Object(m) if m.len() == 1 => m.into_iter().next()?.1,
+        Value::Array(mut a) if a.len() == 1 => match a.pop()? {
+            Value::Object(m) if m.len() == 1 => m.into_iter().next()?.1,
+            v => v,
+        },
+        _ => return None,
+    };
+    let Value::String(text) = text else {
+        return None;
+    };
+    let written = scalar(&Value::String(text.clone()));
+    let prefix = content.strip_suffix(written.as_str())?;
+    let one_line = !text.contains(['\n', '\r']);
+    let value = match style {
+        ScalarStyle::Plain => {
+            let clean = one_line
+                && !text.is_empty()
+                && text.trim() == text
+                && !text.starts_with(['"', '\'', '#', '|', '>', '[', '{', '&', '*', '!']);
+            clean.then(|| text.clone())?
+        }
+        ScalarStyle::Double => quote(&text),
+        ScalarStyle::Single => one_line.then(|| format!("'{}'", text.replace('\'', "''")))?,
+    };
+    Some(format!("{prefix}{value}{newline}"))
+}
+
 /// A double-quoted YAML string with escapes.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -254,6 +312,19 @@ mod tests {
         let e = parse("a: 1\na: 2\n").unwrap_err();
         assert!(e.message.contains("duplicate mapping key"), "{e}");
         assert!(!e.message.contains("Options"), "{e}");
+    }
+
+    #[test]
+    fn a_large_document_is_within_the_budget_that_grows_with_it() {
+        // 300,001 nodes: over the parser's default budget of 250,000.
+        let text = "- a\n".repeat(300_000);
+        let parsed = parse(&text);
+        assert!(
+            parsed
+                .as_ref()
+                .is_ok_and(|v| v.as_array().is_some_and(|a| a.len() == 300_000)),
+            "{parsed:?}"
+        );
     }
 
     #[test]

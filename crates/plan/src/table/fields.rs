@@ -39,6 +39,20 @@ impl<'a> Fields<'a> {
         Some(v)
     }
 
+    /// A text field: a string, or its lines as a list of strings joined with `\n`.
+    pub fn text(&mut self, key: &'a str) -> Option<String> {
+        let v = match self.get(key)? {
+            Value::String(s) => s.clone(),
+            Value::Array(lines) => {
+                let lines: Option<Vec<&str>> = lines.iter().map(Value::as_str).collect();
+                lines?.join("\n")
+            }
+            _ => return None,
+        };
+        self.taken.insert(key);
+        Some(v)
+    }
+
     /// A required string field: the empty string a writer puts for a missing value
     /// reads back as `None`.
     pub fn required_str(&mut self, key: &'a str) -> Option<String> {

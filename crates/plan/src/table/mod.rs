@@ -70,6 +70,9 @@ pub enum Kind {
     Bool,
     /// Any object.
     Object,
+    /// A text: a string, or its lines as a list of strings (joined with line breaks;
+    /// the plan model's TOON writes a multi-line text so, one line per item).
+    Lines,
     /// A list of strings, or the number of them where their items are kept elsewhere
     /// (the plan model's flat form counts a task's list in its row and keeps the items
     /// in an edge table).
@@ -197,6 +200,7 @@ impl Kind {
             Kind::Bool => v.is_boolean(),
             Kind::Object | Kind::Nested(_) => v.is_object(),
             Kind::StringsOrCount => v.is_u64() || Kind::Strings.accepts(v),
+            Kind::Lines => v.is_string() || Kind::Strings.accepts(v),
             Kind::Items(_) => v.is_array(),
             Kind::Id => v.is_number() || v.is_string(),
             Kind::Ids => v
@@ -215,6 +219,7 @@ impl Kind {
             Kind::Bool => "true or false",
             Kind::Object | Kind::Nested(_) => "an object",
             Kind::StringsOrCount => "a list of strings or a count",
+            Kind::Lines => "a string or a list of lines",
             Kind::Items(_) => "a list",
             Kind::Id => "a number or a string",
             Kind::Ids => "a list of numbers and strings",

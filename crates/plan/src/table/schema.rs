@@ -58,6 +58,10 @@ fn field(f: &Field) -> Value {
         ]}),
         Kind::Id => json!({"type": ["number", "string"]}),
         Kind::Ids => json!({"type": "array", "items": {"type": ["number", "string"]}}),
+        Kind::Lines => json!({"oneOf": [
+            {"type": "string"},
+            {"type": "array", "items": {"type": "string"}}
+        ]}),
         Kind::Any => any(f),
         Kind::Nested(inner) => object(inner),
         Kind::Items(inner) => json!({"type": "array", "items": object(inner)}),

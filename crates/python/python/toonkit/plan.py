@@ -270,7 +270,7 @@ class Loss:
 class FormStats:
     """The size of one form of a plan (:meth:`Plan.stats`): ``key`` (``source``,
     ``json_pretty``, ``json_compact``, ``toon``, ``plan_json_compact``, ``plan_toon``,
-    ``plan_lean``), ``label``, ``bytes``, exact o200k_base ``tokens``; ``lossless``:
+    ``prompt``, ``plan_lean``), ``label``, ``bytes``, exact o200k_base ``tokens``; ``lossless``:
     the source converts back from this form unchanged, ``keeps_content``: its content
     does (None for the source and the lean form)."""
 
@@ -481,7 +481,8 @@ class Plan:
 
     @property
     def format(self) -> str:
-        """The format it is written in: ``json``, ``yaml``, ``toon`` or ``md``."""
+        """The format it is written in: ``json``, ``yaml``, ``toon``, ``md`` or
+        ``prompt``."""
         return self._loaded.format
 
     def to_dict(self) -> Any:

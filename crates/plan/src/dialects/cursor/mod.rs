@@ -12,9 +12,13 @@
 
 mod front_matter;
 mod split;
+mod styles;
 mod tolerant;
 
+pub use styles::HEAD_STYLES;
+
 use crate::table::fill::{Fill, FillKind, task_fill, translate_status};
+
 use serde_json::{Map, Value};
 
 use super::{Dialect, DialectId, Read};
@@ -73,8 +77,14 @@ const LAYOUT: &str = "layout";
 /// Cursor keys and `layout`. Other dialects name keys of their own, so a document
 /// they claim scores higher.
 fn is_tree_form(o: &Map<String, Value>) -> bool {
+    has_text_body(o) && o.keys().all(|k| k == LAYOUT || PLAN.field(k).is_some())
+}
+
+/// Whether an object has a text `body`: the tree form of a Cursor plan whose front
+/// matter holds only keys of its own (`description`, `alwaysApply`), which Cursor
+/// keeps as written. No other dialect has a text `body`, so this is the weakest claim.
+fn has_text_body(o: &Map<String, Value>) -> bool {
     o.get(BODY).is_some_and(Value::is_string)
-        && o.keys().all(|k| k == LAYOUT || PLAN.field(k).is_some())
 }
 
 /// Whether a front matter key is one the model names (the body is not front matter).
@@ -176,8 +186,8 @@ impl Dialect for Cursor {
         Format::Md
     }
 
-    fn supports(&self, _format: Format) -> bool {
-        true
+    fn supports(&self, format: Format) -> bool {
+        format != Format::Prompt
     }
 
     fn claims_file_name(&self, lower_name: &str) -> bool {
@@ -207,6 +217,8 @@ impl Dialect for Cursor {
                     60
                 } else if is_tree_form(o) {
                     40
+                } else if has_text_body(o) {
+                    20
                 } else {
                     0
                 }
@@ -330,13 +342,22 @@ pub fn read_markdown(text: &str) -> Read {
         plan.layout.entries.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
-        let canonical = front_matter::render_head(&front_plan(&plan));
+        let mut canonical = front_matter::render_head(&front_plan(&plan));
+        let restyled = styles::find(&canonical, &s.head);
+        if !restyled.is_empty() {
+            let restyled = Value::Object(restyled);
+            canonical = styles::apply(&canonical, &restyled).unwrap_or(canonical);
+            plan.layout.entries.insert(HEAD_STYLES.into(), restyled);
+        }
         let hunks = text_patch::diff(&canonical, &s.head);
-        plan.layout
-            .entries
-            .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
+        if !hunks.is_empty() {
+            plan.layout
+                .entries
+                .insert(HEAD_PATCH.into(), text_patch::to_value(&hunks));
+        }
         if write_markdown(&plan) != text {
             plan.layout.entries.shift_remove(HEAD_PATCH);
+            plan.layout.entries.shift_remove(HEAD_STYLES);
             plan.layout
                 .entries
                 .insert(HEAD.into(), Value::String(s.head.clone()));
@@ -411,14 +432,21 @@ fn states_front(head: &str, front: &Plan) -> bool {
 pub fn write_markdown(plan: &Plan) -> String {
     let front = front_plan(plan);
     let canonical = front_matter::render_head(&front);
-    let kept = match plan.layout.entries.get(HEAD) {
+    let layout = &plan.layout.entries;
+    let kept = match layout.get(HEAD) {
         Some(Value::String(h)) => Some(h.clone()),
-        _ => plan
-            .layout
-            .entries
-            .get(HEAD_PATCH)
-            .and_then(text_patch::from_value)
-            .and_then(|hunks| text_patch::apply(&canonical, &hunks)),
+        _ => {
+            let restyled = match layout.get(HEAD_STYLES) {
+                Some(styles) => styles::apply(&canonical, styles),
+                None => Some(canonical.clone()),
+            };
+            match layout.get(HEAD_PATCH) {
+                Some(patch) => text_patch::from_value(patch)
+                    .zip(restyled)
+                    .and_then(|(hunks, base)| text_patch::apply(&base, &hunks)),
+                None => restyled.filter(|_| layout.contains_key(HEAD_STYLES)),
+            }
+        }
     };
     // A kept head is written only while it still says what the plan says.
     let head = match kept {

@@ -221,7 +221,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         metadata: f.object("metadata"),
         shared_inputs: f.value("shared_inputs"),
         execution: f.object("execution"),
-        body: f.str("body"),
+        body: f.text("body"),
         ..Plan::default()
     };
     let edge_table = |f: &mut Fields<'_>, name: &'static str| f.array(name).cloned();

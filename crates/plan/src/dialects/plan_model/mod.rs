@@ -31,7 +31,7 @@ use flat::{from_tree, to_flat_tree};
 pub struct PlanModel;
 
 /// The value of the `schema` key that marks a plan-model document.
-pub const SCHEMA: &str = "toon-plan/1";
+pub const SCHEMA: &str = crate::syntax::format::PLAN_SCHEMA;
 
 impl DialectId {
     /// The plan model itself.
@@ -49,6 +49,10 @@ impl Dialect for PlanModel {
 
     fn natural_format(&self) -> Format {
         Format::Json
+    }
+
+    fn supports(&self, format: Format) -> bool {
+        format != Format::Md
     }
 
     fn detect(&self, doc: &Document) -> u8 {
@@ -102,7 +106,26 @@ impl Dialect for PlanModel {
     }
 
     fn write(&self, plan: &Plan, format: Format) -> Result<String, PlanError> {
-        format::write_tree(&to_flat_tree(plan), format)
+        let mut tree = to_flat_tree(plan);
+        // The prompt form writes the body as text after the front matter.
+        if format != Format::Prompt {
+            body_as_lines(&mut tree);
+        }
+        format::write_tree(&tree, format)
+    }
+}
+
+/// A multi-line `body` as its lines, in every tree format alike (so the TOON stays plain
+/// TOON of the JSON): in TOON a list of lines costs fewer tokens than one string whose
+/// line breaks and quotes are all escaped (TOON has no multi-line strings). It reads
+/// back as the same text ([`table::PLAN`]'s `body` is a [`crate::table::Kind::Lines`]).
+fn body_as_lines(tree: &mut Value) {
+    if let Some(body) = tree.get_mut("body")
+        && let Value::String(text) = body
+        && text.contains('\n')
+    {
+        let lines = text.split('\n').map(|l| Value::String(l.to_owned()));
+        *body = Value::Array(lines.collect());
     }
 }
 

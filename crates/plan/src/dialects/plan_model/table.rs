@@ -49,9 +49,11 @@ pub static PLAN: Table = Table {
         Field::new("execution", Kind::Object, false, "Execution settings."),
         Field::new(
             "body",
-            Kind::Str,
+            Kind::Lines,
             false,
-            "Free text of the plan document (a Cursor plan's markdown body).",
+            "Free text of the plan document (a Cursor plan's markdown body); written as its \
+             lines, a list of strings, when it has more than one (in TOON that costs fewer \
+             tokens than one escaped string).",
         ),
         Field::new(
             "groups",

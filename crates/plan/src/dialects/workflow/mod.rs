@@ -49,8 +49,8 @@ impl Dialect for Workflow {
         Format::Json
     }
 
-    fn supports(&self, _format: Format) -> bool {
-        true
+    fn supports(&self, format: Format) -> bool {
+        format != Format::Prompt
     }
 
     fn detect(&self, doc: &Document) -> u8 {
