@@ -7,7 +7,7 @@
 //! repeat between tags. Subtasks (and theirs) are tasks of the plan whose `parent` is
 //! the task they belong to, their ids dotted (`3.1`, `3.1.2`); a subtask's dependency
 //! on a sibling number (`2`) or a dotted id (`"3.2"`) is the edge to that task. Ids are
-//! numbers or strings; the file is written back byte for byte ([`keep_text`]: the
+//! numbers or strings; the file is written back byte for byte ([`Dialect::keep_text`]: the
 //! lines where the file differs from the canonical rendering are kept as a text patch,
 //! and the key order of its tasks when it is not the table's).
 
