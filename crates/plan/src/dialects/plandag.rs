@@ -304,11 +304,13 @@ impl Dialect for PlanDag {
         if plan.tasks.iter().any(|t| t.parallel_group.is_none())
             && let Ok(s) = schedule(plan)
         {
+            let waves: std::collections::HashMap<&str, usize> =
+                s.tasks.iter().map(|st| (st.id.as_str(), st.wave)).collect();
             for t in &mut plan.tasks {
                 if t.parallel_group.is_none()
-                    && let Some(st) = s.task(&t.id)
+                    && let Some(&wave) = waves.get(t.id.as_str())
                 {
-                    t.parallel_group = Some(serde_json::Number::from(st.wave + 1));
+                    t.parallel_group = Some(serde_json::Number::from(wave + 1));
                     fills.push(task_fill(
                         t,
                         "parallel_group",
