@@ -188,9 +188,10 @@ fn schemas_reject_what_the_validator_rejects() {
         DialectId::TOOLDAG,
         json!({"dag": [{"id": "a", "tool": "", "query": "q", "dependencies": []}]}),
     ));
+    // An unknown status is kept with a warning; a status that is not text is an error.
     cases.push((
         DialectId::CURSOR,
-        json!({"name": "n", "todos": [{"id": "a", "status": "done"}]}),
+        json!({"name": "n", "todos": [{"id": "a", "status": ["done"]}]}),
     ));
     cases.push((DialectId::PLAN, json!({"tasks": [{"id": "a"}]})));
     for (d, doc) in cases {
