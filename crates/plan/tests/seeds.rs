@@ -334,7 +334,7 @@ fn seed_002_workflow_examples() {
         toon_example,
         Format::Toon,
         DialectId::WORKFLOW,
-        &["shared_inputs: error: `shared_inputs` must be an object [schema]"],
+        &["shared_inputs (line 11, column 1): error: `shared_inputs` must be an object [schema]"],
     );
     assert_eq!(loaded.plan.title.as_deref(), Some("Plan Title"));
     assert_eq!(
