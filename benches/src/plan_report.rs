@@ -297,7 +297,7 @@ fn planner_targets(entries: &[PlanEntry]) -> String {
         let json: usize = tm.iter().map(|t| t.1).sum();
         let _ = writeln!(
             out,
-            "- Task Master files, plan model TOON below the file as compact JSON: {below} of {}              — {}; in total ≤ 0.93×: {} against {} tokens, {:.3}× — {}.",
+            "- Task Master files, plan model TOON below the file as compact JSON: {below} of {} — {}; in total ≤ 0.93×: {} against {} tokens, {:.3}× — {}.",
             tm.len(),
             verdict(below == tm.len()),
             thousands(toon),
@@ -319,7 +319,7 @@ fn planner_targets(entries: &[PlanEntry]) -> String {
         let src: usize = md.iter().map(|t| t.1).sum();
         let _ = writeln!(
             out,
-            "- {name} files, the prompt form (lean plan TOON) below the markdown source:              {below} of {} — {}; {} against {} tokens in total ({}).",
+            "- {name} files, the prompt form (lean plan TOON) below the markdown source: {below} of {} — {}; {} against {} tokens in total ({}).",
             md.len(),
             verdict(below == md.len()),
             thousands(lean),
