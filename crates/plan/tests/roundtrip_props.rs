@@ -504,8 +504,11 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                                     })
                                     .collect::<Vec<_>>()
                                     .join("\n")
+                                    // Blank detail lines at the end are no bullets.
+                                    .trim_end_matches('\n')
+                                    .to_owned()
                             })
-                            .filter(|d| !d.is_empty()),
+                            .filter(|d| !d.trim().is_empty()),
                         dependencies: t.dependencies.as_ref().map(|deps| {
                             deps.iter()
                                 .filter_map(|d| number.get(d.as_str()).cloned())

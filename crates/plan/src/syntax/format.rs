@@ -338,8 +338,10 @@ pub fn write_prompt(tree: &Value) -> Result<String, PlanError> {
         .as_object()
         .cloned()
         .ok_or_else(|| PlanError::new(ErrorKind::Shape, "the prompt form holds an object"))?;
+    // An empty body stays in the front matter (`body: ""`): after the `---` line it
+    // would read as no body at all.
     let body = match fields.shift_remove("body") {
-        Some(Value::String(b)) => b,
+        Some(Value::String(b)) if !b.is_empty() => b,
         Some(other) => {
             fields.insert("body".into(), other);
             String::new()
