@@ -283,22 +283,18 @@ impl Dialect for Cursor {
     }
 
     fn fill(&self, plan: &mut Plan, from: DialectId, fills: &mut Vec<Fill>) {
-        if self.writes_tasks_as_they_are(plan) {
+        // The plan model holds a status wherever its source had one, as written (an
+        // unknown one too, with a warning): a task without one stays without (a todo
+        // needs none), so a Cursor plan stored as the plan model comes back byte for
+        // byte. Another dialect's tasks get `pending` when they have no status, and
+        // their statuses put in Cursor's words.
+        if self.writes_tasks_as_they_are(plan) || from == DialectId::PLAN {
             return;
         }
-        // The plan model holds a status wherever its source had one: a task without
-        // one stays without (a todo needs none), so a Cursor plan stored as the plan
-        // model comes back byte for byte. A dialect without statuses gets `pending`.
-        // The plan model keeps statuses as written (an unknown one too, with a
-        // warning); another dialect's statuses are put in Cursor's words.
-        let from_model = from == DialectId::PLAN;
         for t in &mut plan.tasks {
-            if !from_model && t.status.is_none() {
+            if t.status.is_none() {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
-            }
-            if from_model {
-                continue;
             }
             translate_status(
                 t,
