@@ -318,6 +318,17 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
     (expand(&kept, lookup(&layout), tasks).as_deref() == Some(body)).then_some((kept, layout))
 }
 
+/// Whether the layout entries [`compact`] wrote put back every task's line (no run of
+/// lines the body keeps as written).
+pub fn leaves_out_every_line(layout: &Layout) -> bool {
+    layout.iter().all(|(key, value)| {
+        *key != TASK_LINES
+            || value
+                .as_array()
+                .is_some_and(|runs| runs.iter().all(|r| r.get("line").is_some_and(|l| !l.is_null())))
+    })
+}
+
 /// The layout entries as [`expand`] looks them up.
 fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value> {
     |k| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v)
