@@ -335,7 +335,8 @@ fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value>
 }
 
 /// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
-/// indented by nothing or [`NESTED_INDENT`]; else the [`TASK_LINES`] runs.
+/// indented by nothing or [`NESTED_INDENT`] (nesting follows a task that moves); else
+/// the [`TASK_LINES`] runs, each naming its first task.
 fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
     let first = places.first().copied().flatten().map(|(line, _)| line);
     let one_block = first.is_some_and(|first| {
@@ -358,27 +359,28 @@ fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
             }
             out
         }
-        _ => vec![(TASK_LINES, Value::Array(runs(places)))],
+        _ => vec![(TASK_LINES, Value::Array(runs(places, tasks)))],
     }
 }
 
-/// Consecutive places as `{line, count, indent}` runs: kept lines together, and
-/// restored lines that follow each other with the same indentation.
-fn runs(places: &[Place]) -> Vec<Value> {
-    let mut out: Vec<(Place, usize)> = Vec::new();
-    for &place in places {
+/// Consecutive places as `{line, count, indent, task}` runs: kept lines together, and
+/// restored lines that follow each other with the same indentation; `task` is the id of
+/// the run's first task, so that a run finds its tasks again after an edit.
+fn runs(places: &[Place], tasks: &[Task]) -> Vec<Value> {
+    let mut out: Vec<(Place, usize, usize)> = Vec::new();
+    for (k, &place) in places.iter().enumerate() {
         match (out.last_mut(), place) {
-            (Some((None, count)), None) => *count += 1,
-            (Some((Some((line, indent)), count)), Some((l, i)))
+            (Some((None, count, _)), None) => *count += 1,
+            (Some((Some((line, indent)), count, _)), Some((l, i)))
                 if l == *line + *count && i == *indent =>
             {
                 *count += 1
             }
-            _ => out.push((place, 1)),
+            _ => out.push((place, 1, k)),
         }
     }
     out.into_iter()
-        .map(|(place, count)| {
+        .map(|(place, count, first)| {
             let (line, indent) = match place {
                 Some((l, i)) => (Value::from(l), Value::from(i)),
                 None => (Value::Null, Value::Null),
@@ -387,6 +389,7 @@ fn runs(places: &[Place]) -> Vec<Value> {
                 ("line".to_owned(), line),
                 ("count".to_owned(), Value::from(count)),
                 ("indent".to_owned(), indent),
+                ("task".to_owned(), Value::from(tasks[first].id.as_str())),
             ]))
         })
         .collect()
@@ -400,7 +403,8 @@ fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, tasks: &[Task]) -> Option
         if get(NESTED).is_some() {
             return None;
         }
-        return places_of_runs(get(TASK_LINES)?, n);
+        let rows = get(TASK_LINES)?;
+        return places_of_anchored_runs(rows, tasks).or_else(|| places_of_runs(rows, n));
     };
     if get(TASK_LINES).is_some() {
         return None;
@@ -454,6 +458,60 @@ fn places_of_runs(rows: &Value, n: usize) -> Option<Vec<Place>> {
         }
     }
     (places.len() == n).then_some(places)
+}
+
+/// Each task's place from [`TASK_LINES`] runs that all restore lines and name their
+/// first task (`task`): each run goes back after the body line it followed, and holds
+/// the tasks from its first task (found by id no further than the run before it can
+/// have grown; else where the run before it ended) to the next run's, so a task added, deleted, changed or moved in the
+/// plan model leaves every other task in its run. `None` when a row keeps lines as
+/// written or names no task (then the runs are read by position).
+fn places_of_anchored_runs(rows: &Value, tasks: &[Task]) -> Option<Vec<Place>> {
+    let n = tasks.len();
+    let mut counts = 0usize;
+    for row in rows.as_array()? {
+        counts = counts.saturating_add(usize::try_from(row.get("count")?.as_u64()?).ok()?);
+    }
+    let slack = n.saturating_sub(counts);
+    // Per run: the kept body lines before it, its indentation, its first task's index.
+    let mut anchored: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut restored, mut previous) = (0usize, (0usize, 0usize));
+    for row in rows.as_array()? {
+        let line = usize::try_from(row.get("line")?.as_u64()?).ok()?;
+        let count = usize::try_from(row.get("count")?.as_u64()?).ok()?;
+        let indent = usize::try_from(row.get("indent")?.as_u64()?)
+            .ok()
+            .filter(|&i| i <= 1024)?;
+        let id = row.get("task")?.as_str()?;
+        let before = line.checked_sub(1)?.checked_sub(restored)?;
+        if anchored.last().is_some_and(|&(b, ..)| before < b) {
+            return None;
+        }
+        restored = restored.checked_add(count)?;
+        let (from, held) = previous;
+        // The run before grew by at most the tasks added since.
+        let reach = from.saturating_add(held).saturating_add(slack).min(n.saturating_sub(1));
+        let start = if anchored.is_empty() {
+            0
+        } else {
+            match tasks.get(from..=reach).and_then(|w| w.iter().position(|t| t.id == id)) {
+                Some(k) => from + k,
+                None => from.saturating_add(held).min(n),
+            }
+        };
+        anchored.push((before, indent, start));
+        previous = (start, count);
+    }
+    let mut out: Vec<Place> = vec![None; n];
+    let mut placed = 0usize;
+    for (i, &(before, indent, start)) in anchored.iter().enumerate() {
+        let stop = anchored.get(i + 1).map_or(n, |&(.., s)| s);
+        for (offset, k) in (start..stop).enumerate() {
+            out[k] = Some((before.checked_add(placed + offset + 1)?, indent));
+        }
+        placed += stop - start;
+    }
+    Some(out)
 }
 
 /// The body [`compact`] was given, from its result, the layout entries `get` finds and
@@ -605,10 +663,10 @@ mod tests {
             [(
                 TASK_LINES,
                 serde_json::json!([
-                    {"line": 3, "count": 2, "indent": 0},
-                    {"line": null, "count": 1, "indent": null},
-                    {"line": 6, "count": 1, "indent": 2},
-                    {"line": null, "count": 2, "indent": null},
+                    {"line": 3, "count": 2, "indent": 0, "task": "index"},
+                    {"line": null, "count": 1, "indent": null, "task": "styled-title-kept"},
+                    {"line": 6, "count": 1, "indent": 2, "task": "nested-step"},
+                    {"line": null, "count": 2, "indent": null, "task": "quoted-kept"},
                 ])
             )]
         );
