@@ -37,29 +37,43 @@ pub fn tasks(body: &str) -> Vec<Task> {
 /// body stays as written. Nothing says a heading's task waits for another's, so none
 /// does.
 pub fn heading_tasks(body: &str) -> Vec<Task> {
-    let mut headings: Vec<(usize, String)> = Vec::new();
-    let mut open: Option<(usize, String)> = None;
-    for event in Parser::new_ext(body, Options::empty()) {
+    heading_located(body).0.into_iter().map(|(t, _)| t).collect()
+}
+
+/// A heading of a body: where it starts, its level (1 to 6) and its text.
+type Heading = (Start, usize, String);
+
+/// The headings of a body, outside code blocks, in order.
+fn headings(body: &str) -> Vec<Heading> {
+    let mut out: Vec<Heading> = Vec::new();
+    let mut open: Option<Heading> = None;
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                open = Some((level as usize, String::new()))
+                open = Some((range.start, level as usize, String::new()))
             }
-            Event::End(TagEnd::Heading(_)) => headings.extend(open.take()),
+            Event::End(TagEnd::Heading(_)) => out.extend(open.take()),
             Event::Text(t) | Event::Code(t) => {
-                if let Some((_, text)) = &mut open {
+                if let Some((_, _, text)) = &mut open {
                     text.push_str(&t);
                 }
             }
             _ => {}
         }
     }
-    let numbered: Vec<(usize, String)> = headings
+    out
+}
+
+/// [`heading_tasks`], each with where its heading starts, and the level of those
+/// headings (0 when there are none).
+fn heading_located(body: &str) -> (Vec<(Task, Start)>, usize) {
+    let numbered: Vec<(Start, usize, String)> = headings(body)
         .into_iter()
-        .filter(|(level, _)| *level >= 2)
-        .filter_map(|(level, text)| numbered_title(text.trim()).map(|t| (level, t)))
+        .filter(|(_, level, _)| *level >= 2)
+        .filter_map(|(at, level, text)| numbered_title(text.trim()).map(|t| (at, level, t)))
         .collect();
     let mut counts = [0usize; 7];
-    for (level, _) in &numbered {
+    for (_, level, _) in &numbered {
         counts[*level] += 1;
     }
     // The level with the most numbered headings; of equal ones, the higher.
@@ -68,21 +82,51 @@ pub fn heading_tasks(body: &str) -> Vec<Task> {
         .max_by_key(|&l| counts[l])
         .filter(|&l| counts[l] > 0)
     else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
-    let titles: Vec<String> = numbered
+    let found: Vec<(Start, String)> = numbered
         .into_iter()
-        .filter(|(l, _)| *l == level)
-        .map(|(_, t)| t)
+        .filter(|(_, l, _)| *l == level)
+        .map(|(at, _, t)| (at, t))
         .collect();
-    let ids = crate::model::ids_from_titles(titles.iter().map(|t| Some(t.as_str())));
-    titles
+    let ids = crate::model::ids_from_titles(found.iter().map(|(_, t)| Some(t.as_str())));
+    let tasks = found
         .into_iter()
         .zip(ids)
-        .map(|(title, id)| Task {
-            id,
-            title: Some(title),
-            ..Task::default()
+        .map(|((at, title), id)| {
+            let task = Task {
+                id,
+                title: Some(title),
+                ..Task::default()
+            };
+            (task, at)
+        })
+        .collect();
+    (tasks, level)
+}
+
+/// For each of [`tasks`], the text of the heading of the section it is in: the nearest
+/// heading before it below the title (H2 to H6), and above its own level for a task
+/// that is a numbered heading; `None` for a task before any such heading. The sections
+/// a dialect with groups makes groups of.
+pub fn task_sections(body: &str) -> Vec<Option<String>> {
+    let listed = located(body);
+    let (starts, own_level): (Vec<Start>, usize) = if listed.is_empty() {
+        let (found, level) = heading_located(body);
+        (found.into_iter().map(|(_, at)| at).collect(), level)
+    } else {
+        (listed.into_iter().map(|(_, at)| at).collect(), 7)
+    };
+    let sections: Vec<Heading> = headings(body)
+        .into_iter()
+        .filter(|(_, level, text)| (2..own_level).contains(level) && !text.trim().is_empty())
+        .collect();
+    starts
+        .into_iter()
+        .map(|at| {
+            let k = sections.partition_point(|(h, ..)| *h < at);
+            k.checked_sub(1)
+                .map(|k| sections[k].2.trim().to_owned())
         })
         .collect()
 }
@@ -802,6 +846,25 @@ mod tests {
         assert!(expand(&kept, lookup(&too_many), &tasks).is_none());
         let huge = runs(serde_json::json!([{"line": u64::MAX, "count": 2, "indent": 0}]));
         assert!(expand(&kept, lookup(&huge), &tasks).is_none());
+    }
+
+    #[test]
+    fn each_task_is_in_the_section_of_the_heading_above_it() {
+        let body = "# Plan\n\n- [ ] Before any section\n\n## Phase 1: Data\n\n- [ ] A\n  - [ ] B\n\n\
+                    ## Phase 2\n\nText.\n\n### Detail\n\n- [ ] C\n";
+        let got = task_sections(body);
+        assert_eq!(
+            got,
+            [None, Some("Phase 1: Data".into()), Some("Phase 1: Data".into()), Some("Detail".into())]
+        );
+        assert_eq!(got.len(), tasks(body).len());
+        // Numbered headings: the section is a heading above their level.
+        let headed = "# T\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
+        assert_eq!(
+            task_sections(headed),
+            [Some("Backend".into()), Some("Backend".into()), Some("Frontend".into())]
+        );
+        assert_eq!(task_sections("## 1. One\n## 2. Two\n"), [None, None]);
     }
 
     #[test]
