@@ -736,7 +736,11 @@ fn an_empty_todos_list_without_body_tasks_reads_with_a_warning() {
     )
     .unwrap();
     assert!(loaded.plan.tasks.is_empty());
-    assert!(loaded.warnings.iter().any(|p| p.rule == "no-tasks"), "{:?}", loaded.warnings);
+    assert!(
+        loaded.warnings.iter().any(|p| p.rule == "no-tasks"),
+        "{:?}",
+        loaded.warnings
+    );
     // A body that gives tasks: no warning.
     let loaded = toon_plan::read(
         "---\nname: Notes\ntodos: []\n---\n## 1. Write\n\n## 2. Ship\n",
@@ -768,18 +772,38 @@ fn the_body_sections_of_body_tasks_become_stages_and_workflow_tasks() {
             (
                 s["id"].as_str().unwrap().to_owned(),
                 s["name"].as_str().unwrap().to_owned(),
-                steps.map(|t| t["id"].as_str().unwrap().to_owned()).collect(),
+                steps
+                    .map(|t| t["id"].as_str().unwrap().to_owned())
+                    .collect(),
             )
         })
         .collect();
     let want = [
-        ("phase-1-data", "Phase 1: Data", &["invoice-query", "currency-rounding", "rounding-tests"][..]),
-        ("phase-2-export", "Phase 2: Export", &["csv-writer", "upload"][..]),
-        ("phase-3-rollout", "Phase 3: Rollout", &["announce-finance-channel"][..]),
+        (
+            "phase-1-data",
+            "Phase 1: Data",
+            &["invoice-query", "currency-rounding", "rounding-tests"][..],
+        ),
+        (
+            "phase-2-export",
+            "Phase 2: Export",
+            &["csv-writer", "upload"][..],
+        ),
+        (
+            "phase-3-rollout",
+            "Phase 3: Rollout",
+            &["announce-finance-channel"][..],
+        ),
     ];
     let want: Vec<(String, String, Vec<String>)> = want
         .iter()
-        .map(|(i, n, s)| ((*i).into(), (*n).into(), s.iter().map(|x| (*x).into()).collect()))
+        .map(|(i, n, s)| {
+            (
+                (*i).into(),
+                (*n).into(),
+                s.iter().map(|x| (*x).into()).collect(),
+            )
+        })
         .collect();
     assert_eq!(stages, want);
     assert_eq!(
@@ -793,9 +817,13 @@ fn the_body_sections_of_body_tasks_become_stages_and_workflow_tasks() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["Phase 1: Data", "Phase 2: Export", "Phase 3: Rollout"]);
+    assert_eq!(
+        names,
+        ["Phase 1: Data", "Phase 2: Export", "Phase 3: Rollout"]
+    );
     // Numbered headings under `##` sections: the sections are the groups.
-    let text = "# Migrate\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
+    let text =
+        "# Migrate\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
     let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default()).unwrap();
     let (tree, _, _) = convert(
         &loaded.plan,
@@ -807,7 +835,12 @@ fn the_body_sections_of_body_tasks_become_stages_and_workflow_tasks() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["name"].as_str().unwrap(), s["steps"].as_array().unwrap().len()))
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["steps"].as_array().unwrap().len(),
+            )
+        })
         .collect();
     assert_eq!(sizes, [("Backend", 2), ("Frontend", 1)]);
     // A plan with todos in front matter gets no groups from its body.

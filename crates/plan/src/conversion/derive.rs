@@ -249,7 +249,10 @@ fn groups_from_sections(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     let has_groups = value_fields(to)
         .iter()
         .any(|f| f.to == To::Group(crate::table::GroupField::Id));
-    let in_body = plan.layout.entries.get(crate::syntax::body_tasks::BODY_TASKS)
+    let in_body = plan
+        .layout
+        .entries
+        .get(crate::syntax::body_tasks::BODY_TASKS)
         == Some(&serde_json::Value::Bool(true));
     if !has_groups
         || to.dialect().keeps_body()
@@ -267,10 +270,12 @@ fn groups_from_sections(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
     }
     let sections = crate::syntax::body_tasks::task_sections(body);
     let mut names: Vec<&str> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for name in sections.iter().flatten() {
-        if !names.contains(&name.as_str()) {
+        index.entry(name).or_insert_with(|| {
             names.push(name);
-        }
+            names.len() - 1
+        });
     }
     let ids = crate::model::ids_from_titles(names.iter().map(|n| Some(*n)));
     for (name, id) in names.iter().zip(&ids) {
@@ -279,11 +284,16 @@ fn groups_from_sections(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
             name: Some((*name).to_owned()),
             ..crate::model::Group::default()
         };
-        fills.push(group_fill(&group, "name", FillKind::Derived, "the body's heading"));
+        fills.push(group_fill(
+            &group,
+            "name",
+            FillKind::Derived,
+            "the body's heading",
+        ));
         plan.groups.push(group);
     }
     for (task, section) in plan.tasks.iter_mut().zip(&sections) {
-        if let Some(k) = section.as_deref().and_then(|s| names.iter().position(|n| *n == s)) {
+        if let Some(&k) = section.as_deref().and_then(|s| index.get(s)) {
             task.group = Some(ids[k].clone());
             fills.push(task_fill(
                 task,

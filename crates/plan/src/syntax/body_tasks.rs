@@ -37,7 +37,11 @@ pub fn tasks(body: &str) -> Vec<Task> {
 /// body stays as written. Nothing says a heading's task waits for another's, so none
 /// does.
 pub fn heading_tasks(body: &str) -> Vec<Task> {
-    heading_located(body).0.into_iter().map(|(t, _)| t).collect()
+    heading_located(body)
+        .0
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
 }
 
 /// A heading of a body: where it starts, its level (1 to 6) and its text.
@@ -125,8 +129,7 @@ pub fn task_sections(body: &str) -> Vec<Option<String>> {
         .into_iter()
         .map(|at| {
             let k = sections.partition_point(|(h, ..)| *h < at);
-            k.checked_sub(1)
-                .map(|k| sections[k].2.trim().to_owned())
+            k.checked_sub(1).map(|k| sections[k].2.trim().to_owned())
         })
         .collect()
 }
@@ -367,9 +370,10 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
 pub fn leaves_out_every_line(layout: &Layout) -> bool {
     layout.iter().all(|(key, value)| {
         *key != TASK_LINES
-            || value
-                .as_array()
-                .is_some_and(|runs| runs.iter().all(|r| r.get("line").is_some_and(|l| !l.is_null())))
+            || value.as_array().is_some_and(|runs| {
+                runs.iter()
+                    .all(|r| r.get("line").is_some_and(|l| !l.is_null()))
+            })
     })
 }
 
@@ -534,11 +538,17 @@ fn places_of_anchored_runs(rows: &Value, tasks: &[Task]) -> Option<Vec<Place>> {
         restored = restored.checked_add(count)?;
         let (from, held) = previous;
         // The run before grew by at most the tasks added since.
-        let reach = from.saturating_add(held).saturating_add(slack).min(n.saturating_sub(1));
+        let reach = from
+            .saturating_add(held)
+            .saturating_add(slack)
+            .min(n.saturating_sub(1));
         let start = if anchored.is_empty() {
             0
         } else {
-            match tasks.get(from..=reach).and_then(|w| w.iter().position(|t| t.id == id)) {
+            match tasks
+                .get(from..=reach)
+                .and_then(|w| w.iter().position(|t| t.id == id))
+            {
                 Some(k) => from + k,
                 None => from.saturating_add(held).min(n),
             }
@@ -855,14 +865,24 @@ mod tests {
         let got = task_sections(body);
         assert_eq!(
             got,
-            [None, Some("Phase 1: Data".into()), Some("Phase 1: Data".into()), Some("Detail".into())]
+            [
+                None,
+                Some("Phase 1: Data".into()),
+                Some("Phase 1: Data".into()),
+                Some("Detail".into())
+            ]
         );
         assert_eq!(got.len(), tasks(body).len());
         // Numbered headings: the section is a heading above their level.
-        let headed = "# T\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
+        let headed =
+            "# T\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
         assert_eq!(
             task_sections(headed),
-            [Some("Backend".into()), Some("Backend".into()), Some("Frontend".into())]
+            [
+                Some("Backend".into()),
+                Some("Backend".into()),
+                Some("Frontend".into())
+            ]
         );
         assert_eq!(task_sections("## 1. One\n## 2. Two\n"), [None, None]);
     }

@@ -506,7 +506,7 @@ fn no_tasks(plan: &Plan) -> Option<Problem> {
         Problem::warning(
             "no-tasks",
             Location::Document,
-            "no tasks: no `todos`, no task list (`- [ ] …`) and no numbered headings \
+            "no tasks: no `todos` (or an empty list), no task list (`- [ ] …`) and no numbered headings \
              (`## Step 1: …`) in the body, so the plan converts without tasks",
         )
     })

@@ -75,8 +75,15 @@ pub(super) fn leave_out_body_tasks(plan: &Plan, out: &mut Map<String, Value>) {
         return;
     };
     if layout.get(BODY_TASKS) != Some(&Value::Bool(true))
-        || body_tasks::LAYOUT_KEYS.iter().any(|k| layout.contains_key(*k))
-        || plan.body.as_deref().map(body_tasks::tasks).unwrap_or_default() != plan.tasks
+        || body_tasks::LAYOUT_KEYS
+            .iter()
+            .any(|k| layout.contains_key(*k))
+        || plan
+            .body
+            .as_deref()
+            .map(body_tasks::tasks)
+            .unwrap_or_default()
+            != plan.tasks
     {
         return;
     }
@@ -90,7 +97,11 @@ pub(super) fn leave_out_body_tasks(plan: &Plan, out: &mut Map<String, Value>) {
 /// The inverse of [`leave_out_body_tasks`]: a document without a `tasks` key takes the
 /// tasks its body gives, marked as the body's.
 pub(super) fn take_body_tasks(plan: &mut Plan) {
-    plan.tasks = plan.body.as_deref().map(body_tasks::tasks).unwrap_or_default();
+    plan.tasks = plan
+        .body
+        .as_deref()
+        .map(body_tasks::tasks)
+        .unwrap_or_default();
     plan.layout
         .entries
         .shift_insert(0, BODY_TASKS.into(), Value::Bool(true));
