@@ -27,18 +27,18 @@ use toon::Number;
 
 /// Containers and `default` replacements allowed around a value (the root has
 /// none), as deep as the `toon` crate's own limit.
-const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
+pub(crate) const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
 
 /// An object a host-type rule or `default` was called on, and what it returned.
 type Replaced<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// What one `encode` (or `stats`) call shares across the objects it serializes.
 pub(crate) struct Ctx<'py> {
-    default: Option<Bound<'py, PyAny>>,
+    pub(crate) default: Option<Bound<'py, PyAny>>,
     /// `toonkit._host.replacement` and its "not handled" answer, once the package
     /// has registered them.
     host: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
-    sort_keys: bool,
+    pub(crate) sort_keys: bool,
     /// The containers (and objects replaced) being serialized, outermost first, by
     /// address: at the nesting limit, a repeated one is a circular reference.
     open: RefCell<Vec<usize>>,
@@ -106,22 +106,28 @@ impl<'py> Ctx<'py> {
 
     /// The error at the nesting limit: a circular reference if an open container (or
     /// replaced object) repeats, else a value nested too deeply.
-    fn depth_error(&self) -> PyErr {
+    pub(crate) fn depth_error(&self) -> PyErr {
+        self.depth_error_with(&[])
+    }
+
+    /// [`depth_error`](Self::depth_error) with `also` (objects being replaced) open too.
+    pub(crate) fn depth_error_with(&self, also: &[usize]) -> PyErr {
         let mut open = self.open.borrow().clone();
+        open.extend_from_slice(also);
         open.sort_unstable();
         let circular = open.windows(2).any(|w| w[0] == w[1]);
         PyValueError::new_err(if circular { CIRCULAR } else { TOO_DEEP })
     }
 
     /// Serializes a container (or a replaced object) with `obj` marked open.
-    fn open<T>(&self, obj: &Bound<'py, PyAny>, f: impl FnOnce() -> T) -> T {
+    pub(crate) fn open<T>(&self, obj: &Bound<'py, PyAny>, f: impl FnOnce() -> T) -> T {
         self.open.borrow_mut().push(obj.as_ptr() as usize);
         let result = f();
         self.open.borrow_mut().pop();
         result
     }
 
-    fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let addr = obj.as_ptr() as usize;
         if let Some((_, r)) = self.replaced.borrow().get(&addr) {
             return Ok(r.clone());
@@ -233,11 +239,11 @@ impl Serialize for PyValue<'_, '_> {
 
 /// Stack that must remain before a container's elements are serialized in place, and
 /// the size of each new segment when less is left (deep values on small stacks).
-const RED_ZONE: usize = 128 * 1024;
-const SEGMENT: usize = 4 * 1024 * 1024;
+pub(crate) const RED_ZONE: usize = 128 * 1024;
+pub(crate) const SEGMENT: usize = 4 * 1024 * 1024;
 /// The stack is checked at every this many levels: fewer levels than that use far
 /// less than [`RED_ZONE`].
-const CHECK_EVERY: usize = 8;
+pub(crate) const CHECK_EVERY: usize = 8;
 
 impl<'py> PyValue<'_, 'py> {
     /// Runs `f` (which serializes this container's elements), on a new stack segment
@@ -379,7 +385,7 @@ impl<'a, 'py> Iterator for BorrowedEntries<'a, 'py> {
 
 /// Fails if two keys of `d` spell the same once converted (`1` and `"1"`): keeping
 /// one would lose data, and a repeated key is not valid TOON.
-fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
+pub(crate) fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
     let mut seen = std::collections::HashSet::with_capacity(d.len());
     for k in d.keys() {
         let key = key_string(&k)?;
@@ -392,7 +398,7 @@ fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
 }
 
 /// The official package's error for keys that collide after conversion.
-fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
+pub(crate) fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
     let repr = PyString::new(py, key)
         .repr()
         .map(|r| r.to_string())
@@ -412,9 +418,9 @@ fn serialize_float<S: Serializer>(f: f64, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// 2^53: from here on not every integer is a float.
-const EXACT_FROM: f64 = 9_007_199_254_740_992.0;
+pub(crate) const EXACT_FROM: f64 = 9_007_199_254_740_992.0;
 /// The magnitude from which the canonical number form uses an exponent (spec §2).
-const EXPONENT_FROM: f64 = 1e21;
+pub(crate) const EXPONENT_FROM: f64 = 1e21;
 
 /// An int as serde data: `i64`/`u64` when it fits, else its exact digits through the
 /// `toon` crate's big-integer newtype.
@@ -442,7 +448,7 @@ fn serialize_int<S: Serializer>(
 
 /// The decimal digits of an int: `int.__repr__(i)`, which an int subclass (an
 /// `IntEnum`, say) cannot override.
-fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
+pub(crate) fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
     let digits = i.py().get_type::<PyInt>().call_method1("__repr__", (i,))?;
     Ok(digits.cast_into::<PyString>()?.to_cow()?.into_owned())
 }

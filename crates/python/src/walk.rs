@@ -1,0 +1,761 @@
+//! `encode`: Python objects straight into TOON lines, without serde in between.
+//!
+//! The walker reads the objects through [`views`](crate::views) and writes with the
+//! `toon` crate's one line writer and its form rules (`toon::__private::writer`), in
+//! the `Value` encoder's order of decisions, so the text is the one `toon` writes for
+//! the same data (the differential tests pin it to the official package's). Each
+//! container is written in one pass: an array is tried as a table row by row under a
+//! mark and taken back at the first row that does not fit; an object is tried as a
+//! keyed table only when all its values are dicts of one size.
+//!
+//! Look-aheads (is every item a primitive, do the rows fit the template) treat a
+//! value that raises (a `default` hook, a bad key) as not fitting; the error is then
+//! raised where the value is written, so errors come in document order, depth first,
+//! as from the serde route. A `default` hook or host-type rule runs once per object
+//! (its answer, or its exception, is kept for the call).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use toon::Delimiter;
+use toon::__private::writer::{
+    ArrayForm, Field, Kind, LineWriter, Mark, Place, Template, array_form, child_depth,
+    inline_separator, item_field_depth, kind_fits, may_be_keyed, row_separator, template,
+    write_cell, write_empty_array, write_entry_key, write_header, write_object_key,
+    write_primitive, write_root_primitive,
+};
+
+use crate::to_toon::{CHECK_EVERY, Ctx, MAX_DEPTH, RED_ZONE, SEGMENT};
+use crate::views::{Class, Entry, MapView, SeqView, classify, with_primitive};
+
+/// The `toon` crate's nesting limit for containers (the root container is level 1).
+const MAX_LEVEL: usize = toon::DEFAULT_MAX_DEPTH;
+
+/// Encodes `obj` as a TOON document.
+pub(crate) fn encode<'py>(
+    ctx: &Ctx<'py>,
+    obj: &Bound<'py, PyAny>,
+    indent_size: usize,
+    delimiter: Delimiter,
+) -> PyResult<String> {
+    let mut walker = Walker {
+        ctx,
+        w: LineWriter::new(indent_size),
+        delimiter,
+        failed: RefCell::new(HashMap::new()),
+    };
+    walker.root(obj)?;
+    Ok(walker.w.out)
+}
+
+/// One `encode` call.
+struct Walker<'c, 'py> {
+    ctx: &'c Ctx<'py>,
+    w: LineWriter<'static>,
+    delimiter: Delimiter,
+    /// The exception a host-type rule or `default` raised for each object, by
+    /// address (with the object, so the address stays its own): asked again, the
+    /// same exception is raised without calling the hook again.
+    failed: RefCell<HashMap<usize, (Bound<'py, PyAny>, PyErr)>>,
+}
+
+/// A value after its replacements: the object to read (`None`: the value itself),
+/// its class, and its depth (containers and replacements around it).
+struct Res<'py> {
+    replaced: Option<Bound<'py, PyAny>>,
+    class: Class,
+    depth: usize,
+}
+
+impl<'py> Res<'py> {
+    #[inline]
+    fn obj<'s>(&'s self, orig: &'s Bound<'py, PyAny>) -> &'s Bound<'py, PyAny> {
+        self.replaced.as_ref().unwrap_or(orig)
+    }
+}
+
+/// The rows of a would-be table: a list's items, or a dict's values with their keys
+/// (a keyed table).
+enum Rows<'r, 'a, 'py> {
+    Seq(&'r SeqView<'a, 'py>),
+    Map(&'r MapView<'a, 'py>),
+}
+
+impl<'py> Rows<'_, '_, 'py> {
+    fn len(&self) -> usize {
+        match self {
+            Rows::Seq(s) => s.len(),
+            Rows::Map(m) => m.len(),
+        }
+    }
+
+    /// Calls `f` with each row (and its entry key) while it returns `Ok(true)`.
+    fn each(
+        &self,
+        mut f: impl FnMut(usize, Option<&str>, &Bound<'py, PyAny>) -> PyResult<bool>,
+    ) -> PyResult<bool> {
+        match self {
+            Rows::Seq(s) => {
+                for i in 0..s.len() {
+                    let item = s.get(i)?;
+                    if !f(i, None, &item)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Rows::Map(m) => m.each(|i, e| f(i, Some(e.key), e.value)),
+        }
+    }
+}
+
+/// What a table writes: the header's key, count and kind, and where the rows go.
+struct TableSpec<'k> {
+    key: Option<&'k str>,
+    keyed: bool,
+    /// Nesting level of the row objects.
+    row_level: usize,
+    /// Indentation depth of the row lines.
+    row_depth: usize,
+}
+
+/// Runs `f` on a new stack segment if this one is nearly used up (checked every
+/// [`CHECK_EVERY`] levels).
+#[inline]
+fn guard<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    if depth.is_multiple_of(CHECK_EVERY) {
+        stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+    } else {
+        f()
+    }
+}
+
+/// A resolved dict as a `PyDict`.
+#[inline]
+fn dict<'s, 'py>(obj: &'s Bound<'py, PyAny>) -> &'s Bound<'py, PyDict> {
+    // SAFETY: called on objects of `Class::Dict`, dict instances only.
+    unsafe { obj.cast_unchecked::<PyDict>() }
+}
+
+/// Whether a row's key is `field`'s name: the same text in place (a key object
+/// shared between rows, as interned keys are) before the bytes are compared.
+#[inline]
+fn same_key(field: &Field<'_>, key: &str) -> bool {
+    field.name.len() == key.len()
+        && ((field.origin != 0 && field.origin == key.as_ptr() as usize) || *field.name == *key)
+}
+
+impl<'c, 'py> Walker<'c, 'py> {
+    /// `obj` at `depth`, after the host-type rules and `default` where it has no
+    /// TOON form of its own.
+    #[inline]
+    fn resolve(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Res<'py>> {
+        if depth >= MAX_DEPTH {
+            return Err(self.ctx.depth_error());
+        }
+        match classify(obj) {
+            Some(class) => Ok(Res {
+                replaced: None,
+                class,
+                depth,
+            }),
+            None => self.resolve_replaced(obj, depth),
+        }
+    }
+
+    #[cold]
+    fn resolve_replaced(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Res<'py>> {
+        let mut chain = vec![obj.as_ptr() as usize];
+        let mut current = self.replace(obj)?;
+        let mut depth = depth + 1;
+        loop {
+            if depth >= MAX_DEPTH {
+                return Err(self.ctx.depth_error_with(&chain));
+            }
+            if let Some(class) = classify(&current) {
+                return Ok(Res {
+                    replaced: Some(current),
+                    class,
+                    depth,
+                });
+            }
+            chain.push(current.as_ptr() as usize);
+            let next = self.replace(&current)?;
+            current = next;
+            depth += 1;
+        }
+    }
+
+    /// The replacement of `obj` (the host-type rules, then `default`), once per object.
+    fn replace(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let addr = obj.as_ptr() as usize;
+        if let Some((_, e)) = self.failed.borrow().get(&addr) {
+            return Err(e.clone_ref(obj.py()));
+        }
+        self.ctx.replacement(obj).inspect_err(|e| {
+            self.failed
+                .borrow_mut()
+                .insert(addr, (obj.clone(), e.clone_ref(obj.py())));
+        })
+    }
+
+    /// What `r` is, as the table rules see it.
+    #[inline]
+    fn kind(r: &Res<'py>, orig: &Bound<'py, PyAny>) -> Kind {
+        match r.class {
+            Class::Dict if !dict(r.obj(orig)).is_empty() => Kind::Object,
+            Class::Dict | Class::List | Class::Tuple => Kind::Other,
+            _ => Kind::Primitive,
+        }
+    }
+
+    /// Writes the primitive `obj` of class `class`.
+    #[inline]
+    fn primitive(&mut self, obj: &Bound<'py, PyAny>, class: Class) -> PyResult<()> {
+        let delimiter = self.delimiter;
+        let out = &mut self.w.out;
+        with_primitive(obj, class, |p| write_primitive(out, p, delimiter))
+    }
+
+    fn header(&mut self, key: Option<&str>, len: usize, keyed: bool, fields: Option<&[Field<'_>]>) {
+        write_header(&mut self.w.out, key, len, keyed, self.delimiter, fields);
+    }
+
+    /// The whole document. A root `{}` writes nothing; a root string that starts
+    /// with U+FEFF is always quoted.
+    fn root(&mut self, obj: &Bound<'py, PyAny>) -> PyResult<()> {
+        let r = self.resolve(obj, 0)?;
+        let o = r.obj(obj);
+        let ctx = self.ctx;
+        match r.class {
+            Class::List | Class::Tuple => {
+                self.w.line(0);
+                self.array(o, r.class, Place::Root, None, child_depth(0, false), 1, r.depth)
+            }
+            Class::Dict => ctx.open(o, || {
+                let map = MapView::of(ctx, dict(o))?;
+                if self.keyed_candidate(Place::Root, &map, r.depth) {
+                    let mark = self.w.mark();
+                    self.w.line(0);
+                    if self.try_keyed(mark, None, &map, 2, 1, r.depth)? {
+                        return Ok(());
+                    }
+                }
+                self.fields(&map, 0, 1, r.depth)
+            }),
+            class => {
+                self.w.line(0);
+                let delimiter = self.delimiter;
+                let out = &mut self.w.out;
+                with_primitive(o, class, |p| write_root_primitive(out, p, delimiter))
+            }
+        }
+    }
+
+    /// The fields of an object at `level` (at `pd`), one per line at `depth`.
+    fn fields(&mut self, map: &MapView<'_, 'py>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
+        map.each(|_, e| {
+            self.field(e.key, e.value, depth, level, pd + 1)?;
+            Ok(true)
+        })?;
+        Ok(())
+    }
+
+    /// One field of an object at `level`, starting a line at `depth`.
+    fn field(
+        &mut self,
+        key: &str,
+        value: &Bound<'py, PyAny>,
+        depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let r = self.resolve(value, pd)?;
+        let o = r.obj(value);
+        self.w.line(depth);
+        match r.class {
+            Class::List | Class::Tuple => {
+                let rows = child_depth(depth, false);
+                self.array(o, r.class, Place::Field, Some(key), rows, level + 1, r.depth)
+            }
+            Class::Dict => self.object_value(key, o, child_depth(depth, false), level + 1, r.depth),
+            class => {
+                write_entry_key(&mut self.w.out, key);
+                self.primitive(o, class)
+            }
+        }
+    }
+
+    /// An array `o` at `level` on a started line, marked open while it is written.
+    #[allow(clippy::too_many_arguments)]
+    fn array(
+        &mut self,
+        o: &Bound<'py, PyAny>,
+        class: Class,
+        place: Place,
+        key: Option<&str>,
+        child_depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let ctx = self.ctx;
+        ctx.open(o, || {
+            guard(pd, || {
+                let seq = SeqView::of(ctx, o, class);
+                self.array_body(place, key, &seq, child_depth, level, pd)
+            })
+        })
+    }
+
+    /// An object `o` under `key` on a started line: a keyed table, or `key:` and its
+    /// fields at `child_depth`.
+    fn object_value(
+        &mut self,
+        key: &str,
+        o: &Bound<'py, PyAny>,
+        child_depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let ctx = self.ctx;
+        ctx.open(o, || {
+            guard(pd, || {
+                let map = MapView::of(ctx, dict(o))?;
+                if self.keyed_candidate(Place::Field, &map, pd) {
+                    let mark = self.w.mark();
+                    if self.try_keyed(mark, Some(key), &map, level + 1, child_depth, pd)? {
+                        return Ok(());
+                    }
+                }
+                write_object_key(&mut self.w.out, key);
+                self.fields(&map, child_depth, level, pd)
+            })
+        })
+    }
+
+    /// An array at `level` (at `pd`) on a started line, in the form [`array_form`]
+    /// gives it at `place`, its items or rows at `child_depth`.
+    fn array_body(
+        &mut self,
+        place: Place,
+        key: Option<&str>,
+        seq: &SeqView<'_, 'py>,
+        child_depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let all_primitive = self.all_primitive(seq, pd + 1);
+        match array_form(place, seq.len(), all_primitive) {
+            ArrayForm::Empty => write_empty_array(&mut self.w.out, key),
+            ArrayForm::Inline => self.inline(key, seq, pd + 1)?,
+            ArrayForm::TableOrList => {
+                let rows = Rows::Seq(seq);
+                if self.same_sizes(&rows, pd + 1) {
+                    let mark = self.w.mark();
+                    let spec = TableSpec {
+                        key,
+                        keyed: false,
+                        row_level: level + 1,
+                        row_depth: child_depth,
+                    };
+                    if self.try_table(mark, &spec, &rows, pd + 1)? {
+                        return Ok(());
+                    }
+                }
+                self.list(key, seq, child_depth, level, pd)?;
+            }
+            ArrayForm::List => self.list(key, seq, child_depth, level, pd)?,
+        }
+        Ok(())
+    }
+
+    /// Whether every item resolves to a primitive (one that raises does not).
+    fn all_primitive(&self, seq: &SeqView<'_, 'py>, pd: usize) -> bool {
+        (0..seq.len()).all(|i| {
+            seq.get(i)
+                .and_then(|item| self.resolve(&item, pd))
+                .is_ok_and(|r| r.class.is_primitive())
+        })
+    }
+
+    /// An inline primitive array on a started line: `key[N]: v1,v2`.
+    fn inline(&mut self, key: Option<&str>, seq: &SeqView<'_, 'py>, pd: usize) -> PyResult<()> {
+        self.header(key, seq.len(), false, None);
+        let delimiter = self.delimiter;
+        for i in 0..seq.len() {
+            let item = seq.get(i)?;
+            let r = self.resolve(&item, pd)?;
+            let sep = inline_separator(i, delimiter);
+            let out = &mut self.w.out;
+            with_primitive(r.obj(&item), r.class, |p| write_cell(out, Some(sep), p, delimiter))?;
+        }
+        Ok(())
+    }
+
+    /// An expanded list: the header, then each item as `- …` at `child_depth`.
+    fn list(
+        &mut self,
+        key: Option<&str>,
+        seq: &SeqView<'_, 'py>,
+        child_depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        self.header(key, seq.len(), false, None);
+        for i in 0..seq.len() {
+            let item = seq.get(i)?;
+            self.list_item(&item, child_depth, level, pd + 1)?;
+        }
+        Ok(())
+    }
+
+    /// One item of an expanded list at `depth`; the list is at `level`.
+    fn list_item(
+        &mut self,
+        item: &Bound<'py, PyAny>,
+        depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let r = self.resolve(item, pd)?;
+        let o = r.obj(item);
+        match r.class {
+            Class::List | Class::Tuple => {
+                self.w.item(depth);
+                let items = child_depth(depth, false);
+                self.array(o, r.class, Place::ListItem, None, items, level + 1, r.depth)
+            }
+            Class::Dict => self.object_item(o, depth, level + 1, r.depth),
+            class => {
+                self.w.item(depth);
+                self.primitive(o, class)
+            }
+        }
+    }
+
+    /// An object at `level` as a list item at `depth`: the first field on the
+    /// hyphen line, the others at depth + 1; a bare `-` if empty.
+    fn object_item(&mut self, o: &Bound<'py, PyAny>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
+        let ctx = self.ctx;
+        ctx.open(o, || {
+            guard(pd, || {
+                let map = MapView::of(ctx, dict(o))?;
+                if map.len() == 0 {
+                    self.w.empty_item(depth);
+                    return Ok(());
+                }
+                map.each(|i, e| {
+                    if i == 0 {
+                        self.first_item_field(e.key, e.value, depth, level, pd + 1)?;
+                    } else {
+                        self.field(e.key, e.value, item_field_depth(depth), level, pd + 1)?;
+                    }
+                    Ok(true)
+                })?;
+                Ok(())
+            })
+        })
+    }
+
+    /// The first field of an object at `level` that is a list item at `depth`, on
+    /// the hyphen line.
+    fn first_item_field(
+        &mut self,
+        key: &str,
+        value: &Bound<'py, PyAny>,
+        depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let r = self.resolve(value, pd)?;
+        let o = r.obj(value);
+        self.w.item(depth);
+        match r.class {
+            Class::List | Class::Tuple => {
+                let rows = child_depth(depth, true);
+                self.array(o, r.class, Place::Field, Some(key), rows, level + 1, r.depth)
+            }
+            Class::Dict => self.object_value(key, o, child_depth(depth, true), level + 1, r.depth),
+            class => {
+                write_entry_key(&mut self.w.out, key);
+                self.primitive(o, class)
+            }
+        }
+    }
+
+    /// Whether an object at `place` (at `pd`) is tried as a keyed table: the form
+    /// rule, and every value a dict of the same non-zero size.
+    fn keyed_candidate(&self, place: Place, map: &MapView<'_, 'py>, pd: usize) -> bool {
+        may_be_keyed(place, Some(map.len())) && self.same_sizes(&Rows::Map(map), pd + 1)
+    }
+
+    /// Whether every row resolves to a dict with as many entries as the first, which
+    /// is non-empty.
+    fn same_sizes(&self, rows: &Rows<'_, '_, 'py>, pd: usize) -> bool {
+        let mut size = 0;
+        rows.each(|i, _, row| {
+            let Ok(r) = self.resolve(row, pd) else {
+                return Ok(false);
+            };
+            if r.class != Class::Dict {
+                return Ok(false);
+            }
+            let n = dict(r.obj(row)).len();
+            if i == 0 {
+                size = n;
+            }
+            Ok(n > 0 && n == size)
+        })
+        .unwrap_or(false)
+    }
+
+    /// An object of two or more entries as a keyed table on a started line.
+    fn try_keyed(
+        &mut self,
+        mark: Mark,
+        key: Option<&str>,
+        map: &MapView<'_, 'py>,
+        entry_level: usize,
+        entry_depth: usize,
+        pd: usize,
+    ) -> PyResult<bool> {
+        let spec = TableSpec {
+            key,
+            keyed: true,
+            row_level: entry_level,
+            row_depth: entry_depth,
+        };
+        self.try_table(mark, &spec, &Rows::Map(map), pd + 1)
+    }
+
+    /// Writes `rows` (at `pd`) as a table or keyed table on a started line, checking
+    /// each row against the first row's fields just before writing it. If a row does
+    /// not fit, everything since `mark` is taken back and `false` returned.
+    fn try_table(
+        &mut self,
+        mark: Mark,
+        spec: &TableSpec<'_>,
+        rows: &Rows<'_, '_, 'py>,
+        pd: usize,
+    ) -> PyResult<bool> {
+        let mut fields: Option<Vec<Field<'static>>> = None;
+        let len = rows.len();
+        let complete = rows.each(|i, entry_key, row| {
+            let ordered = match &fields {
+                None => {
+                    let Some(first) = self.first_row_fields(row, spec.row_level, pd) else {
+                        return Ok(false);
+                    };
+                    self.header(spec.key, len, spec.keyed, Some(&first));
+                    fields = Some(first);
+                    true
+                }
+                Some(fields) => match self.row_matches(fields, row, pd) {
+                    Some(ordered) => ordered,
+                    None => return Ok(false),
+                },
+            };
+            let _ = i;
+            if let Some(fields) = &fields {
+                self.row(spec.row_depth, entry_key, row, fields, ordered, pd)?;
+            }
+            Ok(true)
+        })?;
+        if complete && fields.is_some() {
+            self.w.release(mark);
+            Ok(true)
+        } else {
+            self.w.rewind(mark);
+            Ok(false)
+        }
+    }
+
+    /// The field list the first row prescribes, `None` if the rules rule the table
+    /// out (or reading the row raises).
+    fn first_row_fields(
+        &self,
+        row: &Bound<'py, PyAny>,
+        row_level: usize,
+        pd: usize,
+    ) -> Option<Vec<Field<'static>>> {
+        let r = self.resolve(row, pd).ok()?;
+        if r.class != Class::Dict || template(Self::kind(&r, row), row_level, MAX_LEVEL) != Template::Group {
+            return None;
+        }
+        let map = MapView::of(self.ctx, dict(r.obj(row))).ok()?;
+        self.template(&map, row_level, r.depth)
+    }
+
+    fn template(&self, map: &MapView<'_, 'py>, level: usize, pd: usize) -> Option<Vec<Field<'static>>> {
+        let mut fields = Vec::with_capacity(map.len());
+        let done = map.each(|_, e: Entry<'_, 'py>| {
+            let Ok(r) = self.resolve(e.value, pd + 1) else {
+                return Ok(false);
+            };
+            let mut field = match template(Self::kind(&r, e.value), level + 1, MAX_LEVEL) {
+                Template::Leaf => Field::leaf(e.key.to_owned()),
+                Template::Group => {
+                    let Ok(child) = MapView::of(self.ctx, dict(r.obj(e.value))) else {
+                        return Ok(false);
+                    };
+                    match guard(r.depth, || self.template(&child, level + 1, r.depth)) {
+                        Some(group) => Field::group(e.key.to_owned(), group),
+                        None => return Ok(false),
+                    }
+                }
+                Template::NotATable => return Ok(false),
+            };
+            field.origin = e.key_addr;
+            fields.push(field);
+            Ok(true)
+        });
+        matches!(done, Ok(true)).then_some(fields)
+    }
+
+    /// If `row` fits `fields` (the same keys, primitives at the leaves, dicts of the
+    /// same shape at the groups), whether its keys are in field order at every level.
+    fn row_matches(&self, fields: &[Field<'_>], row: &Bound<'py, PyAny>, pd: usize) -> Option<bool> {
+        let r = self.resolve(row, pd).ok()?;
+        if r.class != Class::Dict {
+            return None;
+        }
+        let map = MapView::of(self.ctx, dict(r.obj(row))).ok()?;
+        let mut ordered = true;
+        self.matches(fields, &map, &mut ordered, r.depth)
+            .then_some(ordered)
+    }
+
+    fn matches(&self, fields: &[Field<'_>], map: &MapView<'_, 'py>, ordered: &mut bool, pd: usize) -> bool {
+        if map.len() != fields.len() {
+            return false;
+        }
+        // The usual case: the row's keys come in field order.
+        let mut in_order = true;
+        let done = map.each(|i, e| {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, e.key)) else {
+                in_order = false;
+                return Ok(false);
+            };
+            Ok(self.fits(field, e.value, ordered, pd + 1))
+        });
+        match done {
+            Ok(true) => return true,
+            Err(_) => return false,
+            Ok(false) if in_order => return false,
+            Ok(false) => {}
+        }
+        *ordered = false;
+        fields.iter().all(|field| {
+            self.find(map, &field.name)
+                .is_some_and(|v| self.fits(field, &v, ordered, pd + 1))
+        })
+    }
+
+    /// The value under `name` in `map`.
+    fn find(&self, map: &MapView<'_, 'py>, name: &str) -> Option<Bound<'py, PyAny>> {
+        let mut found = None;
+        map.each(|_, e| {
+            if e.key == name {
+                found = Some(e.value.clone());
+                return Ok(false);
+            }
+            Ok(true)
+        })
+        .ok()?;
+        found
+    }
+
+    /// Whether `value` (at `pd`) fits `field`: of the field's kind, and for a group a
+    /// dict whose entries fit the group.
+    fn fits(&self, field: &Field<'_>, value: &Bound<'py, PyAny>, ordered: &mut bool, pd: usize) -> bool {
+        let Ok(r) = self.resolve(value, pd) else {
+            return false;
+        };
+        if !kind_fits(field, Self::kind(&r, value)) {
+            return false;
+        }
+        match (&field.children, r.class) {
+            (Some(group), Class::Dict) => {
+                let Ok(child) = MapView::of(self.ctx, dict(r.obj(value))) else {
+                    return false;
+                };
+                guard(r.depth, || self.matches(group, &child, ordered, r.depth))
+            }
+            _ => true,
+        }
+    }
+
+    /// One table row at `depth`: `entry: cells` in a keyed table, else the cells.
+    fn row(
+        &mut self,
+        depth: usize,
+        entry_key: Option<&str>,
+        row: &Bound<'py, PyAny>,
+        fields: &[Field<'_>],
+        ordered: bool,
+        pd: usize,
+    ) -> PyResult<()> {
+        let r = self.resolve(row, pd)?;
+        let map = MapView::of(self.ctx, dict(r.obj(row)))?;
+        self.w.line(depth);
+        if let Some(entry_key) = entry_key {
+            write_entry_key(&mut self.w.out, entry_key);
+        }
+        self.cells(&map, fields, ordered, &mut true, r.depth)
+    }
+
+    /// The leaf values of a row in depth-first field order, joined by the delimiter.
+    fn cells(
+        &mut self,
+        map: &MapView<'_, 'py>,
+        fields: &[Field<'_>],
+        ordered: bool,
+        first: &mut bool,
+        pd: usize,
+    ) -> PyResult<()> {
+        if ordered {
+            map.each(|i, e| {
+                if let Some(field) = fields.get(i) {
+                    self.cell(field, e.value, ordered, first, pd + 1)?;
+                }
+                Ok(true)
+            })?;
+        } else {
+            for field in fields {
+                if let Some(value) = self.find(map, &field.name) {
+                    self.cell(field, &value, ordered, first, pd + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cell of a leaf field, or the cells of a group.
+    #[inline]
+    fn cell(
+        &mut self,
+        field: &Field<'_>,
+        value: &Bound<'py, PyAny>,
+        ordered: bool,
+        first: &mut bool,
+        pd: usize,
+    ) -> PyResult<()> {
+        let r = self.resolve(value, pd)?;
+        let o = r.obj(value);
+        match (&field.children, r.class) {
+            (None, class) if class.is_primitive() => {
+                let delimiter = self.delimiter;
+                let sep = row_separator(first, delimiter);
+                let out = &mut self.w.out;
+                with_primitive(o, class, |p| write_cell(out, sep, p, delimiter))
+            }
+            (Some(group), Class::Dict) => {
+                let map = MapView::of(self.ctx, dict(o))?;
+                guard(r.depth, || self.cells(&map, group, ordered, first, r.depth))
+            }
+            _ => Ok(()),
+        }
+    }
+}
