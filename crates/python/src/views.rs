@@ -6,6 +6,7 @@
 //!
 //! The mapping is [`to_toon`](crate::to_toon)'s (the official package's): see there.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use pyo3::prelude::*;
@@ -168,14 +169,40 @@ pub(crate) enum MapView<'a, 'py> {
     Snap(Vec<(String, Bound<'py, PyAny>)>),
 }
 
-/// One entry of a [`MapView`]: its key text, the address of that text when it is an
-/// exact str's own UTF-8 read in place (0 otherwise), so that a key object shared
-/// between rows (interned keys are) is recognised before its bytes are compared, and
-/// the value.
+/// One entry of a [`MapView`]: its key and value. A key that is an exact str is
+/// kept as the object, its text read only when asked for, so that a key object shared
+/// between rows (interned keys are) is recognised by its address alone.
 pub(crate) struct Entry<'e, 'py> {
-    pub(crate) key: &'e str,
-    pub(crate) key_addr: usize,
+    key: EntryKey<'e, 'py>,
     pub(crate) value: &'e Bound<'py, PyAny>,
+}
+
+enum EntryKey<'e, 'py> {
+    Str(&'e Bound<'py, PyString>),
+    Text(&'e str),
+}
+
+impl<'e, 'py> Entry<'e, 'py> {
+    /// The key's text.
+    #[inline]
+    pub(crate) fn key(&self) -> PyResult<Cow<'e, str>> {
+        match self.key {
+            EntryKey::Str(s) => Ok(match Text::of(s)? {
+                Text::Str(text) => text,
+                text => Cow::Owned(text.as_str()?.to_owned()),
+            }),
+            EntryKey::Text(text) => Ok(Cow::Borrowed(text)),
+        }
+    }
+
+    /// The address of the key object when it is an exact str read in place, else 0.
+    #[inline]
+    pub(crate) fn key_addr(&self) -> usize {
+        match self.key {
+            EntryKey::Str(s) => s.as_ptr() as usize,
+            EntryKey::Text(_) => 0,
+        }
+    }
 }
 
 impl<'a, 'py> MapView<'a, 'py> {
@@ -238,13 +265,10 @@ impl<'a, 'py> MapView<'a, 'py> {
                     // SAFETY: the dict holds both.
                     let (k, v) = unsafe { (Borrowed::from_ptr(py, k), Borrowed::from_ptr(py, v)) };
                     let go = if let Ok(s) = k.cast_exact::<PyString>() {
-                        let text = Text::of(&s)?;
-                        let key = text.as_str()?;
                         f(
                             i,
                             Entry {
-                                key,
-                                key_addr: key.as_ptr() as usize,
+                                key: EntryKey::Str(&s),
                                 value: &v,
                             },
                         )?
@@ -259,8 +283,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                         f(
                             i,
                             Entry {
-                                key,
-                                key_addr: 0,
+                                key: EntryKey::Text(key),
                                 value: &v,
                             },
                         )?
@@ -276,8 +299,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                     if !f(
                         i,
                         Entry {
-                            key,
-                            key_addr: 0,
+                            key: EntryKey::Text(key),
                             value,
                         },
                     )? {

@@ -106,7 +106,7 @@ impl<'py> Rows<'_, '_, 'py> {
                 }
                 Ok(true)
             }
-            Rows::Map(m) => m.each(|i, e| f(i, Some(e.key), e.value)),
+            Rows::Map(m) => m.each(|i, e| f(i, Some(&e.key()?), e.value)),
         }
     }
 }
@@ -139,12 +139,13 @@ fn dict<'s, 'py>(obj: &'s Bound<'py, PyAny>) -> &'s Bound<'py, PyDict> {
     unsafe { obj.cast_unchecked::<PyDict>() }
 }
 
-/// Whether a row's key is `field`'s name: the same text in place (a key object
-/// shared between rows, as interned keys are) before the bytes are compared.
+/// Whether an entry's key is `field`'s name: the first row's key object itself (a
+/// key shared between rows, as interned keys are; its address is the field's
+/// `origin`) before the text is compared. A key that cannot be read is no match.
 #[inline]
-fn same_key(field: &Field<'_>, key: &str) -> bool {
-    field.name.len() == key.len()
-        && ((field.origin != 0 && field.origin == key.as_ptr() as usize) || *field.name == *key)
+fn same_key(field: &Field<'_>, e: &Entry<'_, '_>) -> bool {
+    (field.origin != 0 && field.origin == e.key_addr())
+        || e.key().is_ok_and(|key| *field.name == *key)
 }
 
 impl<'c, 'py> Walker<'c, 'py> {
@@ -257,7 +258,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     /// The fields of an object at `level` (at `pd`), one per line at `depth`.
     fn fields(&mut self, map: &MapView<'_, 'py>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
         map.each(|_, e| {
-            self.field(e.key, e.value, depth, level, pd + 1)?;
+            self.field(&e.key()?, e.value, depth, level, pd + 1)?;
             Ok(true)
         })?;
         Ok(())
@@ -448,9 +449,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                 }
                 map.each(|i, e| {
                     if i == 0 {
-                        self.first_item_field(e.key, e.value, depth, level, pd + 1)?;
+                        self.first_item_field(&e.key()?, e.value, depth, level, pd + 1)?;
                     } else {
-                        self.field(e.key, e.value, item_field_depth(depth), level, pd + 1)?;
+                        self.field(&e.key()?, e.value, item_field_depth(depth), level, pd + 1)?;
                     }
                     Ok(true)
                 })?;
@@ -552,10 +553,25 @@ impl<'c, 'py> Walker<'c, 'py> {
                     fields = Some(first);
                     true
                 }
-                Some(fields) => match self.row_matches(fields, row, pd) {
-                    Some(ordered) => ordered,
-                    None => return Ok(false),
-                },
+                Some(fields) => {
+                    // The usual row is checked as it is written (one walk over it);
+                    // one that does not fit in field order is taken back and looked
+                    // at again.
+                    let row_mark = self.w.mark();
+                    self.w.line(spec.row_depth);
+                    if let Some(entry_key) = entry_key {
+                        write_entry_key(&mut self.w.out, entry_key);
+                    }
+                    if self.fit_row(fields, row, pd) {
+                        self.w.release(row_mark);
+                        return Ok(true);
+                    }
+                    self.w.rewind(row_mark);
+                    match self.row_matches(fields, row, pd) {
+                        Some(ordered) => ordered,
+                        None => return Ok(false),
+                    }
+                }
             };
             let _ = i;
             if let Some(fields) = &fields {
@@ -594,24 +610,74 @@ impl<'c, 'py> Walker<'c, 'py> {
             let Ok(r) = self.resolve(e.value, pd + 1) else {
                 return Ok(false);
             };
+            let key = e.key()?;
             let mut field = match template(Self::kind(&r, e.value), level + 1, MAX_LEVEL) {
-                Template::Leaf => Field::leaf(e.key.to_owned()),
+                Template::Leaf => Field::leaf(key.into_owned()),
                 Template::Group => {
                     let Ok(child) = MapView::of(self.ctx, dict(r.obj(e.value))) else {
                         return Ok(false);
                     };
                     match guard(r.depth, || self.template(&child, level + 1, r.depth)) {
-                        Some(group) => Field::group(e.key.to_owned(), group),
+                        Some(group) => Field::group(key.into_owned(), group),
                         None => return Ok(false),
                     }
                 }
                 Template::NotATable => return Ok(false),
             };
-            field.origin = e.key_addr;
+            field.origin = e.key_addr();
             fields.push(field);
             Ok(true)
         });
         matches!(done, Ok(true)).then_some(fields)
+    }
+
+    /// Writes the cells of `row` (at `pd`) if it fits `fields` with its keys in field
+    /// order at every level; `false` (with part of the row written) if it does not,
+    /// or if reading or writing it raises.
+    fn fit_row(&mut self, fields: &[Field<'_>], row: &Bound<'py, PyAny>, pd: usize) -> bool {
+        let Ok(r) = self.resolve(row, pd) else {
+            return false;
+        };
+        if r.class != Class::Dict {
+            return false;
+        }
+        let Ok(map) = MapView::of(self.ctx, dict(r.obj(row))) else {
+            return false;
+        };
+        matches!(self.fit_cells(fields, &map, &mut true, r.depth), Ok(true))
+    }
+
+    fn fit_cells(
+        &mut self,
+        fields: &[Field<'_>],
+        map: &MapView<'_, 'py>,
+        first: &mut bool,
+        pd: usize,
+    ) -> PyResult<bool> {
+        if map.len() != fields.len() {
+            return Ok(false);
+        }
+        map.each(|i, e| {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
+                return Ok(false);
+            };
+            let r = self.resolve(e.value, pd + 1)?;
+            let o = r.obj(e.value);
+            match (&field.children, r.class) {
+                (None, class) if class.is_primitive() => {
+                    let delimiter = self.delimiter;
+                    let sep = row_separator(first, delimiter);
+                    let out = &mut self.w.out;
+                    with_primitive(o, class, |p| write_cell(out, sep, p, delimiter))?;
+                    Ok(true)
+                }
+                (Some(group), Class::Dict) => {
+                    let child = MapView::of(self.ctx, dict(o))?;
+                    guard(r.depth, || self.fit_cells(group, &child, first, r.depth))
+                }
+                _ => Ok(false),
+            }
+        })
     }
 
     /// If `row` fits `fields` (the same keys, primitives at the leaves, dicts of the
@@ -634,7 +700,7 @@ impl<'c, 'py> Walker<'c, 'py> {
         // The usual case: the row's keys come in field order.
         let mut in_order = true;
         let done = map.each(|i, e| {
-            let Some(field) = fields.get(i).filter(|f| same_key(f, e.key)) else {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
                 in_order = false;
                 return Ok(false);
             };
@@ -657,7 +723,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     fn find(&self, map: &MapView<'_, 'py>, name: &str) -> Option<Bound<'py, PyAny>> {
         let mut found = None;
         map.each(|_, e| {
-            if e.key == name {
+            if e.key()? == name {
                 found = Some(e.value.clone());
                 return Ok(false);
             }

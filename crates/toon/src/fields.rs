@@ -13,10 +13,11 @@ pub struct Field<'a> {
     pub children: Option<Vec<Field<'a>>>,
     /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
     pub leaves: usize,
-    /// The address of the text the name was read from when it needed no unescaping
-    /// (0 otherwise): a sink over the whole document hands the name out borrowed from
-    /// there, once it has checked that the address lies in the document and spells the
-    /// name.
+    /// Where the name was read from, 0 if nowhere in particular. The decoder: the
+    /// address of the text, when it needed no unescaping (a sink over the whole
+    /// document hands the name out borrowed from there, once it has checked that the
+    /// address lies in the document and spells the name). An encoder's walker: the
+    /// address of the first row's key object, to recognise the same key in later rows.
     pub origin: usize,
 }
 
