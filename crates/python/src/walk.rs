@@ -40,14 +40,17 @@ pub(crate) fn encode<'py>(
     indent_size: usize,
     delimiter: Delimiter,
 ) -> PyResult<String> {
-    let mut walker = Walker {
-        ctx,
-        w: LineWriter::new(indent_size),
-        delimiter,
-        failed: RefCell::new(HashMap::new()),
-    };
-    walker.root(obj)?;
-    Ok(walker.w.out)
+    stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+        let mut walker = Walker {
+            ctx,
+            w: LineWriter::new(indent_size),
+            delimiter,
+            failed: RefCell::new(HashMap::new()),
+            stack_base: stack_here(),
+        };
+        walker.root(obj)?;
+        Ok(walker.w.out)
+    })
 }
 
 /// One `encode` call.
@@ -59,6 +62,8 @@ struct Walker<'c, 'py> {
     /// address (with the object, so the address stays its own): asked again, the
     /// same exception is raised without calling the hook again.
     failed: RefCell<HashMap<usize, (Bound<'py, PyAny>, PyErr)>>,
+    /// Where on the stack the walk started, with at least [`RED_ZONE`] left.
+    stack_base: usize,
 }
 
 /// A value after its replacements: the object to read (`None`: the value itself),
@@ -121,11 +126,24 @@ struct TableSpec<'k> {
     row_depth: usize,
 }
 
-/// Runs `f` on a new stack segment if this one is nearly used up (checked every
-/// [`CHECK_EVERY`] levels).
+/// Stack a walk may use beyond where it started (with at least [`RED_ZONE`] left)
+/// before it checks how much is left.
+const UNCHECKED: usize = RED_ZONE / 2;
+
+/// An address in the current stack frame.
+#[inline(always)]
+fn stack_here() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// Runs `f` (the elements of a container at `depth`), on a new stack segment if this
+/// one is nearly used up: checked every [`CHECK_EVERY`] levels once the walk has
+/// gone [`UNCHECKED`] bytes beyond `base`, where it started (shallow values never
+/// ask the system how much stack is left).
 #[inline]
-fn guard<R>(depth: usize, f: impl FnOnce() -> R) -> R {
-    if depth.is_multiple_of(CHECK_EVERY) {
+fn guard<R>(base: usize, depth: usize, f: impl FnOnce() -> R) -> R {
+    if depth.is_multiple_of(CHECK_EVERY) && base.abs_diff(stack_here()) > UNCHECKED {
         stacker::maybe_grow(RED_ZONE, SEGMENT, f)
     } else {
         f()
@@ -303,7 +321,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     ) -> PyResult<()> {
         let ctx = self.ctx;
         ctx.open(o, || {
-            guard(pd, || {
+            guard(self.stack_base, pd, || {
                 let seq = SeqView::of(ctx, o, class);
                 self.array_body(place, key, &seq, child_depth, level, pd)
             })
@@ -322,7 +340,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     ) -> PyResult<()> {
         let ctx = self.ctx;
         ctx.open(o, || {
-            guard(pd, || {
+            guard(self.stack_base, pd, || {
                 let map = MapView::of(ctx, dict(o))?;
                 if self.keyed_candidate(Place::Field, &map, pd) {
                     let mark = self.w.mark();
@@ -352,18 +370,17 @@ impl<'c, 'py> Walker<'c, 'py> {
             ArrayForm::Empty => write_empty_array(&mut self.w.out, key),
             ArrayForm::Inline => self.inline(key, seq, pd + 1)?,
             ArrayForm::TableOrList => {
-                let rows = Rows::Seq(seq);
-                if self.same_sizes(&rows, pd + 1) {
-                    let mark = self.w.mark();
-                    let spec = TableSpec {
-                        key,
-                        keyed: false,
-                        row_level: level + 1,
-                        row_depth: child_depth,
-                    };
-                    if self.try_table(mark, &spec, &rows, pd + 1)? {
-                        return Ok(());
-                    }
+                // Rows of different sizes are found as the table is written (no pass
+                // over the rows before it).
+                let mark = self.w.mark();
+                let spec = TableSpec {
+                    key,
+                    keyed: false,
+                    row_level: level + 1,
+                    row_depth: child_depth,
+                };
+                if self.try_table(mark, &spec, &Rows::Seq(seq), pd + 1)? {
+                    return Ok(());
                 }
                 self.list(key, seq, child_depth, level, pd)?;
             }
@@ -441,7 +458,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     fn object_item(&mut self, o: &Bound<'py, PyAny>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
         let ctx = self.ctx;
         ctx.open(o, || {
-            guard(pd, || {
+            guard(self.stack_base, pd, || {
                 let map = MapView::of(ctx, dict(o))?;
                 if map.len() == 0 {
                     self.w.empty_item(depth);
@@ -543,7 +560,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     ) -> PyResult<bool> {
         let mut fields: Option<Vec<Field<'static>>> = None;
         let len = rows.len();
-        let complete = rows.each(|i, entry_key, row| {
+        let complete = rows.each(|_, entry_key, row| {
             let ordered = match &fields {
                 None => {
                     let Some(first) = self.first_row_fields(row, spec.row_level, pd) else {
@@ -573,7 +590,6 @@ impl<'c, 'py> Walker<'c, 'py> {
                     }
                 }
             };
-            let _ = i;
             if let Some(fields) = &fields {
                 self.row(spec.row_depth, entry_key, row, fields, ordered, pd)?;
             }
@@ -617,7 +633,7 @@ impl<'c, 'py> Walker<'c, 'py> {
                     let Ok(child) = MapView::of(self.ctx, dict(r.obj(e.value))) else {
                         return Ok(false);
                     };
-                    match guard(r.depth, || self.template(&child, level + 1, r.depth)) {
+                    match guard(self.stack_base, r.depth, || self.template(&child, level + 1, r.depth)) {
                         Some(group) => Field::group(key.into_owned(), group),
                         None => return Ok(false),
                     }
@@ -673,7 +689,7 @@ impl<'c, 'py> Walker<'c, 'py> {
                 }
                 (Some(group), Class::Dict) => {
                     let child = MapView::of(self.ctx, dict(o))?;
-                    guard(r.depth, || self.fit_cells(group, &child, first, r.depth))
+                    guard(self.stack_base, r.depth, || self.fit_cells(group, &child, first, r.depth))
                 }
                 _ => Ok(false),
             }
@@ -747,7 +763,7 @@ impl<'c, 'py> Walker<'c, 'py> {
                 let Ok(child) = MapView::of(self.ctx, dict(r.obj(value))) else {
                     return false;
                 };
-                guard(r.depth, || self.matches(group, &child, ordered, r.depth))
+                guard(self.stack_base, r.depth, || self.matches(group, &child, ordered, r.depth))
             }
             _ => true,
         }
@@ -819,7 +835,7 @@ impl<'c, 'py> Walker<'c, 'py> {
             }
             (Some(group), Class::Dict) => {
                 let map = MapView::of(self.ctx, dict(o))?;
-                guard(r.depth, || self.cells(&map, group, ordered, first, r.depth))
+                guard(self.stack_base, r.depth, || self.cells(&map, group, ordered, first, r.depth))
             }
             _ => Ok(()),
         }
