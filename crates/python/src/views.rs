@@ -12,8 +12,8 @@ use std::collections::HashSet;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::{Borrowed, ffi};
-use toon::Number;
 use toon::__private::writer::Primitive;
+use toon::Number;
 
 use crate::to_toon::{
     Ctx, EXACT_FROM, EXPONENT_FROM, Text, duplicate_key, int_digits, key_string, unique_keys,
@@ -142,9 +142,8 @@ fn int_number(i: &Bound<'_, PyInt>) -> PyResult<Number> {
         return Ok(Number::from(v));
     }
     let digits = int_digits(i)?;
-    Number::from_integer_str(&digits).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(format!("not an integer: {digits}"))
-    })
+    Number::from_integer_str(&digits)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("not an integer: {digits}")))
 }
 
 /// A float as a number: an integral float of 2^53 or more (below 1e21, where the
@@ -364,9 +363,10 @@ impl<'a, 'py> SeqView<'a, 'py> {
                 Ok(unsafe { Borrowed::from_ptr(l.py(), item) })
             }
             SeqView::Tuple(t) => t.get_borrowed_item(i),
-            SeqView::Snap(items) => items.get(i).map(Bound::as_borrowed).ok_or_else(|| {
-                pyo3::exceptions::PyIndexError::new_err("list index out of range")
-            }),
+            SeqView::Snap(items) => items
+                .get(i)
+                .map(Bound::as_borrowed)
+                .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("list index out of range")),
         }
     }
 }

@@ -19,13 +19,13 @@ use std::collections::HashMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use toon::Delimiter;
 use toon::__private::writer::{
     ArrayForm, Field, Kind, LineWriter, Mark, Place, Template, array_form, child_depth,
     inline_separator, item_field_depth, kind_fits, may_be_keyed, row_separator, template,
     write_cell, write_empty_array, write_entry_key, write_header, write_object_key,
     write_primitive, write_root_primitive,
 };
+use toon::Delimiter;
 
 use crate::to_toon::{CHECK_EVERY, Ctx, MAX_DEPTH, RED_ZONE, SEGMENT};
 use crate::views::{Class, Entry, MapView, SeqView, classify, with_primitive};
@@ -251,7 +251,15 @@ impl<'c, 'py> Walker<'c, 'py> {
         match r.class {
             Class::List | Class::Tuple => {
                 self.w.line(0);
-                self.array(o, r.class, Place::Root, None, child_depth(0, false), 1, r.depth)
+                self.array(
+                    o,
+                    r.class,
+                    Place::Root,
+                    None,
+                    child_depth(0, false),
+                    1,
+                    r.depth,
+                )
             }
             Class::Dict => ctx.open(o, || {
                 let map = MapView::of(ctx, dict(o))?;
@@ -274,7 +282,13 @@ impl<'c, 'py> Walker<'c, 'py> {
     }
 
     /// The fields of an object at `level` (at `pd`), one per line at `depth`.
-    fn fields(&mut self, map: &MapView<'_, 'py>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
+    fn fields(
+        &mut self,
+        map: &MapView<'_, 'py>,
+        depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
         map.each(|_, e| {
             self.field(&e.key()?, e.value, depth, level, pd + 1)?;
             Ok(true)
@@ -297,7 +311,15 @@ impl<'c, 'py> Walker<'c, 'py> {
         match r.class {
             Class::List | Class::Tuple => {
                 let rows = child_depth(depth, false);
-                self.array(o, r.class, Place::Field, Some(key), rows, level + 1, r.depth)
+                self.array(
+                    o,
+                    r.class,
+                    Place::Field,
+                    Some(key),
+                    rows,
+                    level + 1,
+                    r.depth,
+                )
             }
             Class::Dict => self.object_value(key, o, child_depth(depth, false), level + 1, r.depth),
             class => {
@@ -407,7 +429,9 @@ impl<'c, 'py> Walker<'c, 'py> {
             let r = self.resolve(&item, pd)?;
             let sep = inline_separator(i, delimiter);
             let out = &mut self.w.out;
-            with_primitive(r.obj(&item), r.class, |p| write_cell(out, Some(sep), p, delimiter))?;
+            with_primitive(r.obj(&item), r.class, |p| {
+                write_cell(out, Some(sep), p, delimiter)
+            })?;
         }
         Ok(())
     }
@@ -455,7 +479,13 @@ impl<'c, 'py> Walker<'c, 'py> {
 
     /// An object at `level` as a list item at `depth`: the first field on the
     /// hyphen line, the others at depth + 1; a bare `-` if empty.
-    fn object_item(&mut self, o: &Bound<'py, PyAny>, depth: usize, level: usize, pd: usize) -> PyResult<()> {
+    fn object_item(
+        &mut self,
+        o: &Bound<'py, PyAny>,
+        depth: usize,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
         let ctx = self.ctx;
         ctx.open(o, || {
             guard(self.stack_base, pd, || {
@@ -493,7 +523,15 @@ impl<'c, 'py> Walker<'c, 'py> {
         match r.class {
             Class::List | Class::Tuple => {
                 let rows = child_depth(depth, true);
-                self.array(o, r.class, Place::Field, Some(key), rows, level + 1, r.depth)
+                self.array(
+                    o,
+                    r.class,
+                    Place::Field,
+                    Some(key),
+                    rows,
+                    level + 1,
+                    r.depth,
+                )
             }
             Class::Dict => self.object_value(key, o, child_depth(depth, true), level + 1, r.depth),
             class => {
@@ -613,14 +651,21 @@ impl<'c, 'py> Walker<'c, 'py> {
         pd: usize,
     ) -> Option<Vec<Field<'static>>> {
         let r = self.resolve(row, pd).ok()?;
-        if r.class != Class::Dict || template(Self::kind(&r, row), row_level, MAX_LEVEL) != Template::Group {
+        if r.class != Class::Dict
+            || template(Self::kind(&r, row), row_level, MAX_LEVEL) != Template::Group
+        {
             return None;
         }
         let map = MapView::of(self.ctx, dict(r.obj(row))).ok()?;
         self.template(&map, row_level, r.depth)
     }
 
-    fn template(&self, map: &MapView<'_, 'py>, level: usize, pd: usize) -> Option<Vec<Field<'static>>> {
+    fn template(
+        &self,
+        map: &MapView<'_, 'py>,
+        level: usize,
+        pd: usize,
+    ) -> Option<Vec<Field<'static>>> {
         let mut fields = Vec::with_capacity(map.len());
         let done = map.each(|_, e: Entry<'_, 'py>| {
             let Ok(r) = self.resolve(e.value, pd + 1) else {
@@ -633,7 +678,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                     let Ok(child) = MapView::of(self.ctx, dict(r.obj(e.value))) else {
                         return Ok(false);
                     };
-                    match guard(self.stack_base, r.depth, || self.template(&child, level + 1, r.depth)) {
+                    match guard(self.stack_base, r.depth, || {
+                        self.template(&child, level + 1, r.depth)
+                    }) {
                         Some(group) => Field::group(key.into_owned(), group),
                         None => return Ok(false),
                     }
@@ -689,7 +736,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                 }
                 (Some(group), Class::Dict) => {
                     let child = MapView::of(self.ctx, dict(o))?;
-                    guard(self.stack_base, r.depth, || self.fit_cells(group, &child, first, r.depth))
+                    guard(self.stack_base, r.depth, || {
+                        self.fit_cells(group, &child, first, r.depth)
+                    })
                 }
                 _ => Ok(false),
             }
@@ -698,7 +747,12 @@ impl<'c, 'py> Walker<'c, 'py> {
 
     /// If `row` fits `fields` (the same keys, primitives at the leaves, dicts of the
     /// same shape at the groups), whether its keys are in field order at every level.
-    fn row_matches(&self, fields: &[Field<'_>], row: &Bound<'py, PyAny>, pd: usize) -> Option<bool> {
+    fn row_matches(
+        &self,
+        fields: &[Field<'_>],
+        row: &Bound<'py, PyAny>,
+        pd: usize,
+    ) -> Option<bool> {
         let r = self.resolve(row, pd).ok()?;
         if r.class != Class::Dict {
             return None;
@@ -709,7 +763,13 @@ impl<'c, 'py> Walker<'c, 'py> {
             .then_some(ordered)
     }
 
-    fn matches(&self, fields: &[Field<'_>], map: &MapView<'_, 'py>, ordered: &mut bool, pd: usize) -> bool {
+    fn matches(
+        &self,
+        fields: &[Field<'_>],
+        map: &MapView<'_, 'py>,
+        ordered: &mut bool,
+        pd: usize,
+    ) -> bool {
         if map.len() != fields.len() {
             return false;
         }
@@ -751,7 +811,13 @@ impl<'c, 'py> Walker<'c, 'py> {
 
     /// Whether `value` (at `pd`) fits `field`: of the field's kind, and for a group a
     /// dict whose entries fit the group.
-    fn fits(&self, field: &Field<'_>, value: &Bound<'py, PyAny>, ordered: &mut bool, pd: usize) -> bool {
+    fn fits(
+        &self,
+        field: &Field<'_>,
+        value: &Bound<'py, PyAny>,
+        ordered: &mut bool,
+        pd: usize,
+    ) -> bool {
         let Ok(r) = self.resolve(value, pd) else {
             return false;
         };
@@ -763,7 +829,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                 let Ok(child) = MapView::of(self.ctx, dict(r.obj(value))) else {
                     return false;
                 };
-                guard(self.stack_base, r.depth, || self.matches(group, &child, ordered, r.depth))
+                guard(self.stack_base, r.depth, || {
+                    self.matches(group, &child, ordered, r.depth)
+                })
             }
             _ => true,
         }
@@ -835,7 +903,9 @@ impl<'c, 'py> Walker<'c, 'py> {
             }
             (Some(group), Class::Dict) => {
                 let map = MapView::of(self.ctx, dict(o))?;
-                guard(self.stack_base, r.depth, || self.cells(&map, group, ordered, first, r.depth))
+                guard(self.stack_base, r.depth, || {
+                    self.cells(&map, group, ordered, first, r.depth)
+                })
             }
             _ => Ok(()),
         }

@@ -114,13 +114,12 @@ pub mod __private {
     /// through the same functions.
     pub mod writer {
         pub use crate::encode::form::{
-            ArrayForm, Kind, Place, Template, array_form, child_depth, item_field_depth,
-            kind_fits, may_be_keyed, template,
+            ArrayForm, Kind, Place, Template, array_form, child_depth, item_field_depth, kind_fits,
+            may_be_keyed, template,
         };
         pub use crate::encode::line::syntax::{
             Primitive, inline_separator, row_separator, write_cell, write_empty_array,
-            write_entry_key, write_header, write_object_key, write_primitive,
-            write_root_primitive,
+            write_entry_key, write_header, write_object_key, write_primitive, write_root_primitive,
         };
         pub use crate::encode::line::writer::{LineWriter, Mark};
         pub use crate::fields::{Field, same_name};

@@ -76,12 +76,7 @@ pub fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<char> {
 /// Appends one cell of a line (an inline item or a table cell): the separator, if
 /// any, then the primitive.
 #[inline(always)]
-pub fn write_cell(
-    out: &mut String,
-    sep: Option<char>,
-    p: Primitive<'_>,
-    delimiter: Delimiter,
-) {
+pub fn write_cell(out: &mut String, sep: Option<char>, p: Primitive<'_>, delimiter: Delimiter) {
     if let Some(sep) = sep {
         out.push(sep);
     }
