@@ -25,8 +25,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
-use toon::Number;
 use toon::__private::writer::Primitive;
+use toon::Number;
 
 use crate::views::{Class, classify, with_primitive};
 
