@@ -47,6 +47,40 @@ pub(crate) fn check_line(line: &str) -> Option<CheckLine<'_>> {
     })
 }
 
+/// The label of a task's dependencies line (`_Depends on: 1, 2.1_`): Kiro and Spec
+/// Kit run tasks in order and write none; a plan whose dependencies say otherwise
+/// keeps them in this line, under the task.
+pub(crate) const DEPENDS_ON: &str = "Depends on";
+
+/// The items of a `_Label: a, b_` bullet (`- ` optional, indented or not).
+pub(crate) fn labelled(line: &str, label: &str) -> Option<Vec<String>> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t).trim_end();
+    let inner = t
+        .strip_prefix('_')?
+        .strip_prefix(label)?
+        .strip_prefix(':')?
+        .strip_suffix('_')?;
+    Some(
+        inner
+            .split(',')
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// Whether `id` is one a markdown task list can write as a task's number with a
+/// final `.` (`setup-db.`, `tag:3.`): letters, digits, `_`, `-`, `:` and `.` (the ids
+/// of other dialects, kept when a plan is written as Kiro or Spec Kit).
+pub(crate) fn is_id_like(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+}
+
 /// The status a box says: `pending`, `completed` (`x`, `X`), `in_progress` (`-`, `~`).
 pub(crate) fn status_of(mark: char) -> &'static str {
     match mark {

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::checklist::{self, check_line, mark_of, status_of};
+use super::checklist::{self, DEPENDS_ON, check_line, labelled, mark_of, status_of};
 use super::{Dialect, DialectId, Read};
 use crate::dialects::checks::{self, Node};
 use crate::model::{Plan, Task};
@@ -110,9 +110,6 @@ const TASKS: &str = PLAN.list_key();
 const LAYOUT: &str = "layout";
 /// The label of a task's requirements line (`_Requirements: 1.1, 2.3_`).
 const REQUIREMENTS: &str = "Requirements";
-/// The label of a task's dependencies line (`_Depends on: 1, 2.1_`): Kiro runs tasks
-/// in order and writes none; a plan that has them keeps them in this line.
-const DEPENDS_ON: &str = "Depends on";
 /// The extra field of an optional task.
 const OPTIONAL: &str = "optional";
 
@@ -290,36 +287,13 @@ fn number(rest: &str) -> Option<(&str, &str)> {
         && num
             .split('.')
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    let id_like = token.ends_with('.')
-        && !num.is_empty()
-        && num
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    let id_like = token.ends_with('.') && checklist::is_id_like(num);
     (numbered || id_like).then_some((num, title))
 }
 
 /// The requirement numbers of a `_Requirements: 1.1, 2.3_` line.
 fn requirements(line: &str) -> Option<Vec<String>> {
     labelled(line, REQUIREMENTS)
-}
-
-/// The items of a `_Label: a, b_` bullet.
-fn labelled(line: &str, label: &str) -> Option<Vec<String>> {
-    let t = line.trim_start();
-    let t = t.strip_prefix("- ").unwrap_or(t).trim_end();
-    let inner = t
-        .strip_prefix('_')?
-        .strip_prefix(label)?
-        .strip_prefix(':')?
-        .strip_suffix('_')?;
-    Some(
-        inner
-            .split(',')
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .map(str::to_owned)
-            .collect(),
-    )
 }
 
 /// The 1-based lines of the task lines, in order.

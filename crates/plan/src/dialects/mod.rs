@@ -9,6 +9,7 @@ pub mod cursor;
 pub mod kiro;
 pub mod plan_model;
 pub mod plandag;
+pub mod speckit;
 pub mod staged;
 pub mod taskmaster;
 pub mod tooldag;
@@ -203,6 +204,7 @@ pub static REGISTRY: &[&dyn Dialect] = &[
     &tooldag::ToolDag,
     &taskmaster::TaskMaster,
     &kiro::Kiro,
+    &speckit::SpecKit,
     &plan_model::PlanModel,
 ];
 
