@@ -169,6 +169,10 @@ impl Dialect for SpecKit {
         true
     }
 
+    fn orders_by_position(&self) -> bool {
+        true
+    }
+
     fn claims_path(&self, lower_path: &str) -> bool {
         let in_specs = lower_path.starts_with("specs/") || lower_path.contains("/specs/");
         in_specs && !lower_path.contains(".kiro/") && lower_path.ends_with("/tasks.md")
