@@ -176,7 +176,7 @@ fn expected_rules(dialect: &str) -> &'static [&'static str] {
         ],
         "taskmaster" => &["acyclic", "known-dependencies", "schema", "unique-ids"],
         "kiro" => &["acyclic", "known-dependencies", "unique-ids"],
-        "speckit" => &["unique-ids", "unique-phases"],
+        "speckit" => &["acyclic", "known-dependencies", "unique-ids"],
         _ => &[],
     }
 }
@@ -846,6 +846,19 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
         t("1.1").details.as_deref(),
         Some("Version the schema so later migrations can run")
     );
+    // A task written twice (as Kiro leaves it) is one task, the first, with a warning.
+    let l = load(&root().join("kiro/valid/repeated-task.md"));
+    assert_eq!(l.plan.tasks.len(), 5);
+    assert_eq!(
+        l.plan.task("2").unwrap().status.as_deref(),
+        Some("completed")
+    );
+    let told = toon_plan::validate(&l);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(
+        (told[0].severity, told[0].rule, &told[0].location),
+        (Severity::Warning, "repeated-task", &Location::Line(11))
+    );
     let l = load(&root().join("kiro/valid/image-upload.md"));
     assert_eq!(l.plan.task("2.2").unwrap().extra["optional"], true);
     assert_eq!(l.plan.task("4").unwrap().extra["optional"], true);
@@ -935,8 +948,23 @@ fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
         "{}",
         errors(&dup)[0]
     );
-    let dup = load(&root().join("speckit/invalid/unique-phases.md"));
-    assert_eq!(errors(&dup)[0].location, Location::Line(11));
+    let dep = load(&root().join("speckit/invalid/known-dependencies.md"));
+    assert_eq!(errors(&dep)[0].location, Location::Line(10));
+    assert!(
+        errors(&dep)[0].message.contains("T009"),
+        "{}",
+        errors(&dep)[0]
+    );
+    // Phases numbered alike are phases of their own, in order, with a warning.
+    let again = load(&root().join("speckit/valid/renumbered-phases.md"));
+    let phases: Vec<&str> = again.plan.groups.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(phases, ["1", "2", "2-2"]);
+    let told = toon_plan::validate(&again);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(
+        (told[0].severity, told[0].rule, &told[0].location),
+        (Severity::Warning, "unique-phases", &Location::Line(11))
+    );
 }
 
 #[test]

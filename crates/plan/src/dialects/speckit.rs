@@ -22,7 +22,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::checklist::{self, DEPENDS_ON, check_line, labelled, mark_of, status_of};
+use super::checklist::{
+    self, DEPENDS_ON, Repeats, check_line, labelled, mark_of, repeated, status_of,
+};
 use super::{Dialect, DialectId, Read};
 use crate::dialects::checks::{self, Node};
 use crate::model::{Group, Plan, Task};
@@ -243,41 +245,26 @@ impl Dialect for SpecKit {
     fn validate(&self, doc: &Document) -> Vec<Problem> {
         match doc {
             Document::Markdown(text) => {
-                let line_of = |i: usize| PathBuf::root().index(i);
-                let tasks: Vec<(usize, Row<'_>)> = text
-                    .lines()
-                    .enumerate()
-                    .filter_map(|(i, l)| Some((i + 1, task_line(l)?)))
-                    .collect();
-                let phases: Vec<(usize, &str)> = text
-                    .lines()
-                    .enumerate()
-                    .filter_map(|(i, l)| Some((i + 1, phase(l)?.0)))
-                    .collect();
-                let tasks: Vec<Node<'_>> = tasks
+                let plan = read_markdown(text);
+                let (lines, mut out) = task_lines(text);
+                // Each task located by its line (as a path `[N]`, turned into the line).
+                let nodes: Vec<Node<'_>> = plan
+                    .tasks
                     .iter()
-                    .map(|(line, row)| node(row.id, line_of(*line)))
-                    .collect();
-                let phases: Vec<Node<'_>> = phases
-                    .iter()
-                    .map(|(line, n)| node(n, line_of(*line)))
-                    .collect();
-                problems(&tasks, &phases)
-                    .into_iter()
-                    .map(|mut p| {
-                        // The nodes are located as `[N]`, N the line.
-                        if let Location::Path(path) = &p.location
-                            && let Some(line) = path
-                                .strip_prefix('[')
-                                .and_then(|r| r.split(']').next())
-                                .and_then(|n| n.parse().ok())
-                        {
-                            p.location = Location::Line(line);
-                        }
-                        p.message = lines_in(&p.message);
-                        p
+                    .zip(&lines)
+                    .map(|(t, &line)| Node {
+                        id: t.id.as_str(),
+                        path: PathBuf::root().index(line),
+                        deps: t
+                            .dependencies
+                            .iter()
+                            .flatten()
+                            .map(|d| (d.as_str(), PathBuf::root().index(line)))
+                            .collect(),
                     })
-                    .collect()
+                    .collect();
+                out.extend(checklist::at_lines(graph_problems(&nodes)));
+                out
             }
             Document::Tree(Value::Object(o)) => {
                 let mut out = table::check(o, &PathBuf::root(), &PLAN);
@@ -290,7 +277,17 @@ impl Dialect for SpecKit {
                         "",
                     )
                 };
-                out.extend(problems(&list(TASKS), &list(PHASES)));
+                let tasks = {
+                    let items = o.get(TASKS).and_then(Value::as_array);
+                    checks::nodes_of(
+                        items.map(Vec::as_slice).unwrap_or_default(),
+                        &PathBuf::root().key(TASKS),
+                        "id",
+                        "dependencies",
+                    )
+                };
+                out.extend(graph_problems(&tasks));
+                out.extend(checks::unique_ids(&list(PHASES), "unique-phases", "phase"));
                 out
             }
             Document::Tree(_) => vec![Problem::error(
@@ -327,43 +324,44 @@ impl Dialect for SpecKit {
     }
 }
 
-/// A message naming nodes by their paths `[N]` (N a line) with them named by line.
-fn lines_in(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("at [") {
-        let after = &rest[at + 4..];
-        match after.find(']') {
-            Some(end) if after[..end].bytes().all(|b| b.is_ascii_digit()) && end > 0 => {
-                out.push_str(&rest[..at]);
-                out.push_str("at line ");
-                out.push_str(&after[..end]);
-                rest = &after[end + 1..];
-            }
-            _ => {
-                out.push_str(&rest[..at + 4]);
-                rest = after;
+/// Task ids repeated, dependencies on no task, cycles (through `_Depends on:_`
+/// lines).
+fn graph_problems(nodes: &[Node<'_>]) -> Vec<Problem> {
+    let mut out = checks::unique_ids(nodes, "unique-ids", "task");
+    out.extend(checks::known_refs(nodes, "known-dependencies", "task"));
+    out.extend(checks::acyclic(nodes, "acyclic"));
+    out
+}
+
+/// The 1-based lines of the tasks read, in order, and a warning for each task written
+/// again and each phase number used again.
+fn task_lines(text: &str) -> (Vec<usize>, Vec<Problem>) {
+    let mut repeats = Repeats::default();
+    let mut phases: HashMap<&str, usize> = HashMap::new();
+    let mut lines = Vec::new();
+    let mut warnings = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if let Some((number, _)) = phase(l) {
+            if let Some(&first) = phases.get(number) {
+                warnings.push(Problem::warning(
+                    "unique-phases",
+                    Location::Line(i + 1),
+                    format!(
+                        "phase {number} is numbered again (first at line {first}): it is read \
+                         as its own phase, after the one before it"
+                    ),
+                ));
+            } else {
+                phases.insert(number, i + 1);
             }
         }
+        let Some(row) = task_line(l) else { continue };
+        match repeats.again(row.id, row.title, i + 1) {
+            Some(first) => warnings.push(repeated(row.id, i + 1, first)),
+            None => lines.push(i + 1),
+        }
     }
-    out.push_str(rest);
-    out
-}
-
-/// A node without dependencies, for the id checks.
-fn node(id: &str, path: PathBuf) -> Node<'_> {
-    Node {
-        id,
-        path,
-        deps: Vec::new(),
-    }
-}
-
-/// Task ids and phase numbers used twice.
-fn problems(tasks: &[Node<'_>], phases: &[Node<'_>]) -> Vec<Problem> {
-    let mut out = checks::unique_ids(tasks, "unique-ids", "task");
-    out.extend(checks::unique_ids(phases, "unique-phases", "phase"));
-    out
+    (lines, warnings)
 }
 
 /// A task line's parts: `- [x] T012 [P] [US1] Title`.
@@ -489,19 +487,27 @@ pub fn read_markdown(text: &str) -> Plan {
     let mut current: Option<String> = None;
     // The task of the line before (its index and indentation).
     let mut last: Option<(usize, usize)> = None;
-    for line in text.lines() {
+    let mut repeats = Repeats::default();
+    for (n, line) in text.lines().enumerate() {
         if !heading && line.starts_with("# ") {
             heading = true;
             plan.title = feature(line).map(str::to_owned);
             continue;
         }
         if let Some((number, name)) = phase(line) {
+            // A number used again (phases numbered alike) is a phase of its own.
+            let mut id = number.to_owned();
+            let mut k = 2;
+            while plan.groups.iter().any(|g| g.id == id) {
+                id = format!("{number}-{k}");
+                k += 1;
+            }
             plan.groups.push(Group {
-                id: number.to_owned(),
+                id: id.clone(),
                 name: name.map(str::to_owned),
                 ..Group::default()
             });
-            current = Some(number.to_owned());
+            current = Some(id);
             last = None;
             continue;
         }
@@ -511,7 +517,8 @@ pub fn read_markdown(text: &str) -> Plan {
             last = None;
             continue;
         }
-        let Some(row) = task_line(line) else {
+        let row = task_line(line).filter(|r| repeats.again(r.id, r.title, n + 1).is_none());
+        let Some(row) = row else {
             // The dependencies of the task above, when they are not the order's.
             if let Some((i, indent)) = last
                 && line.len() - line.trim_start().len() > indent
