@@ -67,10 +67,14 @@ fn measure(path: &Path, dialect: DialectId, tokenizer: &dyn Tokenizer) -> Result
         .iter()
         .map(|f| (f.key, tokenizer.count(&f.text)))
         .collect();
-    let via = toon_plan::convert(&loaded.plan, DialectId::PLAN, &toon_plan::ConvertOptions {
-        format: Some(Format::Toon),
-        ..Default::default()
-    })
+    let via = toon_plan::convert(
+        &loaded.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
     .map_err(|e| format!("{name}: {e}"))?;
     let back = toon_plan::read(&via.text, &ReadOptions::dialect(DialectId::PLAN))
         .and_then(|l| toon_plan::convert(&l.plan, dialect, &toon_plan::ConvertOptions::default()))
@@ -127,7 +131,11 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
                 thousands(row[3]),
                 thousands(row[4]),
                 row[3] as f64 / row[1].max(1) as f64,
-                if m.round_trips && m.valid { "yes" } else { "no" },
+                if m.round_trips && m.valid {
+                    "yes"
+                } else {
+                    "no"
+                },
             );
         }
         let _ = writeln!(
@@ -159,7 +167,10 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
     }
     for (dialect, title) in [
         (DialectId::KIRO, "Kiro (`.kiro/specs/<feature>/tasks.md`)"),
-        (DialectId::SPECKIT, "Spec Kit (`specs/<NNN-feature>/tasks.md`)"),
+        (
+            DialectId::SPECKIT,
+            "Spec Kit (`specs/<NNN-feature>/tasks.md`)",
+        ),
     ] {
         let md = files(&dir.join(dialect.name()), "md")
             .iter()

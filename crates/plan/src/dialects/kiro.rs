@@ -242,7 +242,8 @@ impl Dialect for Kiro {
     }
 
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
-        if plan.title.is_none() {
+        // A Kiro file without the heading (its layout kept) is written back without it.
+        if plan.title.is_none() && !plan.layout.contains(PATCH) {
             plan.title = Some(HEADING.to_owned());
             fills.push(crate::table::fill::plan_fill(
                 "title",
