@@ -26,14 +26,18 @@ use super::checklist::{
     self, DEPENDS_ON, Repeats, check_line, labelled, mark_of, repeated, status_of,
 };
 use super::{Dialect, DialectId, Read};
+
+mod ids;
+mod order;
+
 use crate::dialects::checks::{self, Node};
 use crate::model::{Group, Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Document, Format};
-use crate::table::fill::{
-    Fill, FillKind, group_fill, task_fill, title_from_words, translate_status,
-};
+use crate::table::fill::{Fill, title_from_words, translate_status};
 use crate::table::{self, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot};
+use ids::{number_phases, number_tasks, task_id, written_id};
+use order::{derive_order, implied, is_parallel};
 
 /// The Spec Kit dialect.
 pub struct SpecKit;
@@ -375,36 +379,6 @@ struct Row<'a> {
     title: &'a str,
 }
 
-/// Whether a token is a Spec Kit task id: `T`, digits, and letters after them
-/// (`T001`, `T010a`).
-fn is_task_id(token: &str) -> bool {
-    let Some(rest) = token.strip_prefix('T') else {
-        return false;
-    };
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && rest[digits..].bytes().all(|b| b.is_ascii_alphabetic())
-}
-
-/// The task id a line's first token is: a Spec Kit id (`T012`), or another dialect's
-/// id written with a final `.` (`setup-db.`) as Kiro writes it.
-fn task_id(token: &str) -> Option<&str> {
-    if is_task_id(token) {
-        return Some(token);
-    }
-    token
-        .strip_suffix('.')
-        .filter(|id| checklist::is_id_like(id))
-}
-
-/// A task id as a task line writes it.
-fn written_id(id: &str) -> String {
-    if is_task_id(id) {
-        id.to_owned()
-    } else {
-        format!("{id}.")
-    }
-}
-
 /// A label `[US1]`, `[AUTH-US2]` at the start of `s`: its text and what follows.
 fn label(s: &str) -> Option<(&str, &str)> {
     let inner = s.strip_prefix('[')?;
@@ -547,54 +521,6 @@ pub fn read_markdown(text: &str) -> Plan {
     plan
 }
 
-/// The order Spec Kit runs a plan in, as dependencies: each phase after the phase
-/// before it; in a phase (and among the tasks before the first phase), a task after
-/// the task before it, a `[P]` task together with the `[P]` tasks next to it, and the
-/// task after a run of `[P]` tasks after all of them. A task that has dependencies of
-/// its own (a `_Depends on:_` line) keeps them.
-fn derive_order(plan: &mut Plan) {
-    let order = order_of(&plan.tasks);
-    for (t, deps) in plan.tasks.iter_mut().zip(order) {
-        if t.dependencies.is_none() {
-            t.dependencies = deps;
-        }
-    }
-    let ids: Vec<String> = plan.groups.iter().map(|g| g.id.clone()).collect();
-    for (k, g) in plan.groups.iter_mut().enumerate() {
-        g.dependencies = k.checked_sub(1).map(|p| vec![ids[p].clone()]);
-    }
-}
-
-/// Each task's dependencies as Spec Kit's order gives them (see [`derive_order`]).
-fn order_of(tasks: &[Task]) -> Vec<Option<Vec<String>>> {
-    let mut out = Vec::with_capacity(tasks.len());
-    // Per phase: the last task not in a run of `[P]` tasks, and the run since it.
-    let mut state: HashMap<Option<&str>, (Option<&str>, Vec<&str>)> = HashMap::new();
-    for t in tasks {
-        let (last, run) = state.entry(t.group.as_deref()).or_default();
-        let deps: Vec<&str> = if is_parallel(t) {
-            run.push(&t.id);
-            last.iter().copied().collect()
-        } else {
-            let deps = if run.is_empty() {
-                last.iter().copied().collect()
-            } else {
-                std::mem::take(run)
-            };
-            *last = Some(&t.id);
-            deps
-        };
-        let deps: Vec<String> = deps.into_iter().map(str::to_owned).collect();
-        out.push((!deps.is_empty()).then_some(deps));
-    }
-    out
-}
-
-/// Whether a task is marked `[P]`.
-fn is_parallel(t: &Task) -> bool {
-    t.extra.get(PARALLEL) == Some(&Value::Bool(true))
-}
-
 /// The canonical markdown of a plan as a Spec Kit task list: the heading, the tasks
 /// of no phase, then each phase with its tasks.
 fn render(plan: &Plan) -> String {
@@ -648,30 +574,6 @@ fn render(plan: &Plan) -> String {
     out
 }
 
-/// Each task's dependencies as the order of the file it writes gives them (by task
-/// index): the tasks of no phase first, then each phase's.
-fn implied(plan: &Plan) -> Vec<Option<Vec<String>>> {
-    let phase = |t: &Task| {
-        t.group
-            .as_deref()
-            .and_then(|g| plan.groups.iter().position(|x| x.id == g))
-    };
-    let mut sorted: Vec<usize> = (0..plan.tasks.len()).collect();
-    sorted.sort_by_key(|&i| phase(&plan.tasks[i]).map_or(0, |k| k + 1));
-    let in_file: Vec<Task> = sorted
-        .iter()
-        .map(|&i| Task {
-            group: phase(&plan.tasks[i]).map(|k| plan.groups[k].id.clone()),
-            ..plan.tasks[i].clone()
-        })
-        .collect();
-    let mut out = vec![None; plan.tasks.len()];
-    for (i, deps) in sorted.into_iter().zip(order_of(&in_file)) {
-        out[i] = deps;
-    }
-    out
-}
-
 /// The tree form: feature, tasks (their dependencies where the order does not give
 /// them), phases, and the layout when there is one.
 fn to_tree(plan: &Plan) -> Value {
@@ -703,63 +605,4 @@ fn to_tree(plan: &Plan) -> Value {
         LAYOUT | PHASES => None,
         _ => Some(tasks.clone()),
     })
-}
-
-/// Phases numbered in order (`1`, `2`, …) where some group's id would not read back
-/// from a phase heading (a space, a `:`); tasks' phases renamed alike.
-fn number_phases(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    let reads_back =
-        |id: &str| phase(&format!("{PHASE_HEADING}{id}:")).is_some_and(|(n, _)| n == id);
-    if plan.groups.iter().all(|g| reads_back(&g.id)) {
-        return;
-    }
-    let renamed: HashMap<String, String> = plan
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(k, g)| (g.id.clone(), (k + 1).to_string()))
-        .collect();
-    for g in &mut plan.groups {
-        if let Some(new) = renamed.get(&g.id).filter(|n| **n != g.id) {
-            g.id.clone_from(new);
-            fills.push(group_fill(g, "id", FillKind::Derived, "numbered in order"));
-        }
-    }
-    for t in &mut plan.tasks {
-        if let Some(g) = &mut t.group
-            && let Some(new) = renamed.get(g.as_str())
-        {
-            g.clone_from(new);
-        }
-    }
-}
-
-/// Tasks numbered as Spec Kit numbers them (`T001`, `T002`, …) where some id would
-/// not read back from a task line (a space, punctuation); dependencies and parents
-/// renamed alike.
-fn number_tasks(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    let reads_back = |id: &str| task_id(&written_id(id)) == Some(id);
-    if plan.tasks.iter().all(|t| reads_back(&t.id)) {
-        return;
-    }
-    let renamed: HashMap<String, String> = plan
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(k, t)| (t.id.clone(), format!("T{:03}", k + 1)))
-        .collect();
-    for t in &mut plan.tasks {
-        let rename = |s: &mut String| {
-            if let Some(n) = renamed.get(s.as_str()) {
-                s.clone_from(n);
-            }
-        };
-        let before = t.id.clone();
-        rename(&mut t.id);
-        t.dependencies.iter_mut().flatten().for_each(rename);
-        t.parent.iter_mut().for_each(rename);
-        if t.id != before {
-            fills.push(task_fill(t, "id", FillKind::Derived, "numbered in order"));
-        }
-    }
 }
