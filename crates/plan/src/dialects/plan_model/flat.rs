@@ -10,6 +10,7 @@ use super::derivable::{
     give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
     restore_task_lines, take_body_tasks,
 };
+use super::extra_columns;
 use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
@@ -69,6 +70,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     }
     leave_out_task_lines(plan, &mut out);
     leave_out_body_tasks(plan, &mut out);
+    extra_columns::lift(plan, &mut out);
     leave_out_title_ids(plan, &mut out);
     Value::Object(out)
 }
@@ -298,7 +300,10 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 details: text(t.get("details")),
                 test_strategy: text(t.get("test_strategy")),
                 requirements: list(t.get("requirements")),
-                extra: extra_of(t.get("extra")),
+                extra: extra_columns::of_row(t)
+                    .into_iter()
+                    .chain(extra_of(t.get("extra")))
+                    .collect(),
             })
             .collect();
         give_title_ids(tasks, &mut plan.tasks);
@@ -357,7 +362,11 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     }
     for (id, x) in task_extra {
         if let Some(&i) = task_index.get(&id) {
-            plan.tasks[i].extra = extra_of(Some(&x));
+            // After the fields written as columns of its row.
+            let extra = &mut plan.tasks[i].extra;
+            for (k, v) in extra_of(Some(&x)) {
+                extra.entry(k).or_insert(v);
+            }
         }
     }
     for (id, x) in group_extra {

@@ -9,6 +9,7 @@
 //! [`table`], which `validate` checks and the JSON Schema is generated from.
 
 mod derivable;
+mod extra_columns;
 mod flat;
 mod keys;
 pub mod table;
