@@ -10,8 +10,8 @@ use super::derivable::{
     give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
     restore_task_lines, take_body_tasks,
 };
-use super::extra_columns;
 use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
+use super::{extra_columns, group_runs};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
 use crate::table::fields::Fields;
@@ -71,6 +71,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     leave_out_task_lines(plan, &mut out);
     leave_out_body_tasks(plan, &mut out);
     extra_columns::lift(plan, &mut out);
+    group_runs::leave_out_group_column(plan, &mut out);
     leave_out_title_ids(plan, &mut out);
     Value::Object(out)
 }
@@ -307,6 +308,9 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             })
             .collect();
         give_title_ids(tasks, &mut plan.tasks);
+        if let Some(groups) = f.array("groups") {
+            group_runs::give_groups(groups, &mut plan.tasks);
+        }
     }
     // Flat form: fill lists from the edge tables and objects from the id maps.
     let task_index: HashMap<String, usize> = plan

@@ -11,6 +11,7 @@
 mod derivable;
 mod extra_columns;
 mod flat;
+mod group_runs;
 mod keys;
 pub mod table;
 

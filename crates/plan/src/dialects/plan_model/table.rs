@@ -274,6 +274,13 @@ pub static GROUP: Table = Table {
         ),
         Field::new("executor", Kind::Str, false, "Who runs it."),
         Field::new(
+            "size",
+            Kind::Number,
+            false,
+            "Flat form, when the tasks table has no `group` column: the number of its tasks, \
+             which come in one run per group in the groups' order.",
+        ),
+        Field::new(
             "dependencies",
             Kind::StringsOrCount,
             false,
