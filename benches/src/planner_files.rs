@@ -166,15 +166,17 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
         );
         out.push_str(
             "Where plan model TOON pays more than compact JSON on these files: ids that look \
-             like numbers are quoted (`\"1.2\"`) in every id, `parent` and `deps` cell, where \
-             compact JSON writes a subtask's `\"id\":2` scoped to its task; tasks and subtasks \
-             share one table, so subtasks carry empty `priority` and `test_strategy` cells and \
-             every row repeats its tag (`group`); fields Task Master files add (`complexity`, \
-             `estimatedHours`, `files`, …) go to a `task_extra` map keyed by id, which repeats \
-             each id and key; a file whose tasks put their keys in another order than the \
-             table keeps those lines (their text again) in the layout's patch. A subtasks table \
-             of its own with local numeric ids, the tag once per group and extra fields as \
-             columns would remove most of it; not done here.\n\n",
+             like numbers are quoted (`\"1.2\"`) in every id, `parent` and `deps` cell, and in a \
+             file of several tags every id carries its tag (`\"master:1.2\"`), where compact \
+             JSON writes a subtask's `\"id\":2` scoped to its task; tasks and subtasks share \
+             one table, so subtasks carry empty `priority` and `test_strategy` cells; extra \
+             fields that fewer than half of the tasks have, and lists (`files`, `modules`), stay \
+             in the `task_extra` map keyed by id (extra fields most tasks have are columns, and \
+             the tag is written once per group as its `size`); a file whose tasks put their \
+             keys in another order than the table keeps each such order in the layout \
+             (`taskmaster.key_order`) and those lines in its patch. A subtasks table of its own \
+             with local numeric ids, and ids local to their tag, would remove most of the rest; \
+             not done here.\n\n",
         );
     }
     for (dialect, title) in [

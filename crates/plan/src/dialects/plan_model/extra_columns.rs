@@ -143,3 +143,65 @@ pub(super) fn of_row(row: &Map<String, Value>) -> Extra {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::flat::{from_tree, to_flat_tree};
+    use crate::model::{Group, Plan, Task};
+
+    fn task(id: &str, group: &str, extra: serde_json::Value) -> Task {
+        Task {
+            group: Some(group.into()),
+            extra: extra
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            ..Task::new(id)
+        }
+    }
+
+    /// Extra fields most tasks have become cells; a task that orders them otherwise, and
+    /// lists, stay in the map; the groups' sizes replace the `group` column; and the
+    /// plan reads back the same, each task's extra fields in their order.
+    #[test]
+    fn extra_fields_as_columns_and_groups_as_runs_read_back_in_order() {
+        let plan = Plan {
+            groups: ["a", "b"]
+                .map(|id| Group {
+                    id: id.into(),
+                    ..Group::default()
+                })
+                .into(),
+            tasks: vec![
+                task("1", "a", json!({"hours": 2, "phase": "x", "files": ["f"]})),
+                task("2", "a", json!({"phase": "y", "hours": 3})),
+                task("3", "b", json!({"hours": 1, "phase": "z"})),
+                task("4", "b", json!({"note": "n"})),
+            ],
+            ..Plan::default()
+        };
+        let tree = to_flat_tree(&plan);
+        let rows = tree["tasks"].as_array().unwrap();
+        assert_eq!(rows[0]["hours"], json!(2));
+        assert_eq!(rows[0]["phase"], json!("x"));
+        assert_eq!(
+            rows[1]["hours"],
+            json!(null),
+            "task 2 orders them otherwise"
+        );
+        assert!(rows.iter().all(|r| r.get("group").is_none()));
+        assert_eq!(tree["groups"][0]["size"], json!(2));
+        assert_eq!(tree["task_extra"]["2"], json!({"phase": "y", "hours": 3}));
+        assert_eq!(tree["task_extra"]["1"], json!({"files": ["f"]}));
+        let back = from_tree(tree.as_object().unwrap());
+        assert_eq!(back, plan);
+        for (a, b) in back.tasks.iter().zip(&plan.tasks) {
+            assert!(a.extra.keys().eq(b.extra.keys()), "{}", a.id);
+            assert_eq!(a.group, b.group);
+        }
+    }
+}
