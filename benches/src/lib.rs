@@ -11,6 +11,7 @@
 pub mod calendar;
 pub mod datasets;
 pub mod plan_report;
+pub mod planner_files;
 pub mod report;
 pub mod rng;
 mod words;

@@ -20,7 +20,7 @@ if (build.status !== 0) {
   process.exit(2);
 }
 const toonBin = path.join(repo, "target/debug/toon");
-const DIALECTS = ["cursor", "plandag", "composite", "workflow", "staged", "tooldag", "plan"];
+const DIALECTS = ["cursor", "plandag", "composite", "workflow", "staged", "tooldag", "taskmaster", "kiro", "speckit", "plan"];
 
 function plans(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -4,12 +4,16 @@
 //! ```sh
 //! cargo run --release -p toon-benches --bin token_report
 //! cargo run --release -p toon-benches --bin token_report -- \
-//!     --github-repos PATH --bytes 100000 --out FILE --dump-dir DIR --cursor-plans DIR
+//!     --github-repos PATH --bytes 100000 --out FILE --dump-dir DIR --cursor-plans DIR \
+//!     --planner-files DIR
 //! ```
 //!
 //! `--dump-dir` also writes each generated dataset there as `<slug>.json`, to check the
 //! figures with other tools. `--cursor-plans DIR` (or `$TOON_CURSOR_PLANS`) adds a
 //! section on a folder of real Cursor plans: the prompt-form and plan-TOON targets.
+//! `--planner-files DIR` (or `$TOON_PLANNER_FILES`) adds one on planners' own files
+//! (`DIR/taskmaster/*.json`, `DIR/kiro/*.md`, `DIR/speckit/*.md`) and writes it to
+//! `benches/results/planner-files.md` as well.
 //!
 //! `github-repos.json` is read from `--github-repos`, else `$TOON_GITHUB_REPOS`, else
 //! `../shared/data/github-repos.json` beside the workspace; the run fails if it is
@@ -25,7 +29,7 @@ use toon_tokens::{Bpe, Tokenizer, compare, thousands};
 
 const COMMAND: &str = "cargo run --release -p toon-benches --bin token_report";
 const USAGE: &str = "usage: token_report [--github-repos PATH] [--bytes N] [--out FILE] \
-                     [--dump-dir DIR] [--cursor-plans DIR]";
+                     [--dump-dir DIR] [--cursor-plans DIR] [--planner-files DIR]";
 
 struct Options {
     github_repos: PathBuf,
@@ -36,6 +40,8 @@ struct Options {
     dump_dir: Option<PathBuf>,
     /// A folder of real Cursor plans to measure the plan targets on (not committed).
     cursor_plans: Option<PathBuf>,
+    /// A folder of planners' own files (`taskmaster/`, `kiro/`, `speckit/`), not committed.
+    planner_files: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -45,6 +51,7 @@ fn parse_args() -> Result<Options, String> {
         out: report::workspace_root().join("benches/results/token-efficiency.md"),
         dump_dir: None,
         cursor_plans: std::env::var_os("TOON_CURSOR_PLANS").map(PathBuf::from),
+        planner_files: std::env::var_os("TOON_PLANNER_FILES").map(PathBuf::from),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -54,6 +61,7 @@ fn parse_args() -> Result<Options, String> {
             "--out" => options.out = value("--out")?.into(),
             "--dump-dir" => options.dump_dir = Some(value("--dump-dir")?.into()),
             "--cursor-plans" => options.cursor_plans = Some(value("--cursor-plans")?.into()),
+            "--planner-files" => options.planner_files = Some(value("--planner-files")?.into()),
             "--bytes" => {
                 options.target_bytes = value("--bytes")?
                     .parse()
@@ -142,6 +150,30 @@ fn run() -> Result<PathBuf, String> {
         None => eprintln!(
             "token_report: no --cursor-plans DIR (or $TOON_CURSOR_PLANS); no section on real \
              Cursor plans"
+        ),
+    }
+    match &options.planner_files {
+        Some(dir) => match toon_benches::planner_files::section(dir, &bpe)? {
+            Some(section) => {
+                markdown.push('\n');
+                markdown.push_str(&section);
+                let path = root.join("benches/results/planner-files.md");
+                let page = format!(
+                    "# Planners' own files: Task Master, Kiro and Spec Kit on real repositories\n\n\
+                     Written by `{COMMAND} -- --planner-files DIR` (also a section of \
+                     `token-efficiency.md`).\n\n{}",
+                    section.trim_start_matches("## Real planner files\n\n")
+                );
+                std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            None => eprintln!(
+                "token_report: no taskmaster/, kiro/ or speckit/ files in {}",
+                dir.display()
+            ),
+        },
+        None => eprintln!(
+            "token_report: no --planner-files DIR (or $TOON_PLANNER_FILES); no section on real \
+             planner files"
         ),
     }
     if let Some(dir) = options.out.parent() {

@@ -443,6 +443,15 @@ fn stdin_is_named_as_the_codec_names_it() {
         "{}",
         stderr(&codec)
     );
+    let plan = std::fs::read_to_string(testdata("cursor/valid/checklist.plan.md")).unwrap();
+    let stats = toon(&["plan", "stats", "-"], &plan);
+    assert!(
+        stdout(&stats).starts_with("<stdin> — cursor plan (md)"),
+        "{}",
+        stdout(&stats)
+    );
+    let stats = json_of(&toon(&["plan", "stats", "--json", "-"], &plan));
+    assert_eq!(stats["file"], "<stdin>");
 }
 
 #[test]

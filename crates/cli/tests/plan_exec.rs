@@ -344,3 +344,31 @@ fn a_task_master_file_is_told_by_its_path() {
     assert!(stdout(&o).contains("  1  A  (wave 1)"), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A Spec Kit task list (`specs/<NNN-feature>/tasks.md`) is told by its path; what is
+/// ready follows its order: phases one after another, `[P]` tasks together.
+#[test]
+fn a_spec_kit_file_is_told_by_its_path_and_runs_in_its_order() {
+    let dir = std::env::temp_dir().join(format!("toon-next-speckit-{}", std::process::id()));
+    let feature = dir.join("specs").join("003-exports");
+    std::fs::create_dir_all(&feature).unwrap();
+    // No `# Tasks:` heading and no phase: only the path says Spec Kit.
+    let p = write(
+        &feature,
+        "tasks.md",
+        "- [x] T001 Add the export module\n- [ ] T002 [P] Write the CSV writer\n- [ ] T003 [P] Write the JSON writer\n- [ ] T004 Add the export button\n",
+    );
+    let o = toon(&["plan", "next", "--json", &p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let ready: Vec<&str> = v["ready"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ready, ["T002", "T003"]);
+    let o = toon(&["plan", "validate", &p]);
+    assert!(stdout(&o).contains("speckit md, 4 tasks"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,7 +3,7 @@
 //! line's `toon plan convert FOLDER -o OUT` and Python's `convert_folder` both take
 //! their plan of work from here, so they name, skip and refuse the same files.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -135,7 +135,8 @@ pub fn plan(
     })
 }
 
-/// Plan files under a folder (recursively), in path order; hidden entries skipped.
+/// Plan files under a folder (recursively), in path order: regular files (through
+/// links) named with a plan format's extension; hidden entries skipped.
 pub fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -148,7 +149,7 @@ pub fn plan_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if Format::from_path(&p).is_some() {
+            } else if p.is_file() && Format::from_path(&p).is_some() {
                 out.push(p);
             }
         }
@@ -185,9 +186,13 @@ pub fn output_name(input: &Path, to: DialectId, format: Format) -> String {
 
 /// A target that would write over a source, or that two sources would both write.
 fn target_clash(sources: &[PathBuf], targets: &[PathBuf]) -> Option<String> {
+    let by_identity: HashMap<FileIdentity, &Path> = sources
+        .iter()
+        .filter_map(|s| Some((file_identity(s)?, s.as_path())))
+        .collect();
     let mut seen: BTreeMap<&Path, &Path> = BTreeMap::new();
     for (source, target) in sources.iter().zip(targets) {
-        if let Some(other) = sources.iter().find(|s| same_file(s, target)) {
+        if let Some(other) = file_identity(target).and_then(|id| by_identity.get(&id)) {
             return Some(format!(
                 "{} would be written over the input {}",
                 target.display(),
@@ -236,7 +241,28 @@ fn folder_dialect(
     (main, foreign)
 }
 
-/// Whether two paths name one file (same device and inode), following links.
+/// What makes a file that one file under any of its names: device and inode on Unix,
+/// the canonical path elsewhere.
+#[cfg(unix)]
+type FileIdentity = (u64, u64);
+#[cfg(not(unix))]
+type FileIdentity = PathBuf;
+
+/// The identity of the existing file `path` names, following links; found by `stat`
+/// alone, never by opening it (opening a FIFO waits for a writer).
+fn file_identity(path: &Path) -> Option<FileIdentity> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path).ok()
+    }
+}
+
+/// Whether two paths name one existing file, following links.
 fn same_file(a: &Path, b: &Path) -> bool {
-    same_file::is_same_file(a, b).unwrap_or(false)
+    file_identity(a).is_some_and(|id| file_identity(b) == Some(id))
 }

@@ -8,7 +8,7 @@
 //! ([`Table::list_key`]), each item read through the item table as [`Dialect::read`](crate::Dialect::read)
 //! reads it ([`slot::read_task`]). Dialects whose tasks do not sit in one list of the
 //! root with a list of dependency ids in each task (staged stages, the plan model's
-//! edge table) cannot be streamed task by task.
+//! edge table, Spec Kit's order by position) cannot be streamed task by task.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -85,6 +85,9 @@ impl PlanStream {
                 ),
             )
         };
+        if dialect.dialect().orders_by_position() {
+            return Err(not_streamable());
+        }
         let root = dialect.dialect().table().ok_or_else(not_streamable)?;
         let list_key = root.list_key();
         let item = match root.field(list_key).map(|f| &f.kind) {

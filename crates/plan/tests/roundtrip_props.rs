@@ -521,6 +521,86 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 ..Plan::default()
             }
         }
+        DialectId::SPECKIT => {
+            // A markdown task list: tasks `T001`, … with one-line titles, progress as
+            // a box, `[P]`, phases `phase-1`, … in order, the tasks of no phase first;
+            // the order Spec Kit runs them in as dependencies.
+            let line = |s: &str| s.replace(['\n', '\r'], " ").trim().to_owned();
+            let groups: Vec<Group> = p
+                .groups
+                .iter()
+                .enumerate()
+                .map(|(k, g)| Group {
+                    id: (k + 1).to_string(),
+                    name: g.name.as_deref().map(line),
+                    dependencies: k.checked_sub(1).map(|j| vec![(j + 1).to_string()]),
+                    ..Group::default()
+                })
+                .collect();
+            let phase_of = |g: &Option<String>| {
+                let k = p.groups.iter().position(|x| Some(&x.id) == g.as_ref())?;
+                Some((k + 1).to_string())
+            };
+            let mut tasks: Vec<Task> = p
+                .tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let mut extra = Extra::new();
+                    if t.parallel_group.is_some() {
+                        extra.insert("parallel".into(), Value::Bool(true));
+                    }
+                    let title = t.title.as_deref().map(line).unwrap_or_default();
+                    Task {
+                        id: format!("T{:03}", i + 1),
+                        title: Some(format!("do {title}").trim().to_owned()),
+                        status: Some(
+                            match t.status.as_deref() {
+                                Some("completed" | "done") => "completed",
+                                Some("in_progress" | "in-progress") => "in_progress",
+                                _ => "pending",
+                            }
+                            .into(),
+                        ),
+                        group: phase_of(&t.group),
+                        extra,
+                        ..Task::default()
+                    }
+                })
+                .collect();
+            let order = |t: &Task| {
+                t.group
+                    .as_ref()
+                    .map(|g| 1 + groups.iter().position(|x| &x.id == g).unwrap_or(0))
+            };
+            tasks.sort_by_key(order);
+            let mut state: std::collections::HashMap<
+                Option<String>,
+                (Option<String>, Vec<String>),
+            > = Default::default();
+            for t in &mut tasks {
+                let (last, run) = state.entry(t.group.clone()).or_default();
+                let deps: Vec<String> = if t.extra.contains_key("parallel") {
+                    run.push(t.id.clone());
+                    last.iter().cloned().collect()
+                } else {
+                    let deps = if run.is_empty() {
+                        last.iter().cloned().collect()
+                    } else {
+                        std::mem::take(run)
+                    };
+                    *last = Some(t.id.clone());
+                    deps
+                };
+                t.dependencies = (!deps.is_empty()).then_some(deps);
+            }
+            Plan {
+                title: p.title.as_deref().map(line).filter(|s| !s.is_empty()),
+                groups,
+                tasks,
+                ..Plan::default()
+            }
+        }
         other => panic!("no projection for the {other} dialect: add one here"),
     }
 }

@@ -176,6 +176,7 @@ fn expected_rules(dialect: &str) -> &'static [&'static str] {
         ],
         "taskmaster" => &["acyclic", "known-dependencies", "schema", "unique-ids"],
         "kiro" => &["acyclic", "known-dependencies", "unique-ids"],
+        "speckit" => &["acyclic", "known-dependencies", "unique-ids"],
         _ => &[],
     }
 }
@@ -393,7 +394,11 @@ fn messy_cursor_files_come_back_byte_for_byte() {
 /// byte, through the plan model and their own dialect in every format.
 #[test]
 fn planner_files_come_back_byte_for_byte() {
-    for (dialect, at_least) in [(DialectId::TASKMASTER, 10), (DialectId::KIRO, 5)] {
+    for (dialect, at_least) in [
+        (DialectId::TASKMASTER, 10),
+        (DialectId::KIRO, 5),
+        (DialectId::SPECKIT, 5),
+    ] {
         let all = files(&root().join(dialect.name()).join("valid"));
         assert!(all.len() >= at_least, "{dialect}: {} examples", all.len());
         for p in all {
@@ -841,6 +846,19 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
         t("1.1").details.as_deref(),
         Some("Version the schema so later migrations can run")
     );
+    // A task written twice (as Kiro leaves it) is one task, the first, with a warning.
+    let l = load(&root().join("kiro/valid/repeated-task.md"));
+    assert_eq!(l.plan.tasks.len(), 5);
+    assert_eq!(
+        l.plan.task("2").unwrap().status.as_deref(),
+        Some("completed")
+    );
+    let told = toon_plan::validate(&l);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(
+        (told[0].severity, told[0].rule, &told[0].location),
+        (Severity::Warning, "repeated-task", &Location::Line(11))
+    );
     let l = load(&root().join("kiro/valid/image-upload.md"));
     assert_eq!(l.plan.task("2.2").unwrap().extra["optional"], true);
     assert_eq!(l.plan.task("4").unwrap().extra["optional"], true);
@@ -848,6 +866,105 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
     let next = toon_plan::next(&l.plan).unwrap();
     let ids: Vec<&str> = next.ready.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["1", "2.1", "2.2", "3", "4", "5"]);
+}
+
+#[test]
+fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
+    let l = load(&root().join("speckit/valid/avatar-upload.md"));
+    assert_eq!(l.dialect, DialectId::SPECKIT);
+    let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
+    let deps = |id: &str| t(id).dependencies.clone().unwrap_or_default();
+    assert_eq!(l.plan.title.as_deref(), Some("Profile Avatar Upload"));
+    let phases: Vec<(&str, &str)> = l
+        .plan
+        .groups
+        .iter()
+        .map(|g| (g.id.as_str(), g.name.as_deref().unwrap_or("")))
+        .collect();
+    assert_eq!(phases.len(), 5);
+    assert_eq!(
+        phases[2],
+        ("3", "User Story 1 - Upload an avatar (Priority: P1) 🎯 MVP")
+    );
+    // Phases run in order.
+    assert_eq!(
+        l.plan.group("3").unwrap().dependencies.as_deref(),
+        Some(&["2".to_owned()][..])
+    );
+    assert_eq!(l.plan.group("1").unwrap().dependencies, None);
+    assert_eq!(t("T007").group.as_deref(), Some("3"));
+    assert_eq!(t("T007").extra["story"], "US1");
+    assert_eq!(t("T007").extra["parallel"], true);
+    assert_eq!(t("T004").status.as_deref(), Some("completed"));
+    assert_eq!(t("T006").status.as_deref(), Some("pending"));
+    // In a phase: a task after the one before it; a run of [P] tasks together after
+    // the task before the run; the next task after the whole run.
+    assert!(deps("T001").is_empty());
+    assert_eq!(deps("T002"), ["T001"]);
+    assert_eq!(deps("T003"), ["T001"]);
+    assert!(deps("T007").is_empty() && deps("T008").is_empty());
+    assert_eq!(deps("T009"), ["T007", "T008"]);
+    assert_eq!(deps("T010"), ["T009"]);
+    // The schedule runs it so: phases one after another, [P] runs side by side.
+    let s = toon_plan::schedule(&l.plan).unwrap();
+    let wave = |id: &str| s.task(id).unwrap().wave;
+    assert_eq!(wave("T002"), wave("T003"));
+    assert_eq!(wave("T007"), wave("T008"));
+    assert!(wave("T004") > wave("T003"));
+    assert!(wave("T007") > wave("T006"));
+    assert!(wave("T009") > wave("T008"));
+    assert_eq!(wave("T012"), wave("T013"));
+    assert!(wave("T012") > wave("T011"));
+    // Ready: what is pending with everything before it done.
+    let next = toon_plan::next(&l.plan).unwrap();
+    let ids: Vec<&str> = next.ready.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["T006"]);
+    // `[US1] [P]` reads as `[P] [US1]`; a letter after the number is part of the id.
+    let l = load(&root().join("speckit/valid/rate-limits.md"));
+    let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
+    assert_eq!(t("T003").extra["parallel"], true);
+    assert_eq!(t("T003").extra["story"], "US1");
+    assert_eq!(
+        t("T003").title.as_deref(),
+        Some("Table test for the token bucket in internal/ratelimit/bucket_test.go")
+    );
+    assert_eq!(
+        t("T006").dependencies.as_deref(),
+        Some(&["T005a".to_owned()][..])
+    );
+    // Checkbox lines without a task id are notes, not tasks.
+    let l = load(&root().join("speckit/valid/search-no-phases.md"));
+    assert_eq!(l.plan.tasks.len(), 4);
+    assert!(l.plan.groups.is_empty());
+    assert_eq!(
+        l.plan.task("T004").unwrap().dependencies.as_deref(),
+        Some(&["T002".to_owned(), "T003".to_owned()][..])
+    );
+    // The errors say where: the line of the second use.
+    let dup = load(&root().join("speckit/invalid/unique-ids.md"));
+    assert_eq!(errors(&dup)[0].location, Location::Line(11));
+    assert!(
+        errors(&dup)[0].message.contains("first at line 6"),
+        "{}",
+        errors(&dup)[0]
+    );
+    let dep = load(&root().join("speckit/invalid/known-dependencies.md"));
+    assert_eq!(errors(&dep)[0].location, Location::Line(10));
+    assert!(
+        errors(&dep)[0].message.contains("T009"),
+        "{}",
+        errors(&dep)[0]
+    );
+    // Phases numbered alike are phases of their own, in order, with a warning.
+    let again = load(&root().join("speckit/valid/renumbered-phases.md"));
+    let phases: Vec<&str> = again.plan.groups.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(phases, ["1", "2", "2-2"]);
+    let told = toon_plan::validate(&again);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(
+        (told[0].severity, told[0].rule, &told[0].location),
+        (Severity::Warning, "unique-phases", &Location::Line(11))
+    );
 }
 
 #[test]

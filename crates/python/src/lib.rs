@@ -12,6 +12,8 @@ compile_error!(
 
 mod from_toon;
 mod to_toon;
+mod views;
+mod walk;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -19,7 +21,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use std::borrow::Cow;
 use std::sync::OnceLock;
-use toon::{DecodeOptions, Delimiter, EncodeOptions};
+use toon::{DecodeOptions, Delimiter};
 use toon_tokens::{Bpe, Tokenizer};
 
 mod agents;
@@ -129,16 +131,16 @@ fn encode(
     default: Option<&Bound<'_, PyAny>>,
     sort_keys: bool,
 ) -> PyResult<String> {
-    let mut options = EncodeOptions::default().with_indent_size(indent_size);
-    if let Some(d) = delimiter {
-        options = options.with_delimiter(delimiter_of(d)?);
-    }
+    let delimiter = match delimiter {
+        Some(d) => delimiter_of(d)?,
+        None => Delimiter::Comma,
+    };
     let ctx = to_toon::Ctx::new(
         obj.py(),
         default.filter(|d| !d.is_none()).cloned(),
         sort_keys,
     );
-    toon::to_string_with(&ctx.root(obj), &options).map_err(|e| ctx.into_error(e))
+    walk::encode(&ctx, obj, indent_size, delimiter)
 }
 
 /// decode(s, *, strict=True, indent_size=2, parse_float=None, parse_int=None,

@@ -1,7 +1,9 @@
-//! Python objects as serde data: [`PyValue`] implements `Serialize` over any Python
-//! object, so the `toon` crate's direct encoder writes TOON straight from the objects
-//! (no intermediate `toon::Value`), and `toon::to_value` builds a `Value` from them
-//! when one is needed (`stats`).
+//! Python objects for the encoder: what one call shares ([`Ctx`]: options, the
+//! host-type rules and `default`, open containers, replacements), keys and strs as
+//! text, and [`PyValue`], which implements `Serialize` over any Python object so that
+//! `toon::to_value` builds a `Value` from them where one is needed (`stats`).
+//! `encode` itself walks the objects straight into TOON lines ([`walk`](crate::walk));
+//! both read the objects through [`views`](crate::views).
 //!
 //! The mapping is the official `toon_format` 1.2.0's: `dict` → object (insertion
 //! order, or sorted by key with `sort_keys`), `list`/`tuple` → array, `str`, `bool`,
@@ -23,22 +25,25 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
+use toon::__private::writer::Primitive;
 use toon::Number;
+
+use crate::views::{Class, classify, with_primitive};
 
 /// Containers and `default` replacements allowed around a value (the root has
 /// none), as deep as the `toon` crate's own limit.
-const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
+pub(crate) const MAX_DEPTH: usize = toon::DEFAULT_MAX_DEPTH;
 
 /// An object a host-type rule or `default` was called on, and what it returned.
 type Replaced<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// What one `encode` (or `stats`) call shares across the objects it serializes.
 pub(crate) struct Ctx<'py> {
-    default: Option<Bound<'py, PyAny>>,
+    pub(crate) default: Option<Bound<'py, PyAny>>,
     /// `toonkit._host.replacement` and its "not handled" answer, once the package
     /// has registered them.
     host: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
-    sort_keys: bool,
+    pub(crate) sort_keys: bool,
     /// The containers (and objects replaced) being serialized, outermost first, by
     /// address: at the nesting limit, a repeated one is a circular reference.
     open: RefCell<Vec<usize>>,
@@ -106,22 +111,28 @@ impl<'py> Ctx<'py> {
 
     /// The error at the nesting limit: a circular reference if an open container (or
     /// replaced object) repeats, else a value nested too deeply.
-    fn depth_error(&self) -> PyErr {
+    pub(crate) fn depth_error(&self) -> PyErr {
+        self.depth_error_with(&[])
+    }
+
+    /// [`depth_error`](Self::depth_error) with `also` (objects being replaced) open too.
+    pub(crate) fn depth_error_with(&self, also: &[usize]) -> PyErr {
         let mut open = self.open.borrow().clone();
+        open.extend_from_slice(also);
         open.sort_unstable();
         let circular = open.windows(2).any(|w| w[0] == w[1]);
         PyValueError::new_err(if circular { CIRCULAR } else { TOO_DEEP })
     }
 
     /// Serializes a container (or a replaced object) with `obj` marked open.
-    fn open<T>(&self, obj: &Bound<'py, PyAny>, f: impl FnOnce() -> T) -> T {
+    pub(crate) fn open<T>(&self, obj: &Bound<'py, PyAny>, f: impl FnOnce() -> T) -> T {
         self.open.borrow_mut().push(obj.as_ptr() as usize);
         let result = f();
         self.open.borrow_mut().pop();
         result
     }
 
-    fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn replacement(&self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let addr = obj.as_ptr() as usize;
         if let Some((_, r)) = self.replaced.borrow().get(&addr) {
             return Ok(r.clone());
@@ -178,66 +189,57 @@ impl Serialize for PyValue<'_, '_> {
             return Err(ctx.fail(ctx.depth_error()));
         }
         let obj = self.obj;
-        // The exact built-in types first (one pointer comparison each), then their
-        // subclasses.
-        if let Ok(text) = obj.cast_exact::<PyString>() {
-            let text = Text::of(text).map_err(|e| ctx.fail::<S::Error>(e))?;
-            return s.serialize_str(text.as_str().map_err(|e| ctx.fail::<S::Error>(e))?);
-        }
-        if let Ok(i) = obj.cast_exact::<PyInt>() {
-            return serialize_int(i, s, ctx);
-        }
-        if let Ok(d) = obj.cast_exact::<PyDict>() {
-            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
-        }
-        if let Ok(f) = obj.cast_exact::<PyFloat>() {
-            return serialize_float(f.value(), s);
-        }
-        if let Ok(text) = obj.cast::<PyString>() {
-            let text = Text::of(text).map_err(|e| ctx.fail::<S::Error>(e))?;
-            return s.serialize_str(text.as_str().map_err(|e| ctx.fail::<S::Error>(e))?);
-        }
-        if obj.is_none() {
-            return s.serialize_unit();
-        }
-        if let Ok(b) = obj.cast::<PyBool>() {
-            return s.serialize_bool(b.is_true());
-        }
-        if let Ok(i) = obj.cast::<PyInt>() {
-            return serialize_int(i, s, ctx);
-        }
-        if let Ok(f) = obj.cast::<PyFloat>() {
-            return serialize_float(f.value(), s);
-        }
-        if let Ok(d) = obj.cast::<PyDict>() {
-            return ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)));
-        }
-        if let Ok(list) = obj.cast::<PyList>() {
-            return ctx.open(obj, || self.guarded(|| self.serialize_list(list, s)));
-        }
-        if let Ok(tuple) = obj.cast::<PyTuple>() {
-            return ctx.open(obj, || {
-                self.guarded(|| {
-                    let mut seq = s.serialize_seq(Some(tuple.len()))?;
-                    for item in tuple.iter() {
-                        seq.serialize_element(&self.child(&item))?;
-                    }
-                    seq.end()
+        let Some(class) = classify(obj) else {
+            let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
+            return ctx.open(obj, || self.guarded(|| self.child(&replaced).serialize(s)));
+        };
+        match class {
+            Class::Dict => {
+                // SAFETY: `Class::Dict` is given for dict instances only.
+                let d = unsafe { obj.cast_unchecked::<PyDict>() };
+                ctx.open(obj, || self.guarded(|| self.serialize_dict(d, s)))
+            }
+            Class::List => {
+                // SAFETY: `Class::List` is given for list instances only.
+                let list = unsafe { obj.cast_unchecked::<PyList>() };
+                ctx.open(obj, || self.guarded(|| self.serialize_list(list, s)))
+            }
+            Class::Tuple => {
+                // SAFETY: `Class::Tuple` is given for tuple instances only.
+                let tuple = unsafe { obj.cast_unchecked::<PyTuple>() };
+                ctx.open(obj, || {
+                    self.guarded(|| {
+                        let mut seq = s.serialize_seq(Some(tuple.len()))?;
+                        for item in tuple.iter() {
+                            seq.serialize_element(&self.child(&item))?;
+                        }
+                        seq.end()
+                    })
                 })
-            });
+            }
+            primitive => with_primitive(obj, primitive, |p| match p {
+                Primitive::Null => s.serialize_unit(),
+                Primitive::Bool(b) => s.serialize_bool(b),
+                Primitive::Str(text) => s.serialize_str(text),
+                Primitive::Num(n) => match n.as_big_integer_str() {
+                    Some(digits) => {
+                        s.serialize_newtype_struct(toon::__private::BIG_INTEGER_KEY, digits)
+                    }
+                    None => n.serialize(s),
+                },
+            })
+            .map_err(|e| ctx.fail::<S::Error>(e))?,
         }
-        let replaced = ctx.replacement(obj).map_err(|e| ctx.fail::<S::Error>(e))?;
-        ctx.open(obj, || self.guarded(|| self.child(&replaced).serialize(s)))
     }
 }
 
 /// Stack that must remain before a container's elements are serialized in place, and
 /// the size of each new segment when less is left (deep values on small stacks).
-const RED_ZONE: usize = 128 * 1024;
-const SEGMENT: usize = 4 * 1024 * 1024;
+pub(crate) const RED_ZONE: usize = 128 * 1024;
+pub(crate) const SEGMENT: usize = 4 * 1024 * 1024;
 /// The stack is checked at every this many levels: fewer levels than that use far
 /// less than [`RED_ZONE`].
-const CHECK_EVERY: usize = 8;
+pub(crate) const CHECK_EVERY: usize = 8;
 
 impl<'py> PyValue<'_, 'py> {
     /// Runs `f` (which serializes this container's elements), on a new stack segment
@@ -379,7 +381,7 @@ impl<'a, 'py> Iterator for BorrowedEntries<'a, 'py> {
 
 /// Fails if two keys of `d` spell the same once converted (`1` and `"1"`): keeping
 /// one would lose data, and a repeated key is not valid TOON.
-fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
+pub(crate) fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
     let mut seen = std::collections::HashSet::with_capacity(d.len());
     for k in d.keys() {
         let key = key_string(&k)?;
@@ -392,7 +394,7 @@ fn unique_keys(d: &Bound<'_, PyDict>) -> PyResult<()> {
 }
 
 /// The official package's error for keys that collide after conversion.
-fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
+pub(crate) fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
     let repr = PyString::new(py, key)
         .repr()
         .map(|r| r.to_string())
@@ -400,49 +402,14 @@ fn duplicate_key(py: Python<'_>, key: &str) -> PyErr {
     PyValueError::new_err(format!("Duplicate key after conversion: {repr}"))
 }
 
-/// A float as serde data: an integral float of 2^53 or more (below 1e21, where the
-/// canonical form turns to exponents) as its exact integer, so that it decodes to the
-/// same float; JavaScript's shortest digits would not (`2.0**60`).
-fn serialize_float<S: Serializer>(f: f64, s: S) -> Result<S::Ok, S::Error> {
-    if f.fract() == 0.0 && f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM {
-        // Exact: the float is an integer below 2^70.
-        return s.serialize_i128(f as i128);
-    }
-    s.serialize_f64(f)
-}
-
 /// 2^53: from here on not every integer is a float.
-const EXACT_FROM: f64 = 9_007_199_254_740_992.0;
+pub(crate) const EXACT_FROM: f64 = 9_007_199_254_740_992.0;
 /// The magnitude from which the canonical number form uses an exponent (spec §2).
-const EXPONENT_FROM: f64 = 1e21;
-
-/// An int as serde data: `i64`/`u64` when it fits, else its exact digits through the
-/// `toon` crate's big-integer newtype.
-fn serialize_int<S: Serializer>(
-    i: &Bound<'_, PyInt>,
-    s: S,
-    ctx: &Ctx<'_>,
-) -> Result<S::Ok, S::Error> {
-    let mut overflow = 0;
-    // SAFETY: `i` is a live int; the call sets `overflow` instead of raising when the
-    // value does not fit, and raises (returning -1) only on other errors.
-    let v = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(i.as_ptr(), &mut overflow) };
-    if overflow == 0 {
-        if v == -1 && PyErr::occurred(i.py()) {
-            return Err(ctx.fail(PyErr::fetch(i.py())));
-        }
-        return s.serialize_i64(v);
-    }
-    if let Ok(v) = i.extract::<u64>() {
-        return s.serialize_u64(v);
-    }
-    let digits = int_digits(i).map_err(|e| ctx.fail::<S::Error>(e))?;
-    s.serialize_newtype_struct(toon::__private::BIG_INTEGER_KEY, digits.as_str())
-}
+pub(crate) const EXPONENT_FROM: f64 = 1e21;
 
 /// The decimal digits of an int: `int.__repr__(i)`, which an int subclass (an
 /// `IntEnum`, say) cannot override.
-fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
+pub(crate) fn int_digits(i: &Bound<'_, PyInt>) -> PyResult<String> {
     let digits = i.py().get_type::<PyInt>().call_method1("__repr__", (i,))?;
     Ok(digits.cast_into::<PyString>()?.to_cow()?.into_owned())
 }

@@ -397,6 +397,15 @@ def test_next_of_a_task_master_file():
         plan.read(PLANS / "taskmaster" / "invalid" / "acyclic.json").next()
 
 
+def test_next_of_a_spec_kit_file():
+    # Phases run in order and tasks in order within a phase; [P] tasks together.
+    p = plan.read(PLANS / "speckit" / "valid" / "rate-limits.md")
+    assert p.dialect == "speckit"
+    assert [t["id"] for t in p.next()["ready"]] == ["T005a"]
+    n = plan.read(PLANS / "speckit" / "valid" / "search-no-phases.md").next()
+    assert [t["id"] for t in n["ready"]] == ["T001"]
+
+
 def test_a_cycle_has_no_schedule():
     p = plan.read(PLANS / "plandag" / "invalid" / "acyclic.json")
     with pytest.raises(plan.PlanError, match="cannot schedule"):

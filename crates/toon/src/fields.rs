@@ -6,23 +6,24 @@ use std::borrow::Cow;
 
 /// One field of a field list, possibly carrying a nested group.
 #[derive(Clone, Debug)]
-pub(crate) struct Field<'a> {
+pub struct Field<'a> {
     /// The key this field reads or writes.
     pub name: Cow<'a, str>,
     /// The nested field group; `None` for a leaf field.
     pub children: Option<Vec<Field<'a>>>,
     /// Cells this field takes in a row: 1 for a leaf, the group's leaves otherwise.
     pub leaves: usize,
-    /// The address of the text the name was read from when it needed no unescaping
-    /// (0 otherwise): a sink over the whole document hands the name out borrowed from
-    /// there, once it has checked that the address lies in the document and spells the
-    /// name.
+    /// Where the name was read from, 0 if nowhere in particular. The decoder: the
+    /// address of the text, when it needed no unescaping (a sink over the whole
+    /// document hands the name out borrowed from there, once it has checked that the
+    /// address lies in the document and spells the name). An encoder's walker: the
+    /// address of the first row's key object, to recognise the same key in later rows.
     pub origin: usize,
 }
 
 impl<'a> Field<'a> {
     /// A leaf field: one cell.
-    pub(crate) fn leaf(name: impl Into<Cow<'a, str>>) -> Field<'a> {
+    pub fn leaf(name: impl Into<Cow<'a, str>>) -> Field<'a> {
         Field {
             name: name.into(),
             children: None,
@@ -32,7 +33,7 @@ impl<'a> Field<'a> {
     }
 
     /// A field holding the nested group `children`.
-    pub(crate) fn group(name: impl Into<Cow<'a, str>>, children: Vec<Field<'a>>) -> Field<'a> {
+    pub fn group(name: impl Into<Cow<'a, str>>, children: Vec<Field<'a>>) -> Field<'a> {
         Field {
             name: name.into(),
             leaves: leaf_count(&children),
@@ -43,7 +44,7 @@ impl<'a> Field<'a> {
 
     /// Whether the field is one cell rather than a group.
     #[inline]
-    pub(crate) fn is_leaf(&self) -> bool {
+    pub fn is_leaf(&self) -> bool {
         self.children.is_none()
     }
 
@@ -58,7 +59,7 @@ impl<'a> Field<'a> {
 /// struct's `&'static str` key, a key shared between rows) is recognised by its
 /// address before the bytes are compared.
 #[inline]
-pub(crate) fn same_name(name: &str, key: &str) -> bool {
+pub fn same_name(name: &str, key: &str) -> bool {
     name.len() == key.len() && (name.as_ptr() == key.as_ptr() || name == key)
 }
 

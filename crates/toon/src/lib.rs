@@ -106,6 +106,25 @@ pub mod __private {
     /// token to a visitor: a one-entry map `{NUMBER_TEXT_KEY: text as written}`.
     pub use crate::value::NUMBER_TEXT_KEY;
 
+    /// The one TOON line writer and the form rules, for a walker over data that is
+    /// neither a [`Value`](crate::Value) nor `Serialize` (the Python package walks
+    /// Python objects with it): the output buffer ([`LineWriter`](writer::LineWriter)),
+    /// the text of keys, primitives and headers, the field lists of tables, and the
+    /// rules deciding each container's form. Both encoders of this crate write
+    /// through the same functions.
+    pub mod writer {
+        pub use crate::encode::form::{
+            ArrayForm, Kind, Place, Template, array_form, child_depth, item_field_depth, kind_fits,
+            may_be_keyed, template,
+        };
+        pub use crate::encode::line::syntax::{
+            Primitive, inline_separator, row_separator, write_cell, write_empty_array,
+            write_entry_key, write_header, write_object_key, write_primitive, write_root_primitive,
+        };
+        pub use crate::encode::line::writer::{LineWriter, Mark};
+        pub use crate::fields::{Field, same_name};
+    }
+
     /// `to_value` with a nesting limit, for tests comparing against the `Value` route.
     pub fn to_value_limited<T: serde::Serialize + ?Sized>(
         value: &T,

@@ -141,6 +141,8 @@ pub enum Either<L, R> {
 }
 
 /// Whether `path` names the file `meta` describes (same device and inode on Unix).
+/// Compared by `stat` alone: the `same-file` crate opens both paths, which blocks on
+/// a FIFO given as an input until something writes to it.
 fn is_same_file(meta: &Metadata, path: &Path) -> bool {
     let Ok(other) = fs::metadata(path) else {
         return false;

@@ -59,7 +59,7 @@ fn stats(
 ) -> Result<String, String> {
     let count = |s: &str| tokenizer.count(s);
     let rows = toon_plan::stats(loaded, text, &count)
-        .map_err(|e| format!("{}: {e}", args.file.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::output::input_name(Some(&args.file))))?;
     Ok(if args.json {
         to_json(&args.file, loaded, &rows, tokenizer.name())
     } else {
@@ -80,7 +80,7 @@ fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[FormStats], tokenize
         })
         .collect();
     json!({
-        "file": file.display().to_string(),
+        "file": crate::output::input_name(Some(file)),
         "dialect": loaded.dialect.name(),
         "format": loaded.format.name(),
         "tokenizer": tokenizer,
@@ -92,7 +92,7 @@ fn to_json(file: &Path, loaded: &toon_plan::Loaded, rows: &[FormStats], tokenize
 fn table(file: &Path, loaded: &toon_plan::Loaded, rows: &[FormStats], tokenizer: &str) -> String {
     let mut out = format!(
         "{} — {} plan ({}), {} tasks — exact {tokenizer} token counts\n\n",
-        file.display(),
+        crate::output::input_name(Some(file)),
         loaded.dialect,
         loaded.format,
         loaded.plan.tasks.len()

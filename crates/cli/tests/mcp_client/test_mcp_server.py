@@ -26,6 +26,7 @@ TOOLS = {
     "plan_schedule", "plan_next", "plan_show", "plan_instructions",
 }
 TASKMASTER = os.path.join(PLANS, "taskmaster", "valid", "legacy-basic.json")
+SPECKIT = os.path.join(PLANS, "speckit", "valid", "avatar-upload.md")
 
 
 def run(scenario):
@@ -81,6 +82,8 @@ def test_every_tool_is_listed_with_a_schema_and_answers():
         assert len(sched["waves"]) == 2
         nxt = structured(await s.call_tool("plan_next", {"path": TASKMASTER}))
         assert [t["id"] for t in nxt["ready"]] == ["2"] and nxt["finished"] == 1
+        nxt = structured(await s.call_tool("plan_next", {"path": SPECKIT}))
+        assert [t["id"] for t in nxt["ready"]] == ["T006"] and nxt["finished"] == 5
         show = structured(await s.call_tool("plan_show", {"path": TOOLDAG}))
         assert [t["id"] for t in show["tasks"]] == ["einstein_birth", "curie_birth", "gap-days"]
         ins = structured(await s.call_tool("plan_instructions", {"dialect": "tooldag"}))

@@ -288,8 +288,18 @@ fn fill_words(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
 /// `success_criteria`, a step's `target`) is written as `""` (the target must hold it,
 /// the plan says nothing): noted as defaulted, so the loss report says so.
 fn empty_required_text(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
-    let mut required = value_fields(to);
-    required.retain(|f| f.required && matches!(f.kind, Kind::Str));
+    let all = value_fields(to);
+    // Required in every table that has it (a Task Master subtask may go without the
+    // `status` a task must have).
+    let mut required = all.clone();
+    required.retain(|f| {
+        f.required
+            && matches!(f.kind, Kind::Str)
+            && all
+                .iter()
+                .filter(|g| g.key == f.key && g.to == f.to)
+                .all(|g| g.required)
+    });
     let empty = |slot: Option<Slot<'_>>| matches!(slot, Some(Slot::Text(None)));
     for f in required {
         match f.to {

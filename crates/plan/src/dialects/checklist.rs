@@ -3,8 +3,12 @@
 //! byte for byte (the lines where it differs from the canonical rendering, as a text
 //! patch, applied while the file still says what the plan says).
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use crate::fidelity::text_patch;
 use crate::model::Plan;
+use crate::problem::{Location, Problem};
 
 /// A checkbox list item: `- [ ] rest`, indented by `indent` columns (a tab counts 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +49,112 @@ pub(crate) fn check_line(line: &str) -> Option<CheckLine<'_>> {
         rest: rest.trim_end_matches('\r'),
         optional,
     })
+}
+
+/// Task lines written again: a task list edited in an IDE may hold the same task twice
+/// (`- [x] 2.5 Title`, further down `- [ ] 2.5 Title`). The first is the task; a later
+/// line with the same id and title is left for the layout, with a warning.
+#[derive(Default)]
+pub(crate) struct Repeats<'a> {
+    first: HashMap<(&'a str, &'a str), usize>,
+}
+
+impl<'a> Repeats<'a> {
+    /// The line of the task's first writing when line `line` writes it again.
+    pub fn again(&mut self, id: &'a str, title: &'a str, line: usize) -> Option<usize> {
+        match self.first.entry((id, title)) {
+            Entry::Occupied(e) => Some(*e.get()),
+            Entry::Vacant(v) => {
+                v.insert(line);
+                None
+            }
+        }
+    }
+}
+
+/// The warning for a task written again at `line`, first at `first`.
+pub(crate) fn repeated(id: &str, line: usize, first: usize) -> Problem {
+    Problem::warning(
+        "repeated-task",
+        Location::Line(line),
+        format!("task {id:?} is written again (first at line {first}): it is read once"),
+    )
+}
+
+/// A message naming nodes by their paths `[N]` (N a line) with them named by line.
+pub(crate) fn lines_in(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("at [") {
+        let after = &rest[at + 4..];
+        match after.find(']') {
+            Some(end) if end > 0 && after[..end].bytes().all(|b| b.is_ascii_digit()) => {
+                out.push_str(&rest[..at]);
+                out.push_str("at line ");
+                out.push_str(&after[..end]);
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..at + 4]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Problems of nodes located as `[N]` (N the 1-based line) located at their lines.
+pub(crate) fn at_lines(problems: Vec<Problem>) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .map(|mut p| {
+            if let Location::Path(path) = &p.location
+                && let Some(line) = path
+                    .strip_prefix('[')
+                    .and_then(|r| r.split(']').next())
+                    .and_then(|n| n.parse().ok())
+            {
+                p.location = Location::Line(line);
+            }
+            p.message = lines_in(&p.message);
+            p
+        })
+        .collect()
+}
+
+/// The label of a task's dependencies line (`_Depends on: 1, 2.1_`): Kiro and Spec
+/// Kit run tasks in order and write none; a plan whose dependencies say otherwise
+/// keeps them in this line, under the task.
+pub(crate) const DEPENDS_ON: &str = "Depends on";
+
+/// The items of a `_Label: a, b_` bullet (`- ` optional, indented or not).
+pub(crate) fn labelled(line: &str, label: &str) -> Option<Vec<String>> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t).trim_end();
+    let inner = t
+        .strip_prefix('_')?
+        .strip_prefix(label)?
+        .strip_prefix(':')?
+        .strip_suffix('_')?;
+    Some(
+        inner
+            .split(',')
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// Whether `id` is one a markdown task list can write as a task's number with a
+/// final `.` (`setup-db.`, `tag:3.`): letters, digits, `_`, `-`, `:` and `.` (the ids
+/// of other dialects, kept when a plan is written as Kiro or Spec Kit).
+pub(crate) fn is_id_like(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
 
 /// The status a box says: `pending`, `completed` (`x`, `X`), `in_progress` (`-`, `~`).

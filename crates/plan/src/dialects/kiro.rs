@@ -12,7 +12,9 @@
 
 use serde_json::Value;
 
-use super::checklist::{self, check_line, mark_of, status_of};
+use super::checklist::{
+    self, DEPENDS_ON, Repeats, check_line, labelled, mark_of, repeated, status_of,
+};
 use super::{Dialect, DialectId, Read};
 use crate::dialects::checks::{self, Node};
 use crate::model::{Plan, Task};
@@ -110,9 +112,6 @@ const TASKS: &str = PLAN.list_key();
 const LAYOUT: &str = "layout";
 /// The label of a task's requirements line (`_Requirements: 1.1, 2.3_`).
 const REQUIREMENTS: &str = "Requirements";
-/// The label of a task's dependencies line (`_Depends on: 1, 2.1_`): Kiro runs tasks
-/// in order and writes none; a plan that has them keeps them in this line.
-const DEPENDS_ON: &str = "Depends on";
 /// The extra field of an optional task.
 const OPTIONAL: &str = "optional";
 
@@ -192,7 +191,7 @@ impl Dialect for Kiro {
     fn validate(&self, doc: &Document) -> Vec<Problem> {
         match doc {
             Document::Markdown(text) => {
-                let lines = task_lines(text);
+                let (lines, mut out) = task_lines(text);
                 let plan = read_markdown(text);
                 // Each task located by its line (as a path `[N]`, turned into the line).
                 let nodes: Vec<Node<'_>> = plan
@@ -210,20 +209,8 @@ impl Dialect for Kiro {
                             .collect(),
                     })
                     .collect();
-                graph_problems(&nodes)
-                    .into_iter()
-                    .map(|mut p| {
-                        if let Location::Path(path) = &p.location
-                            && let Some(line) = path
-                                .strip_prefix('[')
-                                .and_then(|r| r.split(']').next())
-                                .and_then(|n| n.parse().ok())
-                        {
-                            p.location = Location::Line(line);
-                        }
-                        p
-                    })
-                    .collect()
+                out.extend(checklist::at_lines(graph_problems(&nodes)));
+                out
             }
             Document::Tree(Value::Object(o)) => {
                 let mut out = table::check(o, &PathBuf::root(), &PLAN);
@@ -255,7 +242,8 @@ impl Dialect for Kiro {
     }
 
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
-        if plan.title.is_none() {
+        // A Kiro file without the heading (its layout kept) is written back without it.
+        if plan.title.is_none() && !plan.layout.contains(PATCH) {
             plan.title = Some(HEADING.to_owned());
             fills.push(crate::table::fill::plan_fill(
                 "title",
@@ -290,11 +278,7 @@ fn number(rest: &str) -> Option<(&str, &str)> {
         && num
             .split('.')
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    let id_like = token.ends_with('.')
-        && !num.is_empty()
-        && num
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+    let id_like = token.ends_with('.') && checklist::is_id_like(num);
     (numbered || id_like).then_some((num, title))
 }
 
@@ -303,32 +287,22 @@ fn requirements(line: &str) -> Option<Vec<String>> {
     labelled(line, REQUIREMENTS)
 }
 
-/// The items of a `_Label: a, b_` bullet.
-fn labelled(line: &str, label: &str) -> Option<Vec<String>> {
-    let t = line.trim_start();
-    let t = t.strip_prefix("- ").unwrap_or(t).trim_end();
-    let inner = t
-        .strip_prefix('_')?
-        .strip_prefix(label)?
-        .strip_prefix(':')?
-        .strip_suffix('_')?;
-    Some(
-        inner
-            .split(',')
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .map(str::to_owned)
-            .collect(),
-    )
-}
-
-/// The 1-based lines of the task lines, in order.
-fn task_lines(text: &str) -> Vec<usize> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| check_line(l).is_some_and(|c| number(c.rest).is_some()))
-        .map(|(i, _)| i + 1)
-        .collect()
+/// The 1-based lines of the task lines, in order, and a warning for each task
+/// written again (not a task of the plan).
+fn task_lines(text: &str) -> (Vec<usize>, Vec<Problem>) {
+    let mut repeats = Repeats::default();
+    let mut lines = Vec::new();
+    let mut warnings = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let Some((id, title)) = check_line(l).and_then(|c| number(c.rest)) else {
+            continue;
+        };
+        match repeats.again(id, title, i + 1) {
+            Some(first) => warnings.push(repeated(id, i + 1, first)),
+            None => lines.push(i + 1),
+        }
+    }
+    (lines, warnings)
 }
 
 /// Ids repeated, dependencies on no task, cycles.
@@ -344,7 +318,8 @@ fn graph_problems(nodes: &[Node<'_>]) -> Vec<Problem> {
 pub fn read_markdown(text: &str) -> Plan {
     let mut plan = Plan::default();
     let mut current: Option<(usize, usize)> = None; // (task index, indent)
-    for line in text.lines() {
+    let mut repeats = Repeats::default();
+    for (n, line) in text.lines().enumerate() {
         if plan.title.is_none()
             && let Some(h) = line.strip_prefix("# ")
         {
@@ -354,6 +329,10 @@ pub fn read_markdown(text: &str) -> Plan {
         if let Some(c) = check_line(line)
             && let Some((id, title)) = number(c.rest)
         {
+            if repeats.again(id, title, n + 1).is_some() {
+                current = None;
+                continue;
+            }
             let mut t = Task::new(id);
             t.title = Some(title.to_owned());
             t.status = Some(status_of(c.mark).to_owned());

@@ -9,6 +9,7 @@ pub mod cursor;
 pub mod kiro;
 pub mod plan_model;
 pub mod plandag;
+pub mod speckit;
 pub mod staged;
 pub mod taskmaster;
 pub mod tooldag;
@@ -179,6 +180,13 @@ pub trait Dialect: Sync {
     /// in `docs/plan-mapping.md`). Nothing is invented where no sensible value exists.
     fn fill(&self, _plan: &mut Plan, _from: DialectId, _fills: &mut Vec<Fill>) {}
 
+    /// Whether its tasks' dependencies follow from where the tasks stand (Spec Kit: a
+    /// task waits for the one before it in its phase) rather than from a list in each
+    /// task alone: such a plan cannot be read task by task as it is written.
+    fn orders_by_position(&self) -> bool {
+        false
+    }
+
     /// Whether it holds the plan's markdown body (Cursor, the plan model): then the
     /// body's title stays there, and a conversion does not take it as the plan's title.
     fn keeps_body(&self) -> bool {
@@ -203,6 +211,7 @@ pub static REGISTRY: &[&dyn Dialect] = &[
     &tooldag::ToolDag,
     &taskmaster::TaskMaster,
     &kiro::Kiro,
+    &speckit::SpecKit,
     &plan_model::PlanModel,
 ];
 

@@ -4,8 +4,9 @@ The calls are those of the Rust library ``toon_plan`` (which the ``toon plan`` c
 use too), so a plan reads, validates and converts here exactly as it does there; the
 reports are built from the library's own report objects.
 
-Dialects: ``cursor``, ``plandag``, ``composite``, ``workflow``, ``staged``, ``tooldag``
-and ``plan`` (the plan model itself). Formats: ``json``, ``yaml``, ``toon``, ``md``.
+Dialects: ``cursor``, ``plandag``, ``composite``, ``workflow``, ``staged``, ``tooldag``,
+``taskmaster``, ``kiro``, ``speckit`` and ``plan`` (the plan model itself). Formats:
+``json``, ``yaml``, ``toon``, ``md``.
 
 >>> from toonkit import plan
 >>> p = plan.read('{"dag": [{"id": "a", "tool": "search", "query": "x", "dependencies": []}]}')

@@ -13,7 +13,7 @@ use crate::fields::Field;
 
 /// Where a container is written, as far as its form depends on it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Place {
+pub enum Place {
     /// The whole document.
     Root,
     /// The value of an object field (also the first field of a list-item object).
@@ -26,20 +26,20 @@ pub(crate) enum Place {
 /// table rows, an object's fields): one deeper, or two deeper when the container is
 /// the first field of a list-item object, on the hyphen line (§10).
 #[inline]
-pub(crate) fn child_depth(depth: usize, on_hyphen_line: bool) -> usize {
+pub fn child_depth(depth: usize, on_hyphen_line: bool) -> usize {
     if on_hyphen_line { depth + 2 } else { depth + 1 }
 }
 
 /// The depth of the second and later fields of an object that is a list item at
 /// `depth` (the first is on the hyphen line) (§10).
 #[inline]
-pub(crate) fn item_field_depth(depth: usize) -> usize {
+pub fn item_field_depth(depth: usize) -> usize {
     depth + 1
 }
 
 /// The form of an array.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum ArrayForm {
+pub enum ArrayForm {
     /// `key: []` (or `[]` at the root).
     Empty,
     /// One line: `key[N]: a,b`.
@@ -54,7 +54,7 @@ pub(crate) enum ArrayForm {
 /// element is a primitive. An empty array in a list is `- [0]:`, and an array in a
 /// list is never a table.
 #[inline]
-pub(crate) fn array_form(place: Place, len: usize, all_primitive: bool) -> ArrayForm {
+pub fn array_form(place: Place, len: usize, all_primitive: bool) -> ArrayForm {
     if len == 0 && place != Place::ListItem {
         ArrayForm::Empty
     } else if all_primitive {
@@ -70,13 +70,13 @@ pub(crate) fn array_form(place: Place, len: usize, all_primitive: bool) -> Array
 /// two or more entries, not a list item. `len` is `None` while unknown (a keyed
 /// table may still be tried).
 #[inline]
-pub(crate) fn may_be_keyed(place: Place, len: Option<usize>) -> bool {
+pub fn may_be_keyed(place: Place, len: Option<usize>) -> bool {
     place != Place::ListItem && len.is_none_or(|n| n >= 2)
 }
 
 /// What one value is, as the table rules see it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// `null`, a boolean, a number or a string.
     Primitive,
     /// An object with at least one entry.
@@ -87,7 +87,7 @@ pub(crate) enum Kind {
 
 /// What a first-row value makes of its field in a table template.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Template {
+pub enum Template {
     /// A leaf field: one cell.
     Leaf,
     /// A nested field group of the object's own template.
@@ -99,7 +99,7 @@ pub(crate) enum Template {
 /// The template rule for a first-row value of kind `kind` whose object, if it is
 /// one, would open at nesting `level` (a group must stay within `max_depth`).
 #[inline]
-pub(crate) fn template(kind: Kind, level: usize, max_depth: usize) -> Template {
+pub fn template(kind: Kind, level: usize, max_depth: usize) -> Template {
     match kind {
         Kind::Primitive => Template::Leaf,
         Kind::Object if level <= max_depth => Template::Group,
@@ -110,7 +110,7 @@ pub(crate) fn template(kind: Kind, level: usize, max_depth: usize) -> Template {
 /// Whether a later row's value of kind `kind` fits `field` as far as its kind goes
 /// (a group then also needs the object's entries to fit the group).
 #[inline]
-pub(crate) fn kind_fits(field: &Field<'_>, kind: Kind) -> bool {
+pub fn kind_fits(field: &Field<'_>, kind: Kind) -> bool {
     match kind {
         Kind::Primitive => field.is_leaf(),
         Kind::Object => !field.is_leaf(),

@@ -82,6 +82,14 @@ const STATUS: Field = Field::new(
      words are kept).",
 )
 .to(To::Task(TaskField::Status));
+/// A subtask's progress: real files leave it out (a subtask not yet started).
+const SUBTASK_STATUS: Field = Field::new(
+    "status",
+    Kind::Str,
+    false,
+    "Progress, as a task's; left out by some files for a subtask not started.",
+)
+.to(To::Task(TaskField::Status));
 
 /// A task.
 pub static TASK: Table = Table {
@@ -112,7 +120,7 @@ pub static SUBTASK: Table = Table {
         TEST_STRATEGY,
         PRIORITY,
         DEPENDENCIES,
-        STATUS,
+        SUBTASK_STATUS,
         Field::new(
             "subtasks",
             Kind::Any,
@@ -267,7 +275,8 @@ impl Dialect for TaskMaster {
         let translate = from != DialectId::PLAN;
         for t in &mut plan.tasks {
             title_from_words(t, fills);
-            if t.status.is_none() {
+            // A subtask may go without a status; a task may not.
+            if t.status.is_none() && t.parent.is_none() {
                 t.status = Some("pending".to_owned());
                 fills.push(task_fill(t, "status", FillKind::Defaulted, "pending"));
             } else if translate {

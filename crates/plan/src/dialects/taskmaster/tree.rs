@@ -577,7 +577,9 @@ fn states(text: &str, plan: &Plan) -> bool {
 }
 
 /// The tree form of a plan as a Task Master file: tagged when every task belongs to
-/// one of the plan's groups and depends only on tasks of its own, else legacy.
+/// one of the plan's groups and depends only on tasks of its own, and no group waits
+/// for another (tags are task lists of their own; phases run in order are not), else
+/// legacy.
 pub(super) fn to_tree(plan: &Plan) -> Value {
     let keys = Keys::of(plan);
     let style = Style::of_plan(plan);
@@ -588,6 +590,10 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
         .map(|t| (t.id.as_str(), t.group.as_deref()))
         .collect();
     let tagged = !plan.groups.is_empty()
+        && plan
+            .groups
+            .iter()
+            .all(|g| g.dependencies.as_ref().is_none_or(Vec::is_empty))
         && plan.tasks.iter().all(|t| {
             t.group.as_deref().is_some_and(|g| groups.contains(g))
                 && t.dependencies

@@ -10,17 +10,21 @@ use crate::{Delimiter, Number};
 
 /// A primitive to write, borrowed from either encoder's representation.
 #[derive(Clone, Copy)]
-pub(crate) enum Primitive<'a> {
+pub enum Primitive<'a> {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number, in its canonical form.
     Num(&'a Number),
+    /// A string, quoted when needed.
     Str(&'a str),
 }
 
 /// Appends a primitive: literals, the canonical number, a string quoted when the
 /// active `delimiter` or the grammar requires it.
 #[inline]
-pub(crate) fn write_primitive(out: &mut String, p: Primitive<'_>, delimiter: Delimiter) {
+pub fn write_primitive(out: &mut String, p: Primitive<'_>, delimiter: Delimiter) {
     match p {
         Primitive::Null => out.push_str("null"),
         Primitive::Bool(true) => out.push_str("true"),
@@ -32,7 +36,7 @@ pub(crate) fn write_primitive(out: &mut String, p: Primitive<'_>, delimiter: Del
 
 /// Appends a primitive that is the whole document: as [`write_primitive`], except
 /// that a string starting with U+FEFF is always quoted (DELTA-4.4 E2).
-pub(crate) fn write_root_primitive(out: &mut String, p: Primitive<'_>, delimiter: Delimiter) {
+pub fn write_root_primitive(out: &mut String, p: Primitive<'_>, delimiter: Delimiter) {
     match p {
         Primitive::Str(s) if s.starts_with('\u{feff}') => write_quoted(out, s),
         _ => write_primitive(out, p, delimiter),
@@ -41,14 +45,14 @@ pub(crate) fn write_root_primitive(out: &mut String, p: Primitive<'_>, delimiter
 
 /// Appends `key: ` (a field holding a primitive, or a keyed-table row).
 #[inline]
-pub(crate) fn write_entry_key(out: &mut String, key: &str) {
+pub fn write_entry_key(out: &mut String, key: &str) {
     write_key(out, key);
     out.push_str(": ");
 }
 
 /// Appends `key:` (a field whose object follows on the lines below).
 #[inline]
-pub(crate) fn write_object_key(out: &mut String, key: &str) {
+pub fn write_object_key(out: &mut String, key: &str) {
     write_key(out, key);
     out.push(':');
 }
@@ -56,14 +60,14 @@ pub(crate) fn write_object_key(out: &mut String, key: &str) {
 /// The separator before item `index` of an inline array: a space after the header's
 /// colon, then the delimiter.
 #[inline]
-pub(crate) fn inline_separator(index: usize, delimiter: Delimiter) -> char {
+pub fn inline_separator(index: usize, delimiter: Delimiter) -> char {
     if index == 0 { ' ' } else { delimiter.as_char() }
 }
 
 /// The separator before a table cell: none before the row's first cell, then the
 /// delimiter. Clears `first`.
 #[inline]
-pub(crate) fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<char> {
+pub fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<char> {
     let sep = (!*first).then(|| delimiter.as_char());
     *first = false;
     sep
@@ -72,12 +76,7 @@ pub(crate) fn row_separator(first: &mut bool, delimiter: Delimiter) -> Option<ch
 /// Appends one cell of a line (an inline item or a table cell): the separator, if
 /// any, then the primitive.
 #[inline(always)]
-pub(crate) fn write_cell(
-    out: &mut String,
-    sep: Option<char>,
-    p: Primitive<'_>,
-    delimiter: Delimiter,
-) {
+pub fn write_cell(out: &mut String, sep: Option<char>, p: Primitive<'_>, delimiter: Delimiter) {
     if let Some(sep) = sep {
         out.push(sep);
     }
@@ -85,7 +84,7 @@ pub(crate) fn write_cell(
 }
 
 /// Appends an empty array: `key: []`, or `[]` without a key.
-pub(crate) fn write_empty_array(out: &mut String, key: Option<&str>) {
+pub fn write_empty_array(out: &mut String, key: Option<&str>) {
     if let Some(key) = key {
         write_key(out, key);
         out.push_str(": []");
@@ -96,7 +95,7 @@ pub(crate) fn write_empty_array(out: &mut String, key: Option<&str>) {
 
 /// Appends an array or keyed-table header: `key[N]`, `key[N:]` when keyed, the
 /// delimiter mark unless it is the comma, the field list in braces, and the colon.
-pub(crate) fn write_header(
+pub fn write_header(
     out: &mut String,
     key: Option<&str>,
     len: usize,

@@ -12,15 +12,15 @@ const SHORT_LINE_START: &str = "\n                               ";
 
 /// A position in the output to return to (see [`LineWriter::mark`]).
 #[must_use]
-pub(crate) struct Mark {
+pub struct Mark {
     len: usize,
     started: bool,
 }
 
 /// Where the encoder appends its text.
-pub(crate) struct LineWriter<'w> {
+pub struct LineWriter<'w> {
     /// Text not yet handed to the sink (all of it when there is no sink).
-    pub(crate) out: String,
+    pub out: String,
     sink: Option<&'w mut dyn io::Write>,
     /// The first write error of the sink; later output is discarded.
     io_error: Option<io::Error>,
@@ -38,7 +38,7 @@ pub(crate) struct LineWriter<'w> {
 
 impl<'w> LineWriter<'w> {
     /// A writer that keeps everything in memory.
-    pub(crate) fn new(indent_size: usize) -> LineWriter<'static> {
+    pub fn new(indent_size: usize) -> LineWriter<'static> {
         LineWriter {
             out: String::new(),
             sink: None,
@@ -73,7 +73,7 @@ impl<'w> LineWriter<'w> {
 
     /// Starts a new line at `depth` (LF unless it is the first line, then indentation).
     #[inline]
-    pub(crate) fn line(&mut self, depth: usize) {
+    pub fn line(&mut self, depth: usize) {
         let n = depth * self.indent_size;
         if self.newline_indent.len() <= n {
             self.grow_indent(n);
@@ -106,13 +106,13 @@ impl<'w> LineWriter<'w> {
 
     /// Starts a list-item line at `depth`: indentation then `- `.
     #[inline]
-    pub(crate) fn item(&mut self, depth: usize) {
+    pub fn item(&mut self, depth: usize) {
         self.line(depth);
         self.out.push_str("- ");
     }
 
     /// Writes the line of an empty object that is a list item at `depth`: a bare `-`.
-    pub(crate) fn empty_item(&mut self, depth: usize) {
+    pub fn empty_item(&mut self, depth: usize) {
         self.line(depth);
         self.out.push('-');
     }
@@ -120,7 +120,7 @@ impl<'w> LineWriter<'w> {
     /// Remembers the current end of the output so it can be taken back with
     /// [`rewind`](Self::rewind); until the mark is rewound or released, the buffer is
     /// not drained.
-    pub(crate) fn mark(&mut self) -> Mark {
+    pub fn mark(&mut self) -> Mark {
         self.held += 1;
         Mark {
             len: self.out.len(),
@@ -129,14 +129,14 @@ impl<'w> LineWriter<'w> {
     }
 
     /// Drops everything written since `mark`.
-    pub(crate) fn rewind(&mut self, mark: Mark) {
+    pub fn rewind(&mut self, mark: Mark) {
         self.out.truncate(mark.len);
         self.started = mark.started;
         self.held -= 1;
     }
 
     /// Keeps everything written since `mark`.
-    pub(crate) fn release(&mut self, mark: Mark) {
+    pub fn release(&mut self, mark: Mark) {
         let _ = mark;
         self.held -= 1;
     }
