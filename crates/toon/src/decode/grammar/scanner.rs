@@ -95,7 +95,7 @@ pub(crate) fn classify(
             && last != b' '
             && last != b'\r'
         {
-            if strict && spaces % indent_size != 0 {
+            if strict && !spaces.is_multiple_of(indent_size) {
                 return Err(misaligned(raw, number, indent_size, spaces));
             }
             return Ok(LineKind::Content(Line {
