@@ -135,7 +135,9 @@ CPU time (this thread's, from \
         );
     }
     // A relative path is the repository's (cargo runs benchmarks in the crate's folder).
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(out);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(out);
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))
 }
 
