@@ -43,7 +43,7 @@ pub(crate) struct Builder<'py> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     /// The Python str made for each key text so far.
-    keys: HashMap<String, Bound<'py, PyString>, BuildHasherDefault<Fnv>>,
+    keys: HashMap<String, Bound<'py, PyString>, BuildHasherDefault<WordHash>>,
     /// The keys of the last table's rows, by field index, and that table's number.
     table: (usize, Vec<Bound<'py, PyString>>),
     /// Open containers, innermost last.
@@ -273,27 +273,51 @@ impl direct::Builder for Builder<'_> {
     }
 }
 
-/// FNV-1a: object keys are short, where it beats SipHash by a wide margin; the cache
-/// is bounded, so colliding keys cost time, never memory.
-struct Fnv(u64);
+/// A word-at-a-time multiplicative hash (as rustc's `FxHasher`): object keys are
+/// short, where it beats SipHash (and byte-wise FNV) by a wide margin; the cache is
+/// bounded, so colliding keys cost time, never memory.
+#[derive(Default)]
+struct WordHash(u64);
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl WordHash {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
     }
 }
 
-impl Hasher for Fnv {
+impl Hasher for WordHash {
     fn finish(&self) -> u64 {
         self.0
     }
 
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
         }
-        self.0 = h;
+        // The last 1–7 bytes as one word: two overlapping 4-byte reads, or bytes.
+        let rest = chunks.remainder();
+        let n = rest.len();
+        let word = if n >= 4 {
+            let lo = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+            let hi = u32::from_le_bytes([rest[n - 4], rest[n - 3], rest[n - 2], rest[n - 1]]);
+            u64::from(lo) | (u64::from(hi) << 32)
+        } else {
+            rest.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b))
+        };
+        if n > 0 {
+            self.add(word ^ ((n as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
     }
 }
