@@ -167,7 +167,8 @@ fn a_patch_that_does_not_fit_falls_back_to_the_canonical_head() {
     .unwrap();
     let mut plan = plan_json(&loaded);
     plan["layout"]["cursor.head_patch"] = json!([{"line": 40, "cut": 3, "text": "x: 1\n"}]);
-    let canonical = "---\nname: Fix login\ntodos: []\n---\nBody\n";
+    // A head without `todos` keeps none: the plan's tasks are its body's (none here).
+    let canonical = "---\nname: Fix login\n---\nBody\n";
     assert_eq!(to_cursor(&plan), canonical);
     plan["layout"]["cursor.head_patch"] = json!("not a patch");
     assert_eq!(to_cursor(&plan), canonical);

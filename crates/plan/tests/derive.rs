@@ -729,6 +729,133 @@ fn a_plan_without_tasks_reads_with_a_warning() {
 }
 
 #[test]
+fn an_empty_todos_list_without_body_tasks_reads_with_a_warning() {
+    let loaded = toon_plan::read(
+        "---\nname: Notes\ntodos: []\n---\n# Notes\n\nJust prose.\n",
+        &toon_plan::ReadOptions::default(),
+    )
+    .unwrap();
+    assert!(loaded.plan.tasks.is_empty());
+    assert!(
+        loaded.warnings.iter().any(|p| p.rule == "no-tasks"),
+        "{:?}",
+        loaded.warnings
+    );
+    // A body that gives tasks: no warning.
+    let loaded = toon_plan::read(
+        "---\nname: Notes\ntodos: []\n---\n## 1. Write\n\n## 2. Ship\n",
+        &toon_plan::ReadOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(loaded.plan.tasks.len(), 2);
+    assert!(loaded.warnings.iter().all(|p| p.rule != "no-tasks"));
+}
+
+#[test]
+fn the_body_sections_of_body_tasks_become_stages_and_workflow_tasks() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/plans/cursor/valid/phased-checklist.plan.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let loaded = toon_plan::read(&text, &toon_plan::ReadOptions::default()).unwrap();
+    let (tree, losses, _) = convert(
+        &loaded.plan,
+        DialectId::CURSOR,
+        DialectId::STAGED,
+        &["executor=writer"],
+    );
+    let stages: Vec<(String, String, Vec<String>)> = tree["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let steps = s["steps"].as_array().unwrap().iter();
+            (
+                s["id"].as_str().unwrap().to_owned(),
+                s["name"].as_str().unwrap().to_owned(),
+                steps
+                    .map(|t| t["id"].as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "phase-1-data",
+            "Phase 1: Data",
+            &["invoice-query", "currency-rounding", "rounding-tests"][..],
+        ),
+        (
+            "phase-2-export",
+            "Phase 2: Export",
+            &["csv-writer", "upload"][..],
+        ),
+        (
+            "phase-3-rollout",
+            "Phase 3: Rollout",
+            &["announce-finance-channel"][..],
+        ),
+    ];
+    let want: Vec<(String, String, Vec<String>)> = want
+        .iter()
+        .map(|(i, n, s)| {
+            (
+                (*i).into(),
+                (*n).into(),
+                s.iter().map(|x| (*x).into()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(stages, want);
+    assert_eq!(
+        entry(&losses, "task upload", "group").rule,
+        Some("the body's section it is in")
+    );
+    let (tree, _, _) = convert(&loaded.plan, DialectId::CURSOR, DialectId::WORKFLOW, &[]);
+    let names: Vec<&str> = tree["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Phase 1: Data", "Phase 2: Export", "Phase 3: Rollout"]
+    );
+    // Numbered headings under `##` sections: the sections are the groups.
+    let text =
+        "# Migrate\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
+    let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default()).unwrap();
+    let (tree, _, _) = convert(
+        &loaded.plan,
+        DialectId::CURSOR,
+        DialectId::STAGED,
+        &["executor=writer"],
+    );
+    let sizes: Vec<(&str, usize)> = tree["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["steps"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(sizes, [("Backend", 2), ("Frontend", 1)]);
+    // A plan with todos in front matter gets no groups from its body.
+    let text = "---\nname: T\ntodos:\n  - id: a\n    content: A\n---\n## Section\n\nText.\n";
+    let loaded = toon_plan::read(text, &toon_plan::ReadOptions::default()).unwrap();
+    let (tree, _, _) = convert(
+        &loaded.plan,
+        DialectId::CURSOR,
+        DialectId::STAGED,
+        &["executor=writer"],
+    );
+    assert_ne!(tree["stages"][0]["name"], "Section", "{tree}");
+}
+
+#[test]
 fn a_plan_without_id_title_or_goal_takes_its_source_name_as_id() {
     let mut t = task("a", &[]);
     t.title = Some("Do it".into());

@@ -23,12 +23,125 @@ fn body_task_plans() -> Vec<(String, String, Plan)> {
             let text = std::fs::read_to_string(&p).unwrap();
             let loaded = toon_plan::read(&text, &toon_plan::ReadOptions::default()).unwrap();
             let listed = text.lines().any(is_task_line);
-            if loaded.plan.layout.contains("cursor.body_tasks") && listed {
+            // Plans whose tasks the model's table holds (a body that says its tasks in
+            // lines of its own style keeps them, and has no table to edit).
+            let tabled = model_tree(&loaded.plan).get("tasks").is_some();
+            if loaded.plan.layout.contains("cursor.body_tasks") && listed && tabled {
                 out.push((p.display().to_string(), text, loaded.plan));
             }
         }
     }
     out
+}
+
+fn model_tree(plan: &Plan) -> Value {
+    let model = toon_plan::convert(
+        plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    serde_json::from_str(&model.text).unwrap()
+}
+
+/// The Cursor markdown of a plan-model tree.
+fn to_cursor(tree: &Value) -> String {
+    let edited = toon_plan::read(
+        &tree.to_string(),
+        &toon_plan::ReadOptions {
+            dialect: Some(DialectId::PLAN),
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .plan;
+    toon_plan::convert(
+        &edited,
+        DialectId::CURSOR,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Md),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .text
+}
+
+/// The task lines of each `##` section of a markdown text, by section heading.
+fn sections(md: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in md.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            out.push((h.to_owned(), Vec::new()));
+        } else if is_task_line(line)
+            && let Some((_, lines)) = out.last_mut()
+        {
+            lines.push(line.to_owned());
+        }
+    }
+    out
+}
+
+const PHASED: &str = "../../testdata/plans/cursor/valid/phased-checklist.plan.md";
+
+/// A plan whose task lists sit in three sections, between headings and text (the
+/// layout's task-line runs): deleting, adding or renaming a task in the table leaves
+/// every other task in its section, and a nested task renamed through its title stays
+/// nested.
+#[test]
+fn edits_to_interleaved_task_lists_keep_each_task_in_its_section() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(PHASED);
+    let text = std::fs::read_to_string(path).unwrap();
+    let plan = toon_plan::read(&text, &toon_plan::ReadOptions::default())
+        .unwrap()
+        .plan;
+    let tree = model_tree(&plan);
+    assert!(tree["layout"].get("cursor.task_lines").is_some(), "{tree}");
+    assert_eq!(to_cursor(&tree), text);
+    let before = sections(&text);
+    let title_at = |tree: &Value, k: usize| tree["tasks"][k]["title"].as_str().unwrap().to_owned();
+    for k in 0..plan.tasks.len() {
+        // Deleted: the others keep their sections.
+        let mut t = tree.clone();
+        let gone = title_at(&t, k);
+        t["tasks"].as_array_mut().unwrap().remove(k);
+        let md = to_cursor(&t);
+        let want: Vec<(String, Vec<String>)> = before
+            .iter()
+            .map(|(h, lines)| {
+                let kept = lines.iter().filter(|l| !l.contains(&gone)).cloned();
+                (h.clone(), kept.collect())
+            })
+            .collect();
+        assert_eq!(sections(&md), want, "deleted {gone}:\n{md}");
+        // Renamed through its title: same line, same indentation, new title.
+        let mut t = tree.clone();
+        let was = title_at(&t, k);
+        t["tasks"][k]["title"] = json!("Renamed task");
+        let md = to_cursor(&t);
+        let want: Vec<(String, Vec<String>)> = before
+            .iter()
+            .map(|(h, lines)| {
+                let renamed = lines.iter().map(|l| l.replace(&was, "Renamed task"));
+                (h.clone(), renamed.collect())
+            })
+            .collect();
+        assert_eq!(sections(&md), want, "renamed {was}:\n{md}");
+    }
+    // Added after the first task of the second section: it joins that section.
+    let mut t = tree.clone();
+    let mut row = t["tasks"][3].clone();
+    row["title"] = json!("Added task");
+    row["description"] = Value::Null;
+    t["tasks"].as_array_mut().unwrap().insert(4, row);
+    let md = to_cursor(&t);
+    let mut want = before.clone();
+    want[1].1.insert(1, "- [ ] Added task".to_owned());
+    assert_eq!(sections(&md), want, "{md}");
 }
 
 fn is_task_line(line: &str) -> bool {

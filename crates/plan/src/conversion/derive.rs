@@ -200,8 +200,10 @@ pub fn fill(
 ) -> Result<(Plan, Vec<Fill>), PlanError> {
     let mut out = plan.clone();
     let mut fills = Vec::new();
-    // The words come from what the plan says, before a setting replaces an action.
+    // The sections and words come from what the plan says, before a setting replaces an
+    // action.
     if from != to {
+        groups_from_sections(&mut out, to, &mut fills);
         fill_words(&mut out, to, &mut fills);
     }
     apply_settings(&mut out, to, sets, &mut fills)?;
@@ -235,6 +237,71 @@ fn title_from_body(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
             FillKind::Derived,
             "from the body's first heading",
         ));
+    }
+}
+
+/// A plan whose tasks are its body's task list or numbered headings, and has no groups,
+/// takes the body's sections as groups in a target that has groups (staged stages,
+/// workflow tasks) and does not keep the body: each task joins the group of the heading
+/// above it ([`crate::syntax::body_tasks::task_sections`]), named by its text; a task
+/// before any section stays without one.
+fn groups_from_sections(plan: &mut Plan, to: DialectId, fills: &mut Vec<Fill>) {
+    let has_groups = value_fields(to)
+        .iter()
+        .any(|f| f.to == To::Group(crate::table::GroupField::Id));
+    let in_body = plan
+        .layout
+        .entries
+        .get(crate::syntax::body_tasks::BODY_TASKS)
+        == Some(&serde_json::Value::Bool(true));
+    if !has_groups
+        || to.dialect().keeps_body()
+        || !in_body
+        || !plan.groups.is_empty()
+        || plan.tasks.iter().any(|t| t.group.is_some())
+    {
+        return;
+    }
+    let Some(body) = plan.body.as_deref() else {
+        return;
+    };
+    if crate::syntax::body_tasks::tasks(body) != plan.tasks {
+        return;
+    }
+    let sections = crate::syntax::body_tasks::task_sections(body);
+    let mut names: Vec<&str> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for name in sections.iter().flatten() {
+        index.entry(name).or_insert_with(|| {
+            names.push(name);
+            names.len() - 1
+        });
+    }
+    let ids = crate::model::ids_from_titles(names.iter().map(|n| Some(*n)));
+    for (name, id) in names.iter().zip(&ids) {
+        let group = crate::model::Group {
+            id: id.clone(),
+            name: Some((*name).to_owned()),
+            ..crate::model::Group::default()
+        };
+        fills.push(group_fill(
+            &group,
+            "name",
+            FillKind::Derived,
+            "the body's heading",
+        ));
+        plan.groups.push(group);
+    }
+    for (task, section) in plan.tasks.iter_mut().zip(&sections) {
+        if let Some(&k) = section.as_deref().and_then(|s| index.get(s)) {
+            task.group = Some(ids[k].clone());
+            fills.push(task_fill(
+                task,
+                "group",
+                FillKind::Derived,
+                "the body's section it is in",
+            ));
+        }
     }
 }
 

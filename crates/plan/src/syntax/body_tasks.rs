@@ -37,29 +37,47 @@ pub fn tasks(body: &str) -> Vec<Task> {
 /// body stays as written. Nothing says a heading's task waits for another's, so none
 /// does.
 pub fn heading_tasks(body: &str) -> Vec<Task> {
-    let mut headings: Vec<(usize, String)> = Vec::new();
-    let mut open: Option<(usize, String)> = None;
-    for event in Parser::new_ext(body, Options::empty()) {
+    heading_located(body)
+        .0
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// A heading of a body: where it starts, its level (1 to 6) and its text.
+type Heading = (Start, usize, String);
+
+/// The headings of a body, outside code blocks, in order.
+fn headings(body: &str) -> Vec<Heading> {
+    let mut out: Vec<Heading> = Vec::new();
+    let mut open: Option<Heading> = None;
+    for (event, range) in Parser::new_ext(body, Options::empty()).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                open = Some((level as usize, String::new()))
+                open = Some((range.start, level as usize, String::new()))
             }
-            Event::End(TagEnd::Heading(_)) => headings.extend(open.take()),
+            Event::End(TagEnd::Heading(_)) => out.extend(open.take()),
             Event::Text(t) | Event::Code(t) => {
-                if let Some((_, text)) = &mut open {
+                if let Some((_, _, text)) = &mut open {
                     text.push_str(&t);
                 }
             }
             _ => {}
         }
     }
-    let numbered: Vec<(usize, String)> = headings
+    out
+}
+
+/// [`heading_tasks`], each with where its heading starts, and the level of those
+/// headings (0 when there are none).
+fn heading_located(body: &str) -> (Vec<(Task, Start)>, usize) {
+    let numbered: Vec<(Start, usize, String)> = headings(body)
         .into_iter()
-        .filter(|(level, _)| *level >= 2)
-        .filter_map(|(level, text)| numbered_title(text.trim()).map(|t| (level, t)))
+        .filter(|(_, level, _)| *level >= 2)
+        .filter_map(|(at, level, text)| numbered_title(text.trim()).map(|t| (at, level, t)))
         .collect();
     let mut counts = [0usize; 7];
-    for (level, _) in &numbered {
+    for (_, level, _) in &numbered {
         counts[*level] += 1;
     }
     // The level with the most numbered headings; of equal ones, the higher.
@@ -68,21 +86,50 @@ pub fn heading_tasks(body: &str) -> Vec<Task> {
         .max_by_key(|&l| counts[l])
         .filter(|&l| counts[l] > 0)
     else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
-    let titles: Vec<String> = numbered
+    let found: Vec<(Start, String)> = numbered
         .into_iter()
-        .filter(|(l, _)| *l == level)
-        .map(|(_, t)| t)
+        .filter(|(_, l, _)| *l == level)
+        .map(|(at, _, t)| (at, t))
         .collect();
-    let ids = crate::model::ids_from_titles(titles.iter().map(|t| Some(t.as_str())));
-    titles
+    let ids = crate::model::ids_from_titles(found.iter().map(|(_, t)| Some(t.as_str())));
+    let tasks = found
         .into_iter()
         .zip(ids)
-        .map(|(title, id)| Task {
-            id,
-            title: Some(title),
-            ..Task::default()
+        .map(|((at, title), id)| {
+            let task = Task {
+                id,
+                title: Some(title),
+                ..Task::default()
+            };
+            (task, at)
+        })
+        .collect();
+    (tasks, level)
+}
+
+/// For each of [`tasks`], the text of the heading of the section it is in: the nearest
+/// heading before it below the title (H2 to H6), and above its own level for a task
+/// that is a numbered heading; `None` for a task before any such heading. The sections
+/// a dialect with groups makes groups of.
+pub fn task_sections(body: &str) -> Vec<Option<String>> {
+    let listed = located(body);
+    let (starts, own_level): (Vec<Start>, usize) = if listed.is_empty() {
+        let (found, level) = heading_located(body);
+        (found.into_iter().map(|(_, at)| at).collect(), level)
+    } else {
+        (listed.into_iter().map(|(_, at)| at).collect(), 7)
+    };
+    let sections: Vec<Heading> = headings(body)
+        .into_iter()
+        .filter(|(_, level, text)| (2..own_level).contains(level) && !text.trim().is_empty())
+        .collect();
+    starts
+        .into_iter()
+        .map(|at| {
+            let k = sections.partition_point(|(h, ..)| *h < at);
+            k.checked_sub(1).map(|k| sections[k].2.trim().to_owned())
         })
         .collect()
 }
@@ -318,13 +365,26 @@ pub fn compact(body: &str, tasks: &[Task]) -> Option<(String, Layout)> {
     (expand(&kept, lookup(&layout), tasks).as_deref() == Some(body)).then_some((kept, layout))
 }
 
+/// Whether the layout entries [`compact`] wrote put back every task's line (no run of
+/// lines the body keeps as written).
+pub fn leaves_out_every_line(layout: &Layout) -> bool {
+    layout.iter().all(|(key, value)| {
+        *key != TASK_LINES
+            || value.as_array().is_some_and(|runs| {
+                runs.iter()
+                    .all(|r| r.get("line").is_some_and(|l| !l.is_null()))
+            })
+    })
+}
+
 /// The layout entries as [`expand`] looks them up.
 fn lookup<'a>(layout: &'a [(&str, Value)]) -> impl Fn(&str) -> Option<&'a Value> {
     |k| layout.iter().find(|(key, _)| *key == k).map(|(_, v)| v)
 }
 
 /// [`TASKS_AT`] and [`NESTED`] when every task's line goes back, on consecutive lines,
-/// indented by nothing or [`NESTED_INDENT`]; else the [`TASK_LINES`] runs.
+/// indented by nothing or [`NESTED_INDENT`] (nesting follows a task that moves); else
+/// the [`TASK_LINES`] runs, each naming its first task.
 fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
     let first = places.first().copied().flatten().map(|(line, _)| line);
     let one_block = first.is_some_and(|first| {
@@ -347,27 +407,28 @@ fn layout_of(places: &[Place], tasks: &[Task]) -> Layout {
             }
             out
         }
-        _ => vec![(TASK_LINES, Value::Array(runs(places)))],
+        _ => vec![(TASK_LINES, Value::Array(runs(places, tasks)))],
     }
 }
 
-/// Consecutive places as `{line, count, indent}` runs: kept lines together, and
-/// restored lines that follow each other with the same indentation.
-fn runs(places: &[Place]) -> Vec<Value> {
-    let mut out: Vec<(Place, usize)> = Vec::new();
-    for &place in places {
+/// Consecutive places as `{line, count, indent, task}` runs: kept lines together, and
+/// restored lines that follow each other with the same indentation; `task` is the id of
+/// the run's first task, so that a run finds its tasks again after an edit.
+fn runs(places: &[Place], tasks: &[Task]) -> Vec<Value> {
+    let mut out: Vec<(Place, usize, usize)> = Vec::new();
+    for (k, &place) in places.iter().enumerate() {
         match (out.last_mut(), place) {
-            (Some((None, count)), None) => *count += 1,
-            (Some((Some((line, indent)), count)), Some((l, i)))
+            (Some((None, count, _)), None) => *count += 1,
+            (Some((Some((line, indent)), count, _)), Some((l, i)))
                 if l == *line + *count && i == *indent =>
             {
                 *count += 1
             }
-            _ => out.push((place, 1)),
+            _ => out.push((place, 1, k)),
         }
     }
     out.into_iter()
-        .map(|(place, count)| {
+        .map(|(place, count, first)| {
             let (line, indent) = match place {
                 Some((l, i)) => (Value::from(l), Value::from(i)),
                 None => (Value::Null, Value::Null),
@@ -376,6 +437,7 @@ fn runs(places: &[Place]) -> Vec<Value> {
                 ("line".to_owned(), line),
                 ("count".to_owned(), Value::from(count)),
                 ("indent".to_owned(), indent),
+                ("task".to_owned(), Value::from(tasks[first].id.as_str())),
             ]))
         })
         .collect()
@@ -389,7 +451,8 @@ fn places<'a>(get: impl Fn(&str) -> Option<&'a Value>, tasks: &[Task]) -> Option
         if get(NESTED).is_some() {
             return None;
         }
-        return places_of_runs(get(TASK_LINES)?, n);
+        let rows = get(TASK_LINES)?;
+        return places_of_anchored_runs(rows, tasks).or_else(|| places_of_runs(rows, n));
     };
     if get(TASK_LINES).is_some() {
         return None;
@@ -443,6 +506,66 @@ fn places_of_runs(rows: &Value, n: usize) -> Option<Vec<Place>> {
         }
     }
     (places.len() == n).then_some(places)
+}
+
+/// Each task's place from [`TASK_LINES`] runs that all restore lines and name their
+/// first task (`task`): each run goes back after the body line it followed, and holds
+/// the tasks from its first task (found by id no further than the run before it can
+/// have grown; else where the run before it ended) to the next run's, so a task added, deleted, changed or moved in the
+/// plan model leaves every other task in its run. `None` when a row keeps lines as
+/// written or names no task (then the runs are read by position).
+fn places_of_anchored_runs(rows: &Value, tasks: &[Task]) -> Option<Vec<Place>> {
+    let n = tasks.len();
+    let mut counts = 0usize;
+    for row in rows.as_array()? {
+        counts = counts.saturating_add(usize::try_from(row.get("count")?.as_u64()?).ok()?);
+    }
+    let slack = n.saturating_sub(counts);
+    // Per run: the kept body lines before it, its indentation, its first task's index.
+    let mut anchored: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut restored, mut previous) = (0usize, (0usize, 0usize));
+    for row in rows.as_array()? {
+        let line = usize::try_from(row.get("line")?.as_u64()?).ok()?;
+        let count = usize::try_from(row.get("count")?.as_u64()?).ok()?;
+        let indent = usize::try_from(row.get("indent")?.as_u64()?)
+            .ok()
+            .filter(|&i| i <= 1024)?;
+        let id = row.get("task")?.as_str()?;
+        let before = line.checked_sub(1)?.checked_sub(restored)?;
+        if anchored.last().is_some_and(|&(b, ..)| before < b) {
+            return None;
+        }
+        restored = restored.checked_add(count)?;
+        let (from, held) = previous;
+        // The run before grew by at most the tasks added since.
+        let reach = from
+            .saturating_add(held)
+            .saturating_add(slack)
+            .min(n.saturating_sub(1));
+        let start = if anchored.is_empty() {
+            0
+        } else {
+            match tasks
+                .get(from..=reach)
+                .and_then(|w| w.iter().position(|t| t.id == id))
+            {
+                Some(k) => from + k,
+                None => from.saturating_add(held).min(n),
+            }
+        };
+        anchored.push((before, indent, start));
+        previous = (start, count);
+    }
+    let mut out: Vec<Place> = vec![None; n];
+    let mut placed = 0usize;
+    for (i, &(before, indent, start)) in anchored.iter().enumerate() {
+        let stop = anchored.get(i + 1).map_or(n, |&(.., s)| s);
+        for (offset, k) in (start..stop).enumerate() {
+            out[k] = Some((before.checked_add(placed + offset + 1)?, indent));
+        }
+        placed += stop - start;
+    }
+    Some(out)
 }
 
 /// The body [`compact`] was given, from its result, the layout entries `get` finds and
@@ -594,10 +717,10 @@ mod tests {
             [(
                 TASK_LINES,
                 serde_json::json!([
-                    {"line": 3, "count": 2, "indent": 0},
-                    {"line": null, "count": 1, "indent": null},
-                    {"line": 6, "count": 1, "indent": 2},
-                    {"line": null, "count": 2, "indent": null},
+                    {"line": 3, "count": 2, "indent": 0, "task": "index"},
+                    {"line": null, "count": 1, "indent": null, "task": "styled-title-kept"},
+                    {"line": 6, "count": 1, "indent": 2, "task": "nested-step"},
+                    {"line": null, "count": 2, "indent": null, "task": "quoted-kept"},
                 ])
             )]
         );
@@ -733,6 +856,35 @@ mod tests {
         assert!(expand(&kept, lookup(&too_many), &tasks).is_none());
         let huge = runs(serde_json::json!([{"line": u64::MAX, "count": 2, "indent": 0}]));
         assert!(expand(&kept, lookup(&huge), &tasks).is_none());
+    }
+
+    #[test]
+    fn each_task_is_in_the_section_of_the_heading_above_it() {
+        let body = "# Plan\n\n- [ ] Before any section\n\n## Phase 1: Data\n\n- [ ] A\n  - [ ] B\n\n\
+                    ## Phase 2\n\nText.\n\n### Detail\n\n- [ ] C\n";
+        let got = task_sections(body);
+        assert_eq!(
+            got,
+            [
+                None,
+                Some("Phase 1: Data".into()),
+                Some("Phase 1: Data".into()),
+                Some("Detail".into())
+            ]
+        );
+        assert_eq!(got.len(), tasks(body).len());
+        // Numbered headings: the section is a heading above their level.
+        let headed =
+            "# T\n\n## Backend\n\n### 1. Schema\n\n### 2. API\n\n## Frontend\n\n### 3. Page\n";
+        assert_eq!(
+            task_sections(headed),
+            [
+                Some("Backend".into()),
+                Some("Backend".into()),
+                Some("Frontend".into())
+            ]
+        );
+        assert_eq!(task_sections("## 1. One\n## 2. Two\n"), [None, None]);
     }
 
     #[test]

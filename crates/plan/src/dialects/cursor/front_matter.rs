@@ -86,6 +86,10 @@ fn strings_of(v: &Value) -> Option<Vec<String>> {
     }
 }
 
+/// The front matter key Cursor writes beside `name`, `overview` and `todos` in the
+/// plans it generates.
+const CURSOR_OWN_KEY: &str = "isProject";
+
 /// Fills a plan's title, goal, tasks and extra from front matter.
 pub fn to_plan(map: &Map<String, Value>, plan: &mut Plan) {
     plan.title = map.get(NAME).and_then(text_of);
@@ -143,10 +147,15 @@ pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     if let Some(g) = &plan.goal {
         m.insert(OVERVIEW.into(), Value::String(g.clone()));
     }
-    // No `todos` key when the tasks are the body's task list (the front plan then has
-    // none) or when `extra` holds a `todos` that is not a task list.
+    // `todos` lists the tasks. A front matter whose tasks are the body's (the front
+    // plan has none) has no `todos` line unless Cursor wrote it (`isProject`, a key of
+    // Cursor's own, is there: Cursor writes `todos: []`); a plan without tasks
+    // otherwise has `todos: []`; none when `extra` holds a `todos` that is not a list.
     let tasks_in_body = plan.layout.entries.get(super::BODY_TASKS) == Some(&Value::Bool(true));
-    if !(plan.tasks.is_empty() && (tasks_in_body || plan.extra.get(TODOS).is_some())) {
+    let write_todos = !plan.tasks.is_empty()
+        || (plan.extra.get(TODOS).is_none()
+            && (!tasks_in_body || plan.extra.contains_key(CURSOR_OWN_KEY)));
+    if write_todos {
         m.insert(TODOS.into(), slot::write_tasks(&TODO, &plan.tasks));
     }
     for (k, v) in &plan.extra {
@@ -157,6 +166,40 @@ pub fn from_plan(plan: &Plan) -> Map<String, Value> {
     m
 }
 
+/// Layout key: the front matter's keys in the order the file writes them, where that
+/// is not the canonical order (`name`, `overview`, `todos`, then the other keys as
+/// read): the canonical head writes them in this order, so a key written elsewhere
+/// costs its name here rather than its line again in a text patch.
+pub const KEY_ORDER: &str = "cursor.key_order";
+
+/// The written order of the keys of the canonical front matter of `front`, when it is
+/// not their canonical order: the keys of `written` that the canonical front matter
+/// has, in their written order.
+pub fn key_order(written: &[String], front: &Plan) -> Option<Value> {
+    let canonical = from_plan(front);
+    let order: Vec<&String> = written
+        .iter()
+        .filter(|k| canonical.contains_key(k.as_str()))
+        .collect();
+    let same = canonical
+        .keys()
+        .filter(|k| order.contains(k))
+        .eq(order.iter().copied());
+    (!same).then(|| Value::Array(order.into_iter().map(|k| Value::from(k.as_str())).collect()))
+}
+
+/// `map` with the keys `order` names first, in that order, then the others as they were.
+fn in_order(mut map: Map<String, Value>, order: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for key in order.iter().filter_map(Value::as_str) {
+        if let Some(v) = map.shift_remove(key) {
+            out.insert(key.to_owned(), v);
+        }
+    }
+    out.extend(map);
+    out
+}
+
 /// The canonical head: `---`, the YAML, `---`. Numbers are written in the form
 /// plan-model TOON gives them back ([`toon_numbers`]: `3.0` as `3`), so a plan has one
 /// canonical head before and after a trip through TOON, and a head patch taken from it
@@ -165,7 +208,11 @@ pub fn render_head(plan: &Plan) -> String {
     if !needs_front_matter(plan) {
         return String::new();
     }
-    let mut facts = Value::Object(from_plan(plan));
+    let mut facts = from_plan(plan);
+    if let Some(Value::Array(order)) = plan.layout.entries.get(KEY_ORDER) {
+        facts = in_order(facts, order);
+    }
+    let mut facts = Value::Object(facts);
     toon_numbers::value(&mut facts);
     let mut s = String::from("---\n");
     s.push_str(&yaml::to_string(&facts));

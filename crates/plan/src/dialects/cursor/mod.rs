@@ -15,6 +15,7 @@ mod split;
 mod styles;
 mod tolerant;
 
+pub use front_matter::KEY_ORDER;
 pub use styles::HEAD_STYLES;
 
 use crate::table::fill::{Fill, FillKind, task_fill, translate_status};
@@ -313,9 +314,13 @@ pub fn read_markdown(text: &str) -> Read {
     let s = split::split(text);
     let mut plan = Plan::default();
     let mut warnings = Vec::new();
+    let mut todos_given = false;
+    let mut written_keys: Vec<String> = Vec::new();
     if let Some(fm) = &s.front_matter {
         let parsed = front_matter::parse(fm, s.front_matter_line);
         warnings = parsed.warnings;
+        todos_given = parsed.map.contains_key(TODOS);
+        written_keys = parsed.map.keys().cloned().collect();
         front_matter::to_plan(&parsed.map, &mut plan);
     }
     if s.unclosed {
@@ -329,7 +334,7 @@ pub fn read_markdown(text: &str) -> Read {
     if !s.body.is_empty() {
         plan.body = Some(s.body.to_string());
     }
-    adopt_body_tasks(&mut plan);
+    adopt_body_tasks(&mut plan, todos_given);
     warnings.extend(no_tasks(&plan));
     if s.crlf {
         plan.layout.entries.insert(CRLF.into(), Value::Bool(true));
@@ -338,6 +343,9 @@ pub fn read_markdown(text: &str) -> Read {
         plan.layout.entries.insert(BOM.into(), Value::Bool(true));
     }
     if write_markdown(&plan) != text {
+        if let Some(order) = front_matter::key_order(&written_keys, &front_plan(&plan)) {
+            plan.layout.entries.insert(KEY_ORDER.into(), order);
+        }
         let mut canonical = front_matter::render_head(&front_plan(&plan));
         let restyled = styles::find(&canonical, &s.head);
         if !restyled.is_empty() {
@@ -354,6 +362,7 @@ pub fn read_markdown(text: &str) -> Read {
         if write_markdown(&plan) != text {
             plan.layout.entries.shift_remove(HEAD_PATCH);
             plan.layout.entries.shift_remove(HEAD_STYLES);
+            plan.layout.entries.shift_remove(KEY_ORDER);
             plan.layout
                 .entries
                 .insert(HEAD.into(), Value::String(s.head.clone()));
@@ -362,9 +371,12 @@ pub fn read_markdown(text: &str) -> Read {
     Read { plan, warnings }
 }
 
-/// A plan without `todos` takes its tasks from the body's task list, marked in the
-/// layout so that writing it back leaves them in the body.
-fn adopt_body_tasks(plan: &mut Plan) {
+/// A plan without a `todos` list, or with an empty one, takes its tasks from the body's
+/// task list (or numbered headings), marked in the layout so that writing it back leaves
+/// them in the body. A front matter without `todos` is marked even when the body gives
+/// no task: its tasks are the body's, none, and its head has no `todos` line.
+/// `todos_given` says whether the front matter has a `todos` key.
+fn adopt_body_tasks(plan: &mut Plan, todos_given: bool) {
     if !plan.tasks.is_empty() || plan.extra.contains_key(TODOS) {
         plan.layout.entries.shift_remove(BODY_TASKS);
         return;
@@ -374,9 +386,7 @@ fn adopt_body_tasks(plan: &mut Plan) {
         .as_deref()
         .map(body_tasks::tasks)
         .unwrap_or_default();
-    if tasks.is_empty() {
-        plan.layout.entries.shift_remove(BODY_TASKS);
-    } else {
+    if !tasks.is_empty() || !todos_given {
         plan.tasks = tasks;
         plan.layout
             .entries
@@ -482,7 +492,7 @@ fn read_tree(o: &Map<String, Value>) -> Read {
         }
         None => {}
     }
-    adopt_body_tasks(&mut plan);
+    adopt_body_tasks(&mut plan, fm.contains_key(TODOS));
     Read {
         warnings: no_tasks(&plan).into_iter().collect(),
         plan,
@@ -496,7 +506,7 @@ fn no_tasks(plan: &Plan) -> Option<Problem> {
         Problem::warning(
             "no-tasks",
             Location::Document,
-            "no tasks: no `todos`, no task list (`- [ ] …`) and no numbered headings \
+            "no tasks: no `todos` (or an empty list), no task list (`- [ ] …`) and no numbered headings \
              (`## Step 1: …`) in the body, so the plan converts without tasks",
         )
     })

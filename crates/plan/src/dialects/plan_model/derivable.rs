@@ -1,6 +1,8 @@
 //! What the flat form leaves out because it can be derived back: the `id` column of a
-//! tasks table whose ids are the ones their titles give, and the task lines of a Cursor
-//! body that the tasks table writes back exactly.
+//! tasks table whose ids are the ones their titles give, the task lines of a Cursor
+//! body that the tasks table writes back exactly, and the tasks table itself when the
+//! body gives every task as it is (task lines written in their own style, numbered
+//! headings).
 
 use serde_json::{Map, Value};
 
@@ -40,14 +42,19 @@ pub(super) fn leave_out_title_ids(plan: &Plan, out: &mut Map<String, Value>) {
     }
 }
 
-/// A Cursor body whose task list is the plan's tasks keeps only the lines its tasks do
-/// not give back exactly: the tasks table holds the rest, so nothing is stored twice.
+/// A Cursor body whose task list is the plan's tasks, every line of which its task
+/// gives back exactly, leaves those lines out: the tasks table holds them, so nothing is
+/// stored twice.
 pub(super) fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
     let in_body = plan.layout.entries.get(BODY_TASKS) == Some(&Value::Bool(true));
     let Some(body) = plan.body.as_deref().filter(|_| in_body) else {
         return;
     };
+    // Only when every task line is left out: a line kept as written would hold the task
+    // a second time, and then the body alone says them more cheaply
+    // ([`leave_out_body_tasks`]).
     if let Some((kept, entries)) = body_tasks::compact(body, &plan.tasks)
+        && body_tasks::leaves_out_every_line(&entries)
         && let Some(Value::Object(layout)) = out.get_mut("layout")
     {
         // The entries say the tasks are the body's task list: the marker would repeat it.
@@ -55,6 +62,49 @@ pub(super) fn leave_out_task_lines(plan: &Plan, out: &mut Map<String, Value>) {
         layout.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
         out.insert("body".into(), Value::String(kept));
     }
+}
+
+/// A plan whose tasks are exactly the ones its body gives ([`body_tasks::tasks`]; none
+/// for a plan without a body) and marked as the body's, whose body still holds them
+/// (no task line was left out, [`leave_out_task_lines`]), is written without its tasks
+/// table and without the marker: the body says them once, and [`take_body_tasks`]
+/// reads them from it again. A plan without tasks and without the marker is written
+/// with `tasks: []`.
+pub(super) fn leave_out_body_tasks(plan: &Plan, out: &mut Map<String, Value>) {
+    let Some(Value::Object(layout)) = out.get_mut("layout") else {
+        return;
+    };
+    if layout.get(BODY_TASKS) != Some(&Value::Bool(true))
+        || body_tasks::LAYOUT_KEYS
+            .iter()
+            .any(|k| layout.contains_key(*k))
+        || plan
+            .body
+            .as_deref()
+            .map(body_tasks::tasks)
+            .unwrap_or_default()
+            != plan.tasks
+    {
+        return;
+    }
+    layout.shift_remove(BODY_TASKS);
+    if layout.is_empty() {
+        out.shift_remove("layout");
+    }
+    out.shift_remove("tasks");
+}
+
+/// The inverse of [`leave_out_body_tasks`]: a document without a `tasks` key takes the
+/// tasks its body gives, marked as the body's.
+pub(super) fn take_body_tasks(plan: &mut Plan) {
+    plan.tasks = plan
+        .body
+        .as_deref()
+        .map(body_tasks::tasks)
+        .unwrap_or_default();
+    plan.layout
+        .entries
+        .shift_insert(0, BODY_TASKS.into(), Value::Bool(true));
 }
 
 /// The inverse of [`leave_out_task_lines`]: the task lines go back into the body. Entries

@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Number, Value};
 
 use super::derivable::{
-    give_title_ids, leave_out_task_lines, leave_out_title_ids, restore_task_lines,
+    give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
+    restore_task_lines, take_body_tasks,
 };
 use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::{table, to_nested_tree};
@@ -60,14 +61,30 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     if out.get("tasks").is_none() {
         out.insert("tasks".into(), Value::Array(Vec::new()));
     }
-    for k in ["extra", "layout"] {
-        if let Some(v) = top.shift_remove(k) {
-            out.insert(k.into(), v);
-        }
+    if let Some(extra) = top.shift_remove("extra") {
+        put_extra(&mut out, extra);
+    }
+    if let Some(v) = top.shift_remove("layout") {
+        out.insert("layout".into(), v);
     }
     leave_out_task_lines(plan, &mut out);
+    leave_out_body_tasks(plan, &mut out);
     leave_out_title_ids(plan, &mut out);
     Value::Object(out)
+}
+
+/// The plan's keys the model does not name (a Cursor front matter's own keys), at the
+/// top of the document as their source wrote them, where the reader keeps any key it
+/// does not know; under `extra` when one of them is a key the model names.
+fn put_extra(out: &mut Map<String, Value>, extra: Value) {
+    match extra {
+        Value::Object(keys) if keys.keys().all(|k| table::PLAN.field(k).is_none()) => {
+            out.extend(keys);
+        }
+        other => {
+            out.insert("extra".into(), other);
+        }
+    }
 }
 
 fn task_object(t: &Task) -> Map<String, Value> {
@@ -211,6 +228,7 @@ fn extra_of(v: Option<&Value>) -> Extra {
 pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     let mut f = Fields::new(obj);
     let _ = f.str("schema");
+    let has_tasks = obj.contains_key("tasks");
     let mut plan = Plan {
         id: f.str("id"),
         title: f.str("title"),
@@ -354,5 +372,8 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         plan.extra.entry(k).or_insert(v);
     }
     restore_task_lines(&mut plan);
+    if !has_tasks {
+        take_body_tasks(&mut plan);
+    }
     plan
 }

@@ -14,7 +14,8 @@ pub static PLAN: Table = Table {
           is null where a row has no value), list fields as edge tables of their own \
           (`deps[{task, on}]`, …), and per-task objects in maps keyed by task id. A plan \
           whose ids repeat is written nested instead: each row holds its own lists, `params` \
-          and `extra`. Every field but `schema` and `tasks` is optional.",
+          and `extra`. Every field but `schema` is optional; a document without `tasks` \
+          has the tasks its `body` gives (a Cursor body's task list or numbered headings).",
     fields: &[
         Field::new("schema", Kind::Str, true, "Marks a plan-model document.").check(
             Check::OneOf(&[Choice {
@@ -82,8 +83,10 @@ pub static PLAN: Table = Table {
         Field::new(
             "tasks",
             Kind::Items(&TASK),
-            true,
-            "The executable units, one row each.",
+            false,
+            "The executable units, one row each. Left out when they are the ones the body \
+             gives (a Cursor body's task list or numbered headings, as the body writes them): \
+             a reader takes them from the body.",
         ),
         Field::new(
             "deps",

@@ -153,20 +153,12 @@ struct Print([u64; 2], usize);
 impl Print {
     fn of(key: &[u8]) -> Print {
         let n = key.len();
-        let word = |at: usize| {
-            key.get(at..at + 8)
-                .and_then(|w| w.try_into().ok())
-                .map_or(0, u64::from_le_bytes)
-        };
-        let half = |at: usize| {
-            key.get(at..at + 4)
-                .and_then(|w| w.try_into().ok())
-                .map_or(0, |w| u64::from(u32::from_le_bytes(w)))
-        };
+        let word = |w: Option<&[u8; 8]>| w.map_or(0, |w| u64::from_le_bytes(*w));
+        let half = |w: Option<&[u8; 4]>| w.map_or(0, |w| u64::from(u32::from_le_bytes(*w)));
         let byte = |at: usize| key.get(at).map_or(0, |&b| u64::from(b));
         let words = match n {
-            8.. => [word(0), word(n - 8)],
-            4..8 => [half(0) | half(n - 4) << 32, 0],
+            8.. => [word(key.first_chunk()), word(key.last_chunk())],
+            4..8 => [half(key.first_chunk()) | half(key.last_chunk()) << 32, 0],
             1..4 => [byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0],
             0 => [0, 0],
         };
@@ -204,6 +196,15 @@ impl KeySet {
         let bytes = key.as_bytes();
         let mark = Print::of(bytes);
         let long = mark.1 > PRINTED;
+        // A short key in a small object (the common case): its print is the key, and a
+        // long key's print never equals it (their lengths differ).
+        if !long && self.hashed.is_none() && self.keys.len() < LINEAR_KEYS {
+            if self.keys.iter().any(|k| k.0 == mark) {
+                return false;
+            }
+            self.keys.push((mark, self.long.len()));
+            return true;
+        }
         match &self.hashed {
             Some(hashed) => {
                 let hash = KeySet::hash(&hashed.hasher, mark, bytes);

@@ -84,7 +84,28 @@ pub(crate) fn classify(
     indent_size: usize,
     strict: bool,
 ) -> Result<LineKind<'_>> {
-    if number == 1 {
+    // The commonest line first: indented by spaces, its content starting with neither a
+    // tab nor `#` and ending in neither a space nor a CR (and no BOM: not line 1).
+    if number != 1 {
+        let bytes = raw.as_bytes();
+        let spaces = leading_spaces(bytes);
+        if let (Some(&first), Some(&last)) = (bytes.get(spaces), bytes.last())
+            && first != b'\t'
+            && first != b'#'
+            && last != b' '
+            && last != b'\r'
+        {
+            if strict && !spaces.is_multiple_of(indent_size) {
+                return Err(misaligned(raw, number, indent_size, spaces));
+            }
+            return Ok(LineKind::Content(Line {
+                raw,
+                content: raw.get(spaces..).unwrap_or(raw),
+                depth: spaces / indent_size,
+                number,
+            }));
+        }
+    } else {
         raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
     }
     raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -152,6 +173,26 @@ pub(crate) fn classify(
     }))
 }
 
+/// The number of spaces `b` starts with, eight bytes at a time (indentation of nested
+/// data runs to tens of spaces).
+fn leading_spaces(b: &[u8]) -> usize {
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    let mut n = 0;
+    while let Some(word) = b.get(n..).and_then(<[u8]>::first_chunk::<8>) {
+        let other = u64::from_le_bytes(*word) ^ SPACES;
+        if other != 0 {
+            return n + (other.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + b
+        .get(n..)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|&&c| c == b' ')
+        .count()
+}
+
 /// `s` without trailing spaces (most lines have none).
 fn trim_end_spaces(s: &str) -> &str {
     match s.as_bytes().last() {
@@ -168,4 +209,25 @@ fn misaligned(raw: &str, number: usize, indent_size: usize, indent: usize) -> Er
         1,
         raw,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::leading_spaces;
+
+    #[test]
+    fn leading_spaces_are_counted_at_every_length_and_stop() {
+        for len in 0..40 {
+            for spaces in 0..=len {
+                let mut line = vec![b' '; spaces];
+                line.extend(std::iter::repeat_n(b'x', len - spaces));
+                assert_eq!(leading_spaces(&line), spaces, "{len} {spaces}");
+                if spaces < len {
+                    // A tab or any other byte ends the run.
+                    line[spaces] = b'\t';
+                    assert_eq!(leading_spaces(&line), spaces);
+                }
+            }
+        }
+    }
 }

@@ -111,18 +111,10 @@ impl Iterator for Unquoted<'_> {
     }
 }
 
-/// Byte index of the quote closing the one at `start`, skipping escapes.
+/// Byte index of the quote closing the one at `start`, skipping escapes (jumps between
+/// quotes and backslashes with `memchr2`).
 pub(crate) fn find_closing_quote(s: &str, start: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut i = start + 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if i + 1 < b.len() => i += 2,
-            b'"' => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
+    skip_quoted(s.as_bytes(), start)
 }
 
 /// One escape sequence after its backslash: `n`, `t`, `r`, `\`, `"` or `uXXXX`.
@@ -396,26 +388,33 @@ fn first_stop_in_words(b: &[u8]) -> Option<usize> {
 }
 
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
-/// An empty input gives no tokens. Returned slices borrow from `input`.
+/// An empty input gives no tokens. Returned slices borrow from `input`. Ordinary bytes
+/// are skipped by table and quoted parts with `memchr2`, as [`split_row`] does.
 pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a str>) {
     out.clear();
     let b = input.as_bytes();
-    let mut in_quotes = false;
     let mut start = 0;
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if in_quotes && c == b'\\' && i + 1 < b.len() {
-            i += 2;
-            continue;
+    loop {
+        while i < b.len() && !ROW_SPECIAL[usize::from(b[i])] {
+            i += 1;
         }
+        let Some(&c) = b.get(i) else {
+            break;
+        };
         if c == b'"' {
-            in_quotes = !in_quotes;
-        } else if c == delim && !in_quotes {
-            out.push(trim_spaces(&input[start..i]));
-            start = i + 1;
+            // An unterminated quote hides every delimiter after it.
+            match skip_quoted(b, i) {
+                Some(end) => i = end + 1,
+                None => break,
+            }
+        } else {
+            if c == delim {
+                out.push(trim_spaces(&input[start..i]));
+                start = i + 1;
+            }
+            i += 1;
         }
-        i += 1;
     }
     if start < b.len() || !out.is_empty() {
         out.push(trim_spaces(&input[start..]));
@@ -475,7 +474,7 @@ static ROW_SPECIAL: [bool; 256] = {
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
 fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
     let mut i = open + 1;
-    while let Some(off) = memchr::memchr2(b'"', b'\\', &b[i..]) {
+    while let Some(off) = memchr::memchr2(b'"', b'\\', b.get(i..)?) {
         let at = i + off;
         if b[at] == b'"' {
             return Some(at);
@@ -518,9 +517,17 @@ pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     }
 }
 
-/// A quoted token's string: borrowed when it has no escapes.
+/// A quoted token's string: borrowed when it has no escapes. One `memchr2` finds the
+/// closing quote of a string without escapes (the common case) and proves it has none.
 pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
-    let Some(close) = find_closing_quote(token, 0) else {
+    let b = token.as_bytes();
+    let first = memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1);
+    let (close, escapes) = match first {
+        Some(i) if b[i] == b'"' => (Some(i), false),
+        Some(_) => (find_closing_quote(token, 0), true),
+        None => (None, false),
+    };
+    let Some(close) = close else {
         return Err(TokenError::new(
             "Unterminated string: missing closing quote",
             0,
@@ -533,7 +540,7 @@ pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
         ));
     }
     let body = &token[1..close];
-    if !body.contains('\\') {
+    if !escapes {
         return Ok(Cow::Borrowed(body));
     }
     unescape(body)

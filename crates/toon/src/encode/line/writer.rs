@@ -7,6 +7,9 @@ use std::io;
 /// Once the buffer holds this many bytes, it is handed to the sink (if any).
 const FLUSH_AT: usize = 64 * 1024;
 
+/// An LF and 31 spaces: the start of every line indented less than 32 spaces.
+const SHORT_LINE_START: &str = "\n                               ";
+
 /// A position in the output to return to (see [`LineWriter::mark`]).
 #[must_use]
 pub struct Mark {
@@ -79,7 +82,15 @@ impl<'w> LineWriter<'w> {
             if self.out.len() >= FLUSH_AT && self.held == 0 && self.sink.is_some() {
                 self.flush_to_sink();
             }
-            self.out.push_str(&self.newline_indent[..=n]);
+            if n < SHORT_LINE_START.len() {
+                // A copy of constant length is a few stores; a slice of variable length
+                // is a call to `memcpy`. Copy the whole run, keep the LF and `n` spaces.
+                let end = self.out.len() + 1 + n;
+                self.out.push_str(SHORT_LINE_START);
+                self.out.truncate(end);
+            } else {
+                self.out.push_str(&self.newline_indent[..=n]);
+            }
         } else {
             self.started = true;
             self.out.push_str(&self.newline_indent[1..=n]);

@@ -185,13 +185,29 @@ pub(crate) fn fingerprint(key: &str) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(word))
-            .wrapping_mul(K)
-            .rotate_left(29);
+        h = (h ^ tail_word(bytes, rest)).wrapping_mul(K).rotate_left(29);
     }
     h ^ (h >> 32)
+}
+
+/// A word made of the last `rest.len()` (1 to 7) bytes of `bytes`, read without copying
+/// them (a copy of a variable length is a call to `memcpy`): the last eight bytes when
+/// there are eight, else overlapping halves or single bytes. The same bytes always give
+/// the same word, which is all a fingerprint needs.
+fn tail_word(bytes: &[u8], rest: &[u8]) -> u64 {
+    if let Some(last) = bytes.last_chunk::<8>() {
+        return u64::from_le_bytes(*last);
+    }
+    let n = rest.len();
+    match (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
+        (Some(lo), Some(hi)) => {
+            u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << 32
+        }
+        _ => {
+            let byte = |i: usize| rest.get(i).map_or(0, |&b| u64::from(b));
+            byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16
+        }
+    }
 }
 
 /// Hashes a fingerprint to itself: fingerprints are hashes already.

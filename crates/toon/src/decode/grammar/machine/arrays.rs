@@ -1,6 +1,8 @@
 //! The array frames' steps: expanded lists (spec §9.4), tabular rows (§9.3) and keyed
 //! tables, with their strict count and blank-line checks (§14).
 
+use std::borrow::Cow;
+
 use super::{State, at_error, recycle};
 use crate::decode::grammar::frames::{Frame, ObjectFrame};
 use crate::decode::grammar::scanner::Line;
@@ -260,15 +262,26 @@ impl<S: Sink> State<S> {
         if line.depth != entry_depth {
             return Err(over_indented(line, entry_depth));
         }
-        if find_unquoted(line.content, b':', 0).is_none() {
-            return Err(line.error("Expected entry row inside keyed tabular object"));
-        }
+        const NOT_AN_ENTRY: &str = "Expected entry row inside keyed tabular object";
+        // A plain key's colon is found in one scan; quoted keys take the general path.
+        let (key, key_end) = match plain_key_colon(line.content) {
+            PlainKey::Colon(colon) => (
+                Cow::Borrowed(trim_spaces(&line.content[..colon])),
+                colon + 1,
+            ),
+            PlainKey::Nothing => return Err(line.error(NOT_AN_ENTRY)),
+            PlainKey::Other => {
+                if find_unquoted(line.content, b':', 0).is_none() {
+                    return Err(line.error(NOT_AN_ENTRY));
+                }
+                parse_key(line.content).map_err(|e| tok(line, line.content, e))?
+            }
+        };
         let Some(Frame::Keyed(f)) = self.stack.last_mut() else {
             return Ok(());
         };
         f.span.start.get_or_insert(line.number);
         f.span.end = line.number;
-        let (key, key_end) = parse_key(line.content).map_err(|e| tok(line, line.content, e))?;
         if let Some(seen) = &mut f.seen
             && !seen.insert(&key)
         {
@@ -285,8 +298,8 @@ impl<S: Sink> State<S> {
         }
         f.count += 1;
         match key {
-            std::borrow::Cow::Borrowed(k) => self.out.key(k),
-            std::borrow::Cow::Owned(k) => self.out.key_owned(k),
+            Cow::Borrowed(k) => self.out.key(k),
+            Cow::Owned(k) => self.out.key_owned(k),
         }
         let fields = f.header.fields.as_deref().unwrap_or(&[]);
         self.out.row(&mut f.rows, fields, cells, line)

@@ -198,6 +198,53 @@ fn split_row_matches_the_byte_by_byte_rules() {
     }
 }
 
+/// `split_delimited` agrees with a plain byte-by-byte reading of the quoting rules
+/// (a quote toggles quoting, a backslash inside quotes escapes the next byte).
+#[test]
+fn split_delimited_matches_the_byte_by_byte_rules() {
+    fn reference<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a str>) {
+        out.clear();
+        let b = input.as_bytes();
+        let (mut in_quotes, mut start, mut i) = (false, 0, 0);
+        while i < b.len() {
+            let c = b[i];
+            if in_quotes && c == b'\\' && i + 1 < b.len() {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_quotes = !in_quotes;
+            } else if c == delim && !in_quotes {
+                out.push(trim_spaces(&input[start..i]));
+                start = i + 1;
+            }
+            i += 1;
+        }
+        if start < b.len() || !out.is_empty() {
+            out.push(trim_spaces(&input[start..]));
+        }
+    }
+    let alphabet = [b'a', b',', b':', b'"', b'|', b'\\', b' ', b'\t', b'b'];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for n in 0..20000 {
+        let len = n % 37;
+        let line: String = (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(alphabet[(seed % alphabet.len() as u64) as usize])
+            })
+            .collect();
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for delim in [b',', b'|', b'\t'] {
+            reference(&line, delim, &mut want);
+            split_delimited(&line, delim, &mut got);
+            assert_eq!(got, want, "{line:?}");
+        }
+    }
+}
+
 #[test]
 fn primitives() {
     let v = |t: &str| crate::decode_value(&format!("k: {t}")).unwrap()["k"].clone();
