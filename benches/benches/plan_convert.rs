@@ -16,6 +16,12 @@
 //! ```sh
 //! cargo bench -p toon-benches --bench plan_convert -- --report benches/results/plan-convert.md
 //! ```
+//!
+//! Time per task also grows with the working set (a 100k-task plan does not fit in
+//! the caches). Instructions per task do not depend on caches or load: `--once N
+//! TARGET` reads one `N`-task plan and converts it to `TARGET` (only reads it, for
+//! `read`) inside the function `profiled`, for callgrind; `benches/plan-convert-instructions.sh` counts
+//! them at two sizes for every target.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -109,8 +115,11 @@ CPU time (this thread's, from \
          back) and of converting it to each dialect (`toon_plan::convert`: fill, write, read \
          back, compare, validate as the target), at 1k, 10k and 100k tasks; the best of three \
          interleaved rounds, the smaller sizes repeated to do as much work as one 100k run. \
-         Flat rows mean linear growth. Regenerate with\n\n```sh\ncargo bench -p toon-benches \
-         --bench plan_convert -- --report benches/results/plan-convert.md\n```\n\n\
+         Flat rows mean linear growth; time per task also grows when a larger plan no longer \
+         fits in the caches, which is why \
+         [plan-convert-instructions.md](plan-convert-instructions.md) counts instructions per \
+         task too (load- and cache-independent). Regenerate with\n\n```sh\ncargo bench -p \
+         toon-benches --bench plan_convert -- --report benches/results/plan-convert.md\n```\n\n\
          | operation | µs/task at 1k | µs/task at 10k | µs/task at 100k | 100k / 1k |\n\
          | --- | ---: | ---: | ---: | ---: |\n",
     );
@@ -125,11 +134,56 @@ CPU time (this thread's, from \
             us(2) / us(0)
         );
     }
-    std::fs::write(out, md).map_err(|e| format!("{out}: {e}"))
+    // A relative path is the repository's (cargo runs benchmarks in the crate's folder).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(out);
+    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reading a plan and converting it to `to` (when given), the only work callgrind
+/// counts with `--toggle-collect='*profiled*'`.
+#[inline(never)]
+fn profiled(text: &str, to: Option<DialectId>) -> Result<usize, String> {
+    let options = ReadOptions::dialect(DialectId::CURSOR);
+    let plan = toon_plan::read(text, &options).map_err(|e| e.to_string())?;
+    match to {
+        None => Ok(plan.plan.tasks.len()),
+        Some(to) => toon_plan::convert(&plan.plan, to, &ConvertOptions::default())
+            .map(|c| c.text.len())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// `--once N TARGET`: the plan text is made outside [`profiled`], the reading and
+/// converting inside it.
+fn once(args: &[String]) -> Result<(), String> {
+    let n: usize = args
+        .first()
+        .and_then(|n| n.parse().ok())
+        .ok_or("--once needs a number of tasks")?;
+    let to = match args.get(1).map(String::as_str) {
+        None | Some("read") => None,
+        Some(name) => Some(name.parse::<DialectId>().map_err(|e| e.to_string())?),
+    };
+    let text = cursor_plan(n);
+    black_box(profiled(black_box(&text), to)?);
+    Ok(())
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--list-targets") {
+        for to in DialectId::all() {
+            println!("{to}");
+        }
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--once") {
+        if let Err(e) = once(&args[i + 1..]) {
+            eprintln!("plan_convert: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--report") {
         let out = args
             .get(i + 1)
