@@ -1,30 +1,30 @@
-//! TOON text to Python objects in one pass: a serde `DeserializeSeed` that the `toon`
-//! crate's `Deserializer` drives, building dicts, lists, strs, ints, floats, bools
-//! and None as the document is read (no intermediate `toon::Value`).
+//! TOON text to Python objects in one pass: the `toon` crate's decoding state machine
+//! feeds this builder directly (`toon::__private::direct`), which makes dicts, lists,
+//! strs, ints, floats, bools and None as the document is read (no intermediate
+//! `toon::Value`, no serde visitor).
 //!
 //! Objects become dicts in document order (a repeated key, allowed in non-strict
 //! mode, keeps its first position and takes the last value), or whatever
-//! `object_hook(dict)` / `object_pairs_hook(pairs)` return. Numbers arrive as the
-//! token's text (`Deserializer::with_number_text`) and are made as the official
-//! package makes them: `parse_int` / `parse_float` called with the text as written
-//! when given, else `int` (exact) or `float`; a float beyond the float range, or an
-//! integer `int()` refuses (or a `ValueError` from `parse_int`), is a decode error. Object keys
-//! repeat across rows and list items, so each distinct key text is made into a
-//! Python str once per call and shared (which also lets dicts reuse its cached hash).
+//! `object_hook(dict)` / `object_pairs_hook(pairs)` return. Numbers are made as the
+//! official package makes them: `parse_int` / `parse_float` called with the token's
+//! text as written when given, else `int` (exact, from the decoder's 64-bit value when
+//! it has one) or `float`; a float beyond the float range, or an integer `int()`
+//! refuses (or a `ValueError` from `parse_int`), is a decode error at the token. Object
+//! keys repeat across rows and list items, so each distinct key text is made into a
+//! Python str once per call and shared (which also lets dicts reuse its cached hash);
+//! a table's keys are taken by their place in its header, without a lookup.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use toon::__private::direct::{self, Scalar};
 
 /// Hooks of `decode`, as in `json.loads`.
 pub(crate) struct Hooks<'py> {
-    /// Called with a float's canonical text instead of making a `float`.
+    /// Called with a float's text as written instead of making a `float`.
     pub(crate) parse_float: Option<Bound<'py, PyAny>>,
     /// Called with an integer's digits instead of making an `int`.
     pub(crate) parse_int: Option<Bound<'py, PyAny>>,
@@ -38,14 +38,29 @@ pub(crate) struct Hooks<'py> {
 /// the cache for documents whose keys never repeat.
 const KEY_CACHE_LIMIT: usize = 4096;
 
-/// What one `decode` call shares while it builds objects.
+/// What one `decode` call builds and shares.
 pub(crate) struct Builder<'py> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     /// The Python str made for each key text so far.
-    keys: RefCell<HashMap<String, Bound<'py, PyString>, BuildHasherDefault<Fnv>>>,
-    /// The Python exception behind the serde error being returned (a hook raised).
-    error: RefCell<Option<PyErr>>,
+    keys: HashMap<String, Bound<'py, PyString>, BuildHasherDefault<WordHash>>,
+    /// The keys of the last table's rows, by field index, and that table's number.
+    table: (usize, Vec<Bound<'py, PyString>>),
+    /// Open containers, innermost last.
+    stack: Vec<Open<'py>>,
+    /// The document's value, once complete.
+    result: Option<Bound<'py, PyAny>>,
+    /// The largest list capacity taken from a header (the text's length: every item
+    /// takes at least a byte), so a lying header cannot reserve memory.
+    capacity_cap: usize,
+    /// The Python exception that stopped the build (a hook raised).
+    error: Option<PyErr>,
+}
+
+/// An open container.
+enum Open<'py> {
+    List(Vec<Bound<'py, PyAny>>),
+    Dict(Bound<'py, PyDict>, Option<Bound<'py, PyString>>),
 }
 
 impl<'py> Builder<'py> {
@@ -54,245 +69,255 @@ impl<'py> Builder<'py> {
         Builder {
             py,
             hooks,
-            keys: RefCell::new(HashMap::default()),
-            error: RefCell::new(None),
+            keys: HashMap::default(),
+            table: (0, Vec::new()),
+            stack: Vec::new(),
+            result: None,
+            capacity_cap: 0,
+            error: None,
         }
     }
 
-    /// Reads the whole document from `de` into Python objects. On failure, the
-    /// Python exception a hook raised, or the decoder's error for `to_py_err`.
+    /// Decodes `text` into Python objects. On failure, the Python exception a hook
+    /// raised, or the decoder's error for `to_py_err`.
     pub(crate) fn build(
-        &self,
-        de: &mut toon::Deserializer<'_>,
+        mut self,
+        text: &str,
+        options: &toon::DecodeOptions,
         to_py_err: impl FnOnce(toon::Error) -> PyErr,
     ) -> PyResult<Bound<'py, PyAny>> {
-        ValueSeed { b: self }.deserialize(de).map_err(|e| {
-            self.error
-                .borrow_mut()
-                .take()
-                .unwrap_or_else(|| to_py_err(e))
-        })
+        self.capacity_cap = text.len() + 1;
+        let done = direct::build_text(text, options, &mut self);
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        done.map_err(to_py_err)?;
+        Ok(self
+            .result
+            .unwrap_or_else(|| PyDict::new(self.py).into_any()))
     }
 
-    /// Keeps `err` to be raised, and returns the serde error that stops the decoder.
-    fn fail<E: de::Error>(&self, err: PyErr) -> E {
-        let msg = err.to_string();
-        *self.error.borrow_mut() = Some(err);
-        E::custom(msg)
-    }
-
-    fn key(&self, text: &str) -> Bound<'py, PyString> {
-        let mut keys = self.keys.borrow_mut();
-        if let Some(k) = keys.get(text) {
+    fn key_of(&mut self, text: &str) -> Bound<'py, PyString> {
+        if let Some(k) = self.keys.get(text) {
             return k.clone();
         }
         let k = PyString::new(self.py, text);
-        if keys.len() < KEY_CACHE_LIMIT {
-            keys.insert(text.to_owned(), k.clone());
+        if self.keys.len() < KEY_CACHE_LIMIT {
+            self.keys.insert(text.to_owned(), k.clone());
         }
         k
     }
 
-    /// The number token `text` (spec §4 grammar, as written) as a Python object.
-    fn number<E: de::Error>(&self, text: &str) -> Result<Bound<'py, PyAny>, E> {
-        let py = self.py;
-        let integer = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
-        if integer {
-            let made = match &self.hooks.parse_int {
-                Some(f) => f.call1((text,)),
-                None => match text.parse::<i64>() {
-                    Ok(i) => Ok(i
-                        .into_pyobject(py)
-                        .map_or_else(|e| match e {}, Bound::into_any)),
-                    Err(_) => py.get_type::<PyInt>().call1((text,)),
-                },
-            };
-            // A `ValueError` making an int is the document's error, located at the
-            // token; anything else a hook raises is raised as it is.
-            return made.map_err(|e| {
-                if e.is_instance_of::<PyValueError>(py) {
-                    E::custom(e.value(py).to_string())
-                } else {
-                    self.fail(e)
-                }
-            });
-        }
-        if let Some(f) = &self.hooks.parse_float {
-            return f.call1((text,)).map_err(|e| self.fail(e));
-        }
-        match text.parse::<f64>() {
-            Ok(v) if v.is_finite() => {
-                Ok(PyFloat::new(py, if v == 0.0 { 0.0 } else { v }).into_any())
-            }
-            _ => Err(E::custom(format!("Number {text} is out of range"))),
+    fn set_key(&mut self, key: Bound<'py, PyString>) {
+        if let Some(Open::Dict(_, pending)) = self.stack.last_mut() {
+            *pending = Some(key);
         }
     }
 
-    /// A finished dict as the caller sees it: through the hooks, if any.
-    fn object<E: de::Error>(&self, dict: Bound<'py, PyDict>) -> Result<Bound<'py, PyAny>, E> {
+    /// Puts a complete value into the open container (or keeps it as the result).
+    fn complete(&mut self, value: Bound<'py, PyAny>) {
+        match self.stack.last_mut() {
+            None => self.result = Some(value),
+            Some(Open::List(items)) => items.push(value),
+            Some(Open::Dict(dict, pending)) => {
+                if let Some(key) = pending.take()
+                    && let Err(e) = dict.set_item(key, value)
+                {
+                    self.error = Some(e);
+                }
+            }
+        }
+    }
+
+    /// An integer token: through `parse_int`, else exact. A `ValueError` is the
+    /// document's error (`Err(message)`); any other exception stops the build.
+    fn integer(&mut self, value: Option<i64>, text: &str) -> Result<Bound<'py, PyAny>, String> {
+        let py = self.py;
+        let made = match (&self.hooks.parse_int, value) {
+            (Some(f), _) => f.call1((text,)),
+            (None, Some(i)) => {
+                return Ok(i
+                    .into_pyobject(py)
+                    .map_or_else(|e| match e {}, Bound::into_any));
+            }
+            (None, None) => py.get_type::<PyInt>().call1((text,)),
+        };
+        made.map_err(|e| {
+            if e.is_instance_of::<PyValueError>(py) {
+                e.value(py).to_string()
+            } else {
+                self.stop(e)
+            }
+        })
+    }
+
+    /// Keeps `err` to be raised; the message the decoder stops with.
+    fn stop(&mut self, err: PyErr) -> String {
+        let msg = err.to_string();
+        self.error = Some(err);
+        msg
+    }
+
+    /// A primitive as a Python object.
+    fn scalar_object(&mut self, value: Scalar<'_>) -> Result<Bound<'py, PyAny>, String> {
+        let py = self.py;
+        Ok(match value {
+            Scalar::Null => py.None().into_bound(py),
+            Scalar::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
+            Scalar::Str(s) => PyString::new(py, &s).into_any(),
+            Scalar::Int(i, text) => return self.integer(i, text),
+            Scalar::U64(u, text) => match &self.hooks.parse_int {
+                Some(_) => return self.integer(None, text),
+                None => u
+                    .into_pyobject(py)
+                    .map_or_else(|e| match e {}, Bound::into_any),
+            },
+            Scalar::Float(f, text) => {
+                if let Some(hook) = &self.hooks.parse_float {
+                    return hook.call1((text,)).map_err(|e| self.stop(e));
+                }
+                if !f.is_finite() {
+                    return Err(format!("Number {text} is out of range"));
+                }
+                PyFloat::new(py, if f == 0.0 { 0.0 } else { f }).into_any()
+            }
+        })
+    }
+}
+
+impl direct::Builder for Builder<'_> {
+    fn start_object(&mut self, _fields: Option<usize>) {
+        if self.error.is_none() {
+            self.stack.push(Open::Dict(PyDict::new(self.py), None));
+        }
+    }
+
+    fn end_object(&mut self) {
+        if self.error.is_some() {
+            return;
+        }
+        let Some(Open::Dict(dict, _)) = self.stack.pop() else {
+            return;
+        };
         let made = if let Some(hook) = &self.hooks.object_pairs_hook {
             hook.call1((dict.items(),))
         } else if let Some(hook) = &self.hooks.object_hook {
             hook.call1((dict,))
         } else {
-            return Ok(dict.into_any());
+            Ok(dict.into_any())
         };
-        made.map_err(|e| self.fail(e))
-    }
-}
-
-/// Any value, as a Python object.
-#[derive(Clone, Copy)]
-struct ValueSeed<'b, 'py> {
-    b: &'b Builder<'py>,
-}
-
-impl<'de, 'py> DeserializeSeed<'de> for ValueSeed<'_, 'py> {
-    type Value = Bound<'py, PyAny>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de, 'py> Visitor<'de> for ValueSeed<'_, 'py> {
-    type Value = Bound<'py, PyAny>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any TOON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(PyBool::new(self.b.py, v).to_owned().into_any())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(PyString::new(self.b.py, v).into_any())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(self.b.py.None().into_bound(self.b.py))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-
-    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        // A size hint is only trusted up to a modest bound.
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(item) = seq.next_element_seed(self)? {
-            items.push(item);
+        match made {
+            Ok(v) => self.complete(v),
+            Err(e) => self.error = Some(e),
         }
-        PyList::new(self.b.py, items)
-            .map(Bound::into_any)
-            .map_err(|e| self.b.fail(e))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let b = self.b;
-        let dict = PyDict::new(b.py);
-        let mut first = true;
-        while let Some(key) = map.next_key_seed(KeySeed { b, first })? {
-            let key = match key {
-                Key::Text(k) => k,
-                Key::Number => return map.next_value_seed(NumberSeed { b }),
-            };
-            first = false;
-            let value = map.next_value_seed(self)?;
-            dict.set_item(key, value)
-                .map_err(|e| b.fail::<A::Error>(e))?;
+    fn start_array(&mut self, len: usize) {
+        if self.error.is_none() {
+            let cap = len.min(self.capacity_cap);
+            self.stack.push(Open::List(Vec::with_capacity(cap)));
         }
-        b.object(dict)
-    }
-}
-
-/// An object key: a Python str, or the marker through which the decoder hands over a
-/// number token's text (the only key of its one-entry map; a document object whose
-/// first key is that marker text is read as a number, too).
-enum Key<'py> {
-    Text(Bound<'py, PyString>),
-    Number,
-}
-
-/// A number token's text, as a Python object.
-struct NumberSeed<'b, 'py> {
-    b: &'b Builder<'py>,
-}
-
-impl<'de, 'py> DeserializeSeed<'de> for NumberSeed<'_, 'py> {
-    type Value = Bound<'py, PyAny>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de, 'py> Visitor<'de> for NumberSeed<'_, 'py> {
-    type Value = Bound<'py, PyAny>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a number token")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        self.b.number(v)
-    }
-}
-
-struct KeySeed<'b, 'py> {
-    b: &'b Builder<'py>,
-    first: bool,
-}
-
-impl<'de, 'py> DeserializeSeed<'de> for KeySeed<'_, 'py> {
-    type Value = Key<'py>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de, 'py> Visitor<'de> for KeySeed<'_, 'py> {
-    type Value = Key<'py>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        if self.first && v == toon::__private::NUMBER_TEXT_KEY {
-            return Ok(Key::Number);
+    fn end_array(&mut self) {
+        if self.error.is_some() {
+            return;
         }
-        Ok(Key::Text(self.b.key(v)))
+        let Some(Open::List(items)) = self.stack.pop() else {
+            return;
+        };
+        match PyList::new(self.py, items) {
+            Ok(list) => self.complete(list.into_any()),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn key(&mut self, key: &str) {
+        if self.error.is_none() {
+            let k = self.key_of(key);
+            self.set_key(k);
+        }
+    }
+
+    fn table_key(&mut self, table: usize, field: usize, key: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.table.0 != table {
+            self.table = (table, Vec::new());
+        }
+        let k = match self.table.1.get(field) {
+            Some(k) => k.clone(),
+            None => {
+                let k = self.key_of(key);
+                if self.table.1.len() == field {
+                    self.table.1.push(k.clone());
+                }
+                k
+            }
+        };
+        self.set_key(k);
+    }
+
+    fn scalar(&mut self, value: Scalar<'_>) -> Result<(), String> {
+        if let Some(e) = &self.error {
+            return Err(e.to_string());
+        }
+        let v = self.scalar_object(value)?;
+        self.complete(v);
+        Ok(())
+    }
+
+    fn failed(&self) -> bool {
+        self.error.is_some()
     }
 }
 
-/// FNV-1a: object keys are short, where it beats SipHash by a wide margin; the cache
-/// is bounded, so colliding keys cost time, never memory.
-struct Fnv(u64);
+/// A word-at-a-time multiplicative hash (as rustc's `FxHasher`): object keys are
+/// short, where it beats SipHash (and byte-wise FNV) by a wide margin; the cache is
+/// bounded, so colliding keys cost time, never memory.
+#[derive(Default)]
+struct WordHash(u64);
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl WordHash {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
     }
 }
 
-impl Hasher for Fnv {
+impl Hasher for WordHash {
     fn finish(&self) -> u64 {
         self.0
     }
 
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
         }
-        self.0 = h;
+        // The last 1–7 bytes as one word: two overlapping 4-byte reads, or bytes.
+        let rest = chunks.remainder();
+        let n = rest.len();
+        let word = if n >= 4 {
+            let lo = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+            let hi = u32::from_le_bytes([rest[n - 4], rest[n - 3], rest[n - 2], rest[n - 1]]);
+            u64::from(lo) | (u64::from(hi) << 32)
+        } else {
+            rest.iter().fold(0u64, |w, &b| (w << 8) | u64::from(b))
+        };
+        if n > 0 {
+            self.add(word ^ ((n as u64) << 59));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
     }
 }

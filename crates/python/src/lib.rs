@@ -184,8 +184,7 @@ fn decode<'py>(
         object_hook: none(object_hook),
         object_pairs_hook: none(object_pairs_hook),
     };
-    let mut de = toon::Deserializer::from_str(&text, &options).with_number_text();
-    from_toon::Builder::new(py, hooks).build(&mut de, |e| decode_error(e, s))
+    from_toon::Builder::new(py, hooks).build(&text, &options, |e| decode_error(e, s))
 }
 
 fn tokenizer() -> PyResult<&'static Bpe> {

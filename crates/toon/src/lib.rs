@@ -125,6 +125,13 @@ pub mod __private {
         pub use crate::fields::{Field, same_name};
     }
 
+    /// The decoding state machine feeding a builder of another language's values
+    /// (the Python package builds Python objects with it): one grammar, one set of
+    /// errors, no intermediate `Value` or serde visitor.
+    pub mod direct {
+        pub use crate::decode::direct::{Builder, Scalar, build_text};
+    }
+
     /// `to_value` with a nesting limit, for tests comparing against the `Value` route.
     pub fn to_value_limited<T: serde::Serialize + ?Sized>(
         value: &T,

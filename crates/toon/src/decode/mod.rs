@@ -17,6 +17,7 @@
 //! [`Deserializer`] of [`from_str`], [`from_slice`] (over the text) and [`from_reader`]
 //! ([`ReaderDeserializer`], over a reader).
 
+pub(crate) mod direct;
 mod events;
 mod grammar;
 mod input;
