@@ -20,7 +20,7 @@ use crate::dialects::checks::{self, Node};
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Document, Format};
-use crate::table::fill::{Fill, FillKind, task_fill, title_from_words, translate_status};
+use crate::table::fill::{Fill, FillKind, rename_task_ids, title_from_words, translate_status};
 use crate::table::{self, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The Kiro dialect.
@@ -456,18 +456,5 @@ fn number_tasks(plan: &mut Plan, fills: &mut Vec<Fill>) {
         };
         renamed.insert(t.id.clone(), id);
     }
-    for t in &mut plan.tasks {
-        let rename = |s: &mut String| {
-            if let Some(n) = renamed.get(s.as_str()) {
-                s.clone_from(n);
-            }
-        };
-        let before = t.id.clone();
-        rename(&mut t.id);
-        t.dependencies.iter_mut().flatten().for_each(rename);
-        t.parent.iter_mut().for_each(rename);
-        if t.id != before {
-            fills.push(task_fill(t, "id", FillKind::Derived, "numbered in order"));
-        }
-    }
+    rename_task_ids(plan, &renamed, fills, "numbered in order");
 }

@@ -294,6 +294,22 @@ pub(crate) fn slug_ids(plan: &mut Plan, fills: &mut Vec<Fill>) {
     if renamed.is_empty() {
         return;
     }
+    rename_task_ids(
+        plan,
+        &renamed,
+        fills,
+        "punctuation but `_` and `-` replaced by `_`",
+    );
+}
+
+/// Gives tasks the new ids `renamed` maps their old ones to, in their ids, dependencies
+/// and parents, and reports each task whose id changed as derived, `why`.
+pub(crate) fn rename_task_ids(
+    plan: &mut Plan,
+    renamed: &std::collections::HashMap<String, String>,
+    fills: &mut Vec<Fill>,
+    why: &'static str,
+) {
     let rename = |s: &mut String| {
         if let Some(new) = renamed.get(s.as_str()) {
             s.clone_from(new);
@@ -305,12 +321,7 @@ pub(crate) fn slug_ids(plan: &mut Plan, fills: &mut Vec<Fill>) {
         t.dependencies.iter_mut().flatten().for_each(rename);
         t.parent.iter_mut().for_each(rename);
         if t.id != before {
-            fills.push(task_fill(
-                t,
-                "id",
-                FillKind::Derived,
-                "punctuation but `_` and `-` replaced by `_`",
-            ));
+            fills.push(task_fill(t, "id", FillKind::Derived, why));
         }
     }
 }

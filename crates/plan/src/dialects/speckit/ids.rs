@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::{PHASE_HEADING, checklist, phase};
 use crate::model::Plan;
-use crate::table::fill::{Fill, FillKind, group_fill, task_fill};
+use crate::table::fill::{Fill, FillKind, group_fill, rename_task_ids};
 
 /// Phases numbered in order (`1`, `2`, …) where some group's id would not read back
 /// from a phase heading (a space, a `:`); tasks' phases renamed alike.
@@ -50,20 +50,7 @@ pub(super) fn number_tasks(plan: &mut Plan, fills: &mut Vec<Fill>) {
         .enumerate()
         .map(|(k, t)| (t.id.clone(), format!("T{:03}", k + 1)))
         .collect();
-    for t in &mut plan.tasks {
-        let rename = |s: &mut String| {
-            if let Some(n) = renamed.get(s.as_str()) {
-                s.clone_from(n);
-            }
-        };
-        let before = t.id.clone();
-        rename(&mut t.id);
-        t.dependencies.iter_mut().flatten().for_each(rename);
-        t.parent.iter_mut().for_each(rename);
-        if t.id != before {
-            fills.push(task_fill(t, "id", FillKind::Derived, "numbered in order"));
-        }
-    }
+    rename_task_ids(plan, &renamed, fills, "numbered in order");
 }
 
 /// Whether a token is a Spec Kit task id: `T`, digits, and letters after them
