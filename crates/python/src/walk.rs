@@ -239,27 +239,33 @@ impl<'c, 'py> Walker<'c, 'py> {
         pd: usize,
     ) -> PyResult<()> {
         map.each(|_, e| {
-            self.field(&e.key()?, e.value, depth, level, pd + 1)?;
+            self.field(&e.key()?, e.value, depth, false, level, pd + 1)?;
             Ok(true)
         })?;
         Ok(())
     }
 
-    /// One field of an object at `level`, starting a line at `depth`.
+    /// One field of an object at `level`, starting a line at `depth`; with `on_hyphen`,
+    /// the first field of an object that is a list item at `depth`, on the hyphen line.
     fn field(
         &mut self,
         key: &str,
         value: &Bound<'py, PyAny>,
         depth: usize,
+        on_hyphen: bool,
         level: usize,
         pd: usize,
     ) -> PyResult<()> {
         let r = self.resolve(value, pd)?;
         let o = r.obj(value);
-        self.w.line(depth);
+        if on_hyphen {
+            self.w.item(depth);
+        } else {
+            self.w.line(depth);
+        }
         match r.class {
             Class::List | Class::Tuple => {
-                let rows = child_depth(depth, false);
+                let rows = child_depth(depth, on_hyphen);
                 self.array(
                     o,
                     r.class,
@@ -270,7 +276,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                     r.depth,
                 )
             }
-            Class::Dict => self.object_value(key, o, child_depth(depth, false), level + 1, r.depth),
+            Class::Dict => {
+                self.object_value(key, o, child_depth(depth, on_hyphen), level + 1, r.depth)
+            }
             class => {
                 write_entry_key(&mut self.w.out, key);
                 self.primitive(o, class)
@@ -445,48 +453,21 @@ impl<'c, 'py> Walker<'c, 'py> {
                 }
                 map.each(|i, e| {
                     if i == 0 {
-                        self.first_item_field(&e.key()?, e.value, depth, level, pd + 1)?;
+                        self.field(&e.key()?, e.value, depth, true, level, pd + 1)?;
                     } else {
-                        self.field(&e.key()?, e.value, item_field_depth(depth), level, pd + 1)?;
+                        self.field(
+                            &e.key()?,
+                            e.value,
+                            item_field_depth(depth),
+                            false,
+                            level,
+                            pd + 1,
+                        )?;
                     }
                     Ok(true)
                 })?;
                 Ok(())
             })
         })
-    }
-
-    /// The first field of an object at `level` that is a list item at `depth`, on
-    /// the hyphen line.
-    fn first_item_field(
-        &mut self,
-        key: &str,
-        value: &Bound<'py, PyAny>,
-        depth: usize,
-        level: usize,
-        pd: usize,
-    ) -> PyResult<()> {
-        let r = self.resolve(value, pd)?;
-        let o = r.obj(value);
-        self.w.item(depth);
-        match r.class {
-            Class::List | Class::Tuple => {
-                let rows = child_depth(depth, true);
-                self.array(
-                    o,
-                    r.class,
-                    Place::Field,
-                    Some(key),
-                    rows,
-                    level + 1,
-                    r.depth,
-                )
-            }
-            Class::Dict => self.object_value(key, o, child_depth(depth, true), level + 1, r.depth),
-            class => {
-                write_entry_key(&mut self.w.out, key);
-                self.primitive(o, class)
-            }
-        }
     }
 }
