@@ -11,7 +11,7 @@ mod task;
 mod timeout;
 mod vocabulary;
 
-pub use ids::ids_from_titles;
+pub use ids::{child_id, child_local, group_prefix, ids_from_titles};
 pub(crate) use ids::slug;
 
 pub use task::{Group, Task};

@@ -11,6 +11,7 @@ use super::derivable::{
     restore_task_lines, take_body_tasks,
 };
 use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
+use super::local_ids::{self, id_text};
 use super::{extra_columns, group_runs};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
@@ -70,9 +71,11 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     }
     leave_out_task_lines(plan, &mut out);
     leave_out_body_tasks(plan, &mut out);
-    extra_columns::lift(plan, &mut out);
-    group_runs::leave_out_group_column(plan, &mut out);
-    leave_out_title_ids(plan, &mut out);
+    if !local_ids::split(plan, &mut out) {
+        extra_columns::lift(plan, &mut out);
+        group_runs::leave_out_group_column(plan, &mut out);
+        leave_out_title_ids(plan, &mut out);
+    }
     Value::Object(out)
 }
 
@@ -229,6 +232,8 @@ fn extra_of(v: Option<&Value>) -> Extra {
 
 /// Reads either form (nested or flat) back into the model.
 pub fn from_tree(obj: &Map<String, Value>) -> Plan {
+    let joined = local_ids::join(obj);
+    let obj = joined.as_ref().unwrap_or(obj);
     let mut f = Fields::new(obj);
     let _ = f.str("schema");
     let has_tasks = obj.contains_key("tasks");
@@ -276,7 +281,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             .iter()
             .filter_map(Value::as_object)
             .map(|t| Task {
-                id: text(t.get("id")).unwrap_or_default(),
+                id: id_text(t.get("id")).unwrap_or_default(),
                 title: text(t.get("title")),
                 description: text(t.get("description")),
                 status: text(t.get("status")),
@@ -321,7 +326,12 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         .collect();
     for (field, name, col) in TASK_LISTS {
         for e in tables.get(name).into_iter().flatten() {
-            let (Some(owner), Some(item)) = (text(e.get("task")), text(e.get(*col))) else {
+            let item = if *field == "dependencies" {
+                id_text(e.get(*col))
+            } else {
+                text(e.get(*col))
+            };
+            let (Some(owner), Some(item)) = (id_text(e.get("task")), item) else {
                 continue;
             };
             if let Some(&i) = task_index.get(&owner) {

@@ -16,6 +16,7 @@ mod extra_columns;
 mod flat;
 mod group_runs;
 mod keys;
+mod local_ids;
 pub mod table;
 
 use std::collections::HashSet;

@@ -89,10 +89,25 @@ pub static PLAN: Table = Table {
              a reader takes them from the body.",
         ),
         Field::new(
+            "subtasks",
+            Kind::Items(&SUBTASK),
+            false,
+            "When ids are local (a plan whose subtasks are named after their task, `3.2`, or \
+             whose groups prefix their ids): the tasks that have a parent, after the tasks \
+             table's, which then holds only the others, each by its id within its group.",
+        ),
+        Field::new(
             "deps",
             Kind::Items(&TASK_ON),
             false,
-            "Dependencies: the task `task` waits for the task `on`.",
+            "Dependencies: the task `task` waits for the task `on` (ids within their group \
+             when ids are local).",
+        ),
+        Field::new(
+            "subtask_deps",
+            Kind::Items(&SUBTASK_ON),
+            false,
+            "When ids are local: the dependencies of the subtasks.",
         ),
         Field::new(
             "tools",
@@ -153,9 +168,10 @@ pub static TASK: Table = Table {
     fields: &[
         Field::new(
             "id",
-            Kind::Str,
+            Kind::Id,
             false,
-            "Identifier, unique within the plan. Absent from every row when each task's id \
+            "Identifier, unique within the plan (when ids are local, unique within its group: \
+             a number when it is plain digits). Absent from every row when each task's id \
              is the one its title gives (its first three words that are not `a`, `the`, \
              `to`, …, lower case, joined by `-`; `-2`, `-3` on repeats) and no other table \
              names tasks.",
@@ -281,6 +297,32 @@ pub static GROUP: Table = Table {
              which come in one run per group in the groups' order.",
         ),
         Field::new(
+            "subtasks",
+            Kind::Number,
+            false,
+            "Flat form with local ids and `id_prefix`: the number of its rows in `subtasks` \
+             (and likewise `deps`, `subtask_deps`), which come in one run per group.",
+        ),
+        Field::new(
+            "deps",
+            Kind::Number,
+            false,
+            "As `subtasks`, for the `deps` table.",
+        ),
+        Field::new(
+            "subtask_deps",
+            Kind::Number,
+            false,
+            "As `subtasks`, for the `subtask_deps` table.",
+        ),
+        Field::new(
+            "id_prefix",
+            Kind::Str,
+            false,
+            "Flat form with local ids: what its tasks' ids start with in the model \
+             (`feature:`), left out of their cells.",
+        ),
+        Field::new(
             "dependencies",
             Kind::StringsOrCount,
             false,
@@ -306,8 +348,37 @@ static TASK_ON: Table = Table {
     title: "dependency",
     doc: "A task dependency.",
     fields: &[
-        Field::new("task", Kind::Str, true, "The waiting task."),
-        Field::new("on", Kind::Str, true, "The task it waits for."),
+        Field::new("task", Kind::Id, true, "The waiting task."),
+        Field::new("on", Kind::Id, true, "The task it waits for."),
+    ],
+};
+
+/// A subtask row: a task row's columns (but `group` and `parent`) after these two.
+pub static SUBTASK: Table = Table {
+    title: "subtask",
+    doc: "A task that has a parent, when ids are local: the id of its task within the \
+          group, its own id within that task (its id in the model is the two joined by a \
+          dot, after the group's `id_prefix`), then a task row's columns but `group` and \
+          `parent`.",
+    fields: &[
+        Field::new("task", Kind::Id, true, "Its task, by id within the group."),
+        Field::new("id", Kind::Id, true, "Its id within its task."),
+    ],
+};
+
+static SUBTASK_ON: Table = Table {
+    title: "subtask dependency",
+    doc: "A subtask dependency, when ids are local.",
+    fields: &[
+        Field::new("task", Kind::Id, true, "The waiting subtask's task."),
+        Field::new("id", Kind::Id, true, "The waiting subtask's id within its task."),
+        Field::new(
+            "on",
+            Kind::Id,
+            true,
+            "What it waits for: a number is a sibling's id within the same task; a string \
+             is an id within the group.",
+        ),
     ],
 };
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{FILE, PATCH, SUBTASK, SUBTASK_KEYS, TASK, TASK_KEYS};
 use crate::fidelity::{text_patch, toon_numbers};
-use crate::model::{Group, Plan, Task};
+use crate::model::{Group, Plan, Task, child_id, group_prefix};
 use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Format};
 use crate::table::fields::{self, Fields};
@@ -130,7 +130,7 @@ pub(super) fn read(v: &Value) -> Result<Walked, PlanError> {
                 let tasks = f.array(TASKS).map(Vec::as_slice).unwrap_or_default();
                 let list = List {
                     prefix: if many {
-                        format!("{tag}:")
+                        group_prefix(tag)
                     } else {
                         String::new()
                     },
@@ -308,7 +308,7 @@ fn walk(items: &[Value], list: &List, depth: usize, w: &mut Walked) {
             f.value("id");
         }
         t.id = match (&local, &list.parent) {
-            (Some(l), Some(p)) => format!("{p}.{l}"),
+            (Some(l), Some(p)) => child_id(p, l),
             (Some(l), None) => format!("{}{l}", list.prefix),
             (None, _) => String::new(),
         };
@@ -418,7 +418,7 @@ fn form<'a>(plan: &'a Plan, what: &str, id: &str) -> Option<&'a Value> {
 /// of that id, else an id of the whole list.
 fn resolve(dep: &str, list: &List, siblings: &HashSet<String>) -> String {
     match &list.parent {
-        Some(p) if !dep.contains('.') && siblings.contains(dep) => format!("{p}.{dep}"),
+        Some(p) if !dep.contains('.') && siblings.contains(dep) => child_id(p, dep),
         _ => format!("{}{dep}", list.prefix),
     }
 }
@@ -621,7 +621,7 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
             .collect();
         let list = List {
             prefix: if many {
-                format!("{}:", g.id)
+                group_prefix(&g.id)
             } else {
                 String::new()
             },
