@@ -1,4 +1,4 @@
-//! Extra fields that most tasks have, as columns of the tasks table rather than entries
+//! Extra fields that many tasks have (a third or more), as columns of the tasks table rather than entries
 //! of the `task_extra` map (which repeats each task's id and each key): a Task Master
 //! file's `updatedAt`, `complexity`, `estimatedHours`. A column is any key the task
 //! table does not name; its cell is the field's value, `null` where the task has none.
@@ -23,7 +23,7 @@ fn is_task_field(key: &str) -> bool {
     table::TASK.field(key).is_some()
 }
 
-/// The extra fields to write as columns, in column order: keys that at least half of the
+/// The extra fields to write as columns, in column order: keys that at least a third of the
 /// tasks have, each always a cell, ordered as the tasks order them (where they agree).
 fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
     let n = tasks.len();
@@ -47,7 +47,7 @@ fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
     let mut left: Vec<&str> = order
         .iter()
         .zip(&count)
-        .filter(|(k, c)| **c * 2 >= n && !refused.contains(**k))
+        .filter(|(k, c)| **c * 3 >= n && !refused.contains(**k))
         .map(|(k, _)| *k)
         .collect();
     // `a` comes before `b` in some task.
