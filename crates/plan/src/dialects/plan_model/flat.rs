@@ -10,7 +10,7 @@ use super::derivable::{
     give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
     restore_task_lines, take_body_tasks,
 };
-use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
+use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::local_ids::{self, id_text};
 use super::{extra_columns, group_runs};
 use super::{table, to_nested_tree};
@@ -123,18 +123,32 @@ fn flatten(
         return;
     }
     let has = |k: &str| rows.iter().any(|r| r.contains_key(k));
+    let some_empty = |f: &str| {
+        rows.iter().any(|r| {
+            r.get(f)
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+        })
+    };
+    // A list field every task has, some of them empty (a Task Master task's
+    // `dependencies`), is named once in `every_task_has`: a task without edge rows has
+    // an empty list.
+    let every: Vec<&str> = lists
+        .iter()
+        .map(|(f, _, _)| *f)
+        .filter(|f| owner == "task" && some_empty(f))
+        .filter(|f| rows.iter().all(|r| r.get(*f).is_some_and(Value::is_array)))
+        .collect();
     // A count column keeps `[]` apart from "not given" when some row has an empty list.
     let count_cols: Vec<&str> = lists
         .iter()
         .map(|(f, _, _)| *f)
-        .filter(|f| {
-            rows.iter().any(|r| {
-                r.get(*f)
-                    .and_then(Value::as_array)
-                    .is_some_and(Vec::is_empty)
-            })
-        })
+        .filter(|f| some_empty(f) && !every.contains(f))
         .collect();
+    if !every.is_empty() {
+        let names = every.iter().map(|f| Value::String((*f).to_owned()));
+        out.insert(EVERY_TASK_HAS.into(), Value::Array(names.collect()));
+    }
     let mut cols: Vec<&str> = vec!["id"];
     // The scalar columns are the row table's text and number fields, in its order.
     let scalars = row_table
@@ -257,6 +271,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             tables.insert(name, rows);
         }
     }
+    let every_task_has = f.strings(EVERY_TASK_HAS).unwrap_or_default();
     let params = f.object(PARAMS).unwrap_or_default();
     let task_extra = f.object(TASK_EXTRA).unwrap_or_default();
     let group_extra = f.object("group_extra").unwrap_or_default();
@@ -345,6 +360,19 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 };
                 slot.get_or_insert_with(Vec::new).push(item);
             }
+        }
+    }
+    for t in &mut plan.tasks {
+        for field in &every_task_has {
+            let slot = match field.as_str() {
+                "dependencies" => &mut t.dependencies,
+                "tools" => &mut t.tools,
+                "capabilities" => &mut t.capabilities,
+                "requirements" => &mut t.requirements,
+                "outputs" => &mut t.outputs,
+                _ => continue,
+            };
+            slot.get_or_insert_with(Vec::new);
         }
     }
     let group_index: HashMap<String, usize> = plan

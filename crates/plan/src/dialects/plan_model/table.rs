@@ -81,6 +81,14 @@ pub static PLAN: Table = Table {
             "Group fields the model does not name, by group id.",
         ),
         Field::new(
+            "every_task_has",
+            Kind::Strings,
+            false,
+            "Flat form: the list fields (`dependencies`, …) every task has, some of them \
+             empty; a task without rows in the field's edge table has an empty list, and the \
+             tasks table has no count column for it.",
+        ),
+        Field::new(
             "tasks",
             Kind::Items(&TASK),
             false,
