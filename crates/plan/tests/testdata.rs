@@ -1021,7 +1021,7 @@ fn task_master_files_read_as_a_user_expects() {
     .unwrap();
     assert!(
         toon.text.contains(
-            "tasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
+            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy}:"
         ),
         "{}",
         toon.text
@@ -1126,7 +1126,10 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
     let path = root().join("taskmaster/valid/tagged-local-ids.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let l = load(&path);
-    assert!(l.plan.task("master:2.3.1").is_some(), "model ids stay whole");
+    assert!(
+        l.plan.task("master:2.3.1").is_some(),
+        "model ids stay whole"
+    );
     let options = toon_plan::ConvertOptions {
         format: Some(Format::Toon),
         ..Default::default()
@@ -1140,7 +1143,10 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
     assert!(tables.contains("\nsubtask_deps["), "{toon}");
     for tag in ["master", "feature-cache"] {
         for d in 0..10 {
-            assert!(!tables.contains(&format!("\"{tag}:{d}")), "{tag}:{d} in\n{toon}");
+            assert!(
+                !tables.contains(&format!("\"{tag}:{d}")),
+                "{tag}:{d} in\n{toon}"
+            );
         }
     }
     assert!(
@@ -1148,7 +1154,10 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
         "{toon}"
     );
     assert!(toon.contains("deps[4]{task,on}:\n  2,1\n  3,2\n"), "{toon}");
-    assert!(toon.contains("subtask_deps[5]{task,id,on}:\n  1,2,1\n"), "{toon}");
+    assert!(
+        toon.contains("subtask_deps[5]{task,id,on}:\n  1,2,1\n"),
+        "{toon}"
+    );
     let back = toon_plan::read(&toon, &toon_plan::ReadOptions::dialect(DialectId::PLAN)).unwrap();
     assert_eq!(back.plan, l.plan);
     let file = toon_plan::convert(&back.plan, DialectId::TASKMASTER, &Default::default()).unwrap();

@@ -244,6 +244,18 @@ fn extra_of(v: Option<&Value>) -> Extra {
     }
 }
 
+/// The list field of a task that an edge table of [`TASK_LISTS`] fills.
+fn list_slot<'a>(t: &'a mut Task, field: &str) -> Option<&'a mut Option<Vec<String>>> {
+    Some(match field {
+        "dependencies" => &mut t.dependencies,
+        "tools" => &mut t.tools,
+        "capabilities" => &mut t.capabilities,
+        "requirements" => &mut t.requirements,
+        "outputs" => &mut t.outputs,
+        _ => return None,
+    })
+}
+
 /// Reads either form (nested or flat) back into the model.
 pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     let joined = local_ids::join(obj);
@@ -349,30 +361,18 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             let (Some(owner), Some(item)) = (id_text(e.get("task")), item) else {
                 continue;
             };
-            if let Some(&i) = task_index.get(&owner) {
-                let t = &mut plan.tasks[i];
-                let slot = match *field {
-                    "dependencies" => &mut t.dependencies,
-                    "tools" => &mut t.tools,
-                    "capabilities" => &mut t.capabilities,
-                    "requirements" => &mut t.requirements,
-                    _ => &mut t.outputs,
-                };
+            if let Some(&i) = task_index.get(&owner)
+                && let Some(slot) = list_slot(&mut plan.tasks[i], field)
+            {
                 slot.get_or_insert_with(Vec::new).push(item);
             }
         }
     }
     for t in &mut plan.tasks {
         for field in &every_task_has {
-            let slot = match field.as_str() {
-                "dependencies" => &mut t.dependencies,
-                "tools" => &mut t.tools,
-                "capabilities" => &mut t.capabilities,
-                "requirements" => &mut t.requirements,
-                "outputs" => &mut t.outputs,
-                _ => continue,
-            };
-            slot.get_or_insert_with(Vec::new);
+            if let Some(slot) = list_slot(t, field) {
+                slot.get_or_insert_with(Vec::new);
+            }
         }
     }
     let group_index: HashMap<String, usize> = plan

@@ -31,8 +31,9 @@ pub(super) const ID_PREFIX: &str = "id_prefix";
 /// A subtask row's column naming its task.
 const TASK: &str = "task";
 
-/// A text as a cell: a number when it is plain digits (short enough for any decoder
-/// to keep exactly), else a string.
+/// A text as a cell: a number when it is plain digits (at most 15, so that any decoder
+/// keeps it exactly: a JavaScript number holds 15 digits), else a string. (A Task Master
+/// file's own ids are written as the file had them, whatever their length.)
 fn cell(s: &str) -> Value {
     let plain = !s.is_empty()
         && s.len() <= 15
@@ -105,13 +106,17 @@ impl<'a> Shape<'a> {
         if let Some(run_of) = &run_of {
             for (g, group) in plan.groups.iter().enumerate() {
                 let p = group_prefix(&group.id);
-                let mut top = (0..plan.tasks.len()).filter(|&i| run_of[i] == g && parent[i].is_none());
-                let first = top.next();
-                let all = first
-                    .into_iter()
-                    .chain(top)
-                    .all(|i| plan.tasks[i].id.strip_prefix(&p).is_some_and(|r| !r.is_empty()));
-                if first.is_some() && all {
+                let mut top = (0..plan.tasks.len())
+                    .filter(|&i| run_of[i] == g && parent[i].is_none())
+                    .peekable();
+                let any = top.peek().is_some();
+                let prefixed = |i: usize| {
+                    plan.tasks[i]
+                        .id
+                        .strip_prefix(&p)
+                        .is_some_and(|r| !r.is_empty())
+                };
+                if any && top.all(prefixed) {
                     prefix[g] = Some(p);
                 }
             }
@@ -122,8 +127,7 @@ impl<'a> Shape<'a> {
             prefix,
             run_of,
         };
-        if shape.prefix.iter().all(Option::is_none) && shape.parent.iter().all(Option::is_none)
-        {
+        if shape.prefix.iter().all(Option::is_none) && shape.parent.iter().all(Option::is_none) {
             return None;
         }
         // Every dependency must be named within its task's group.
@@ -136,7 +140,9 @@ impl<'a> Shape<'a> {
         }
         for i in 0..plan.tasks.len() {
             if shape.parent[i].is_none() {
-                shape.scoped_of(i, &plan.tasks[i].id).filter(|s| !s.is_empty())?;
+                shape
+                    .scoped_of(i, &plan.tasks[i].id)
+                    .filter(|s| !s.is_empty())?;
             }
         }
         Some(shape)
@@ -207,7 +213,9 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
         return false;
     };
     if rows.len() != plan.tasks.len()
-        || rows.iter().any(|r| r.as_object().is_none_or(|r| !r.contains_key("id")))
+        || rows
+            .iter()
+            .any(|r| r.as_object().is_none_or(|r| !r.contains_key("id")))
     {
         return false;
     }
@@ -217,7 +225,9 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
     let mut top = Vec::new();
     let mut subs = Vec::new();
     for (i, row) in rows.into_iter().enumerate() {
-        let Value::Object(mut row) = row else { continue };
+        let Value::Object(mut row) = row else {
+            continue;
+        };
         row.shift_remove("parent");
         if !keep_group || shape.parent[i].is_some() {
             row.shift_remove("group");
@@ -288,7 +298,10 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
                     out.insert(k, Value::Array(std::mem::take(&mut deps)));
                 }
                 if !sub_deps.is_empty() {
-                    out.insert(SUBTASK_DEPS.into(), Value::Array(std::mem::take(&mut sub_deps)));
+                    out.insert(
+                        SUBTASK_DEPS.into(),
+                        Value::Array(std::mem::take(&mut sub_deps)),
+                    );
                 }
             }
             _ => {
@@ -342,7 +355,10 @@ fn drop_empty_columns(out: &mut Map<String, Value>, table: &str) {
     let empty: Vec<String> = first
         .keys()
         .filter(|k| !matches!(k.as_str(), "id" | TASK))
-        .filter(|k| rows.iter().all(|r| r.get(k.as_str()).is_none_or(Value::is_null)))
+        .filter(|k| {
+            rows.iter()
+                .all(|r| r.get(k.as_str()).is_none_or(Value::is_null))
+        })
         .cloned()
         .collect();
     for row in rows.iter_mut().filter_map(Value::as_object_mut) {
@@ -366,7 +382,7 @@ fn rows_groups(runs: &[Run], k: usize, n: usize) -> Option<Vec<usize>> {
     let mut out = Vec::with_capacity(n);
     for (g, r) in runs.iter().enumerate() {
         let c = r.counts[k]?;
-        if out.len() + c > n {
+        if c > n - out.len() {
             return None;
         }
         out.extend(std::iter::repeat_n(g, c));
@@ -420,9 +436,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     let groups_of = |k: usize, n: usize| rows_groups(&runs, k, n);
     let top_groups = groups_of(0, top.len());
     let prefix = |groups: &Option<Vec<usize>>, i: usize| {
-        groups
-            .as_ref()
-            .map_or("", |g| runs[g[i]].prefix.as_str())
+        groups.as_ref().map_or("", |g| runs[g[i]].prefix.as_str())
     };
     let text = |v: Option<&Value>| id_text(v).unwrap_or_default();
     // Each row with its whole id, group and parent; subtasks after their task.

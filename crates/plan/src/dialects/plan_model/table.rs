@@ -84,9 +84,7 @@ pub static PLAN: Table = Table {
             "every_task_has",
             Kind::Strings,
             false,
-            "Flat form: the list fields (`dependencies`, …) every task has, some of them \
-             empty; a task without rows in the field's edge table has an empty list, and the \
-             tasks table has no count column for it.",
+            "List fields every task has (a task without edge rows: an empty list).",
         ),
         Field::new(
             "tasks",
@@ -100,22 +98,20 @@ pub static PLAN: Table = Table {
             "subtasks",
             Kind::Items(&SUBTASK),
             false,
-            "When ids are local (a plan whose subtasks are named after their task, `3.2`, or \
-             whose groups prefix their ids): the tasks that have a parent, after the tasks \
-             table's, which then holds only the others, each by its id within its group.",
+            "With local ids: the tasks that have a parent (the tasks table then holds the \
+             others, by id within their group).",
         ),
         Field::new(
             "deps",
             Kind::Items(&TASK_ON),
             false,
-            "Dependencies: the task `task` waits for the task `on` (ids within their group \
-             when ids are local).",
+            "Dependencies: the task `task` waits for the task `on`.",
         ),
         Field::new(
             "subtask_deps",
             Kind::Items(&SUBTASK_ON),
             false,
-            "When ids are local: the dependencies of the subtasks.",
+            "With local ids: the subtasks' dependencies.",
         ),
         Field::new(
             "tools",
@@ -178,8 +174,7 @@ pub static TASK: Table = Table {
             "id",
             Kind::Id,
             false,
-            "Identifier, unique within the plan (when ids are local, unique within its group: \
-             a number when it is plain digits). Absent from every row when each task's id \
+            "Identifier, unique within the plan (with local ids, within its group). Absent from every row when each task's id \
              is the one its title gives (its first three words that are not `a`, `the`, \
              `to`, …, lower case, joined by `-`; `-2`, `-3` on repeats) and no other table \
              names tasks.",
@@ -308,27 +303,20 @@ pub static GROUP: Table = Table {
             "subtasks",
             Kind::Number,
             false,
-            "Flat form with local ids and `id_prefix`: the number of its rows in `subtasks` \
-             (and likewise `deps`, `subtask_deps`), which come in one run per group.",
+            "With `id_prefix`: its number of `subtasks` rows (one run per group).",
         ),
-        Field::new(
-            "deps",
-            Kind::Number,
-            false,
-            "As `subtasks`, for the `deps` table.",
-        ),
+        Field::new("deps", Kind::Number, false, "As `subtasks`, for `deps`."),
         Field::new(
             "subtask_deps",
             Kind::Number,
             false,
-            "As `subtasks`, for the `subtask_deps` table.",
+            "As `subtasks`, for `subtask_deps`.",
         ),
         Field::new(
             "id_prefix",
             Kind::Str,
             false,
-            "Flat form with local ids: what its tasks' ids start with in the model \
-             (`feature:`), left out of their cells.",
+            "With local ids: the prefix of its tasks' ids (`feature:`), left out of cells.",
         ),
         Field::new(
             "dependencies",
@@ -364,10 +352,8 @@ static TASK_ON: Table = Table {
 /// A subtask row: a task row's columns (but `group` and `parent`) after these two.
 pub static SUBTASK: Table = Table {
     title: "subtask",
-    doc: "A task that has a parent, when ids are local: the id of its task within the \
-          group, its own id within that task (its id in the model is the two joined by a \
-          dot, after the group's `id_prefix`), then a task row's columns but `group` and \
-          `parent`.",
+    doc: "A task with a parent: its task's id within the group, its own part (its id is \
+          `<id_prefix><task>.<id>`), then a task row's columns.",
     fields: &[
         Field::new("task", Kind::Id, true, "Its task, by id within the group."),
         Field::new("id", Kind::Id, true, "Its id within its task."),
@@ -379,13 +365,17 @@ static SUBTASK_ON: Table = Table {
     doc: "A subtask dependency, when ids are local.",
     fields: &[
         Field::new("task", Kind::Id, true, "The waiting subtask's task."),
-        Field::new("id", Kind::Id, true, "The waiting subtask's id within its task."),
+        Field::new(
+            "id",
+            Kind::Id,
+            true,
+            "The waiting subtask's id within its task.",
+        ),
         Field::new(
             "on",
             Kind::Id,
             true,
-            "What it waits for: a number is a sibling's id within the same task; a string \
-             is an id within the group.",
+            "A number: a sibling; a string: an id within the group.",
         ),
     ],
 };
