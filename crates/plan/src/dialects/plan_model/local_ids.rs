@@ -54,10 +54,11 @@ pub(super) fn id_text(v: Option<&Value>) -> Option<String> {
     }
 }
 
-/// How each task of a plan is written: its parent's index, its local id, its group's
-/// index.
+/// How each task of a plan is written with local ids.
 struct Shape<'a> {
+    /// Each task's parent, by index (it comes before the task).
     parent: Vec<Option<usize>>,
+    /// Each subtask's part after its parent's id and the dot.
     local: Vec<&'a str>,
     /// The prefix of each group's ids (`None`: the ids are written whole).
     prefix: Vec<Option<String>>,
