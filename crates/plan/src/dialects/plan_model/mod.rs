@@ -2,7 +2,8 @@
 //! YAML and TOON alike (so its TOON is plain TOON of its JSON): tasks and groups are
 //! tables of their scalar fields, and every list-valued field becomes its own
 //! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
-//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id,
+//! tabular; a task's `requirements` (labels in another document) are one cell of its
+//! row instead, joined by `,`, where every item reads back from it ([`list_cells`]). Per-task objects (`params`, extra fields) go in maps keyed by task id,
 //! except extra fields most tasks have, which are columns of the tasks table; tasks that
 //! come in one run per group leave out their `group` column (each group row gives its
 //! `size`). A
@@ -16,6 +17,7 @@ mod extra_columns;
 mod flat;
 mod group_runs;
 mod keys;
+mod list_cells;
 pub mod table;
 
 use std::collections::HashSet;

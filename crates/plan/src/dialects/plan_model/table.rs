@@ -116,7 +116,8 @@ pub static PLAN: Table = Table {
             "requirements",
             Kind::Items(&TASK_REQUIREMENT),
             false,
-            "Requirements a task meets.",
+            "Requirements a task meets, when its row cannot hold them as one cell (an item is \
+             empty, holds a comma or starts or ends with white space).",
         ),
         Field::new(
             "params",
@@ -239,9 +240,12 @@ pub static TASK: Table = Table {
         ),
         Field::new(
             "requirements",
-            Kind::StringsOrCount,
+            Kind::StringsCountOrCell,
             false,
-            "Requirements it meets (nested form), or their number (in `requirements`).",
+            "Requirements it meets: a list (nested form); in the flat form one cell, the items \
+             joined by `,` (`1.1,2.3`; `\"\"` for none), or, when some item is empty, holds a \
+             comma or starts or ends with white space, their number (the items in \
+             `requirements`).",
         ),
         Field::new(
             "params",
@@ -380,7 +384,10 @@ mod tests {
                 let f = row
                     .field(field)
                     .unwrap_or_else(|| panic!("no {owner} {field}"));
-                assert!(matches!(f.kind, Kind::StringsOrCount), "{owner} {field}");
+                assert!(
+                    matches!(f.kind, Kind::StringsOrCount | Kind::StringsCountOrCell),
+                    "{owner} {field}"
+                );
                 let Some(Kind::Items(edge)) = PLAN.field(name).map(|f| &f.kind) else {
                     panic!("no edge table {name}");
                 };
