@@ -15,12 +15,14 @@ use serde_json::{Map, Value};
 use crate::model::{Plan, Task};
 
 /// What separates the items in a cell.
-const SEPARATOR: char = ',';
+const SEPARATOR: &str = ",";
+
+/// A task's list field.
+type ListOf = fn(&Task) -> Option<&[String]>;
 
 /// The list fields written as cells: the key (the task row's column and the edge
 /// table's name) and the task's list.
-pub(super) const CELL_LISTS: &[(&str, fn(&Task) -> Option<&[String]>)] =
-    &[("requirements", |t| t.requirements.as_deref())];
+pub(super) const CELL_LISTS: &[(&str, ListOf)] = &[("requirements", |t| t.requirements.as_deref())];
 
 /// Whether an item comes back from a cell as it is.
 fn fits(item: &str) -> bool {
@@ -50,9 +52,7 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>) {
         }
         for (row, items) in rows.iter_mut().zip(&lists) {
             if let Value::Object(row) = row {
-                let cell = items.map_or(Value::Null, |l| {
-                    Value::String(l.join(&SEPARATOR.to_string()))
-                });
+                let cell = items.map_or(Value::Null, |l| Value::String(l.join(SEPARATOR)));
                 // In the place of the count column, when there is one.
                 row.insert((*key).to_owned(), cell);
             }
