@@ -2,8 +2,7 @@
 //! YAML and TOON alike (so its TOON is plain TOON of its JSON): tasks and groups are
 //! tables of their scalar fields, and every list-valued field becomes its own
 //! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
-//! tabular; a task's `requirements` (labels in another document) are one cell of its
-//! row instead, joined by `,`, where every item reads back from it ([`list_cells`]). Per-task objects (`params`, extra fields) go in maps keyed by task id,
+//! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id,
 //! except extra fields most tasks have, which are columns of the tasks table; tasks that
 //! come in one run per group leave out their `group` column (each group row gives its
 //! `size`). A
@@ -11,6 +10,10 @@
 //! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
 //! fields read; the reader takes either form. Both forms are described once, in
 //! [`table`], which `validate` checks and the JSON Schema is generated from.
+//!
+//! A task's `requirements` (labels in another document, Kiro's `_Requirements: 1.1_`)
+//! are one cell of its row instead of an edge table, joined by `,`, where every item
+//! reads back from it ([`list_cells`]).
 
 mod derivable;
 mod extra_columns;
