@@ -29,6 +29,15 @@ impl Measured {
             .find(|(k, _)| *k == key)
             .map_or(0, |(_, n)| *n)
     }
+
+    /// The prompt form: the lean plan TOON, or the plan TOON of a plan with neither body
+    /// nor layout (which has no lean form: it is already lean).
+    fn prompt(&self) -> usize {
+        match self.of("plan_lean") {
+            0 => self.of("plan_toon"),
+            n => n,
+        }
+    }
 }
 
 /// The files of one dialect's folder, sorted.
@@ -197,7 +206,7 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
         let total = |key: &str| md.iter().map(|m| m.of(key)).sum::<usize>();
         let (source, lean, prompt, toon, json) = (
             total("source"),
-            total("plan_lean"),
+            md.iter().map(Measured::prompt).sum::<usize>(),
             total("prompt"),
             total("plan_toon"),
             total("plan_json_compact"),
@@ -219,12 +228,12 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
         );
         let over: Vec<String> = md
             .iter()
-            .filter(|m| m.of("plan_lean") >= m.of("source"))
+            .filter(|m| m.prompt() >= m.of("source"))
             .map(|m| {
                 format!(
                     "{} ({})",
                     m.name,
-                    percent_change(m.of("source"), m.of("plan_lean"))
+                    percent_change(m.of("source"), m.prompt())
                 )
             })
             .collect();

@@ -113,6 +113,7 @@ fn wrong_value(kind: &Kind) -> Option<Value> {
         Kind::Str
         | Kind::Strings
         | Kind::StringsOrCount
+        | Kind::StringsCountOrCell
         | Kind::Lines
         | Kind::Number
         | Kind::Integer

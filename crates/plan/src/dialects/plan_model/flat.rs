@@ -12,7 +12,7 @@ use super::derivable::{
 };
 use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::local_ids::{self, id_text};
-use super::{extra_columns, group_runs};
+use super::{extra_columns, group_runs, list_cells};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
 use crate::table::fields::Fields;
@@ -63,6 +63,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     if out.get("tasks").is_none() {
         out.insert("tasks".into(), Value::Array(Vec::new()));
     }
+    list_cells::lift(plan, &mut out);
     if let Some(extra) = top.shift_remove("extra") {
         put_extra(&mut out, extra);
     }
@@ -332,7 +333,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 priority: text(t.get("priority")),
                 details: text(t.get("details")),
                 test_strategy: text(t.get("test_strategy")),
-                requirements: list(t.get("requirements")),
+                requirements: list_cells::read(t.get("requirements")),
                 extra: extra_columns::of_row(t)
                     .into_iter()
                     .chain(extra_of(t.get("extra")))

@@ -12,12 +12,17 @@
 //! `subtasks` table, bare numbers). Plans whose ids are not unique (invalid plans) are written nested, as the model's
 //! fields read; the reader takes either form. Both forms are described once, in
 //! [`table`], which `validate` checks and the JSON Schema is generated from.
+//!
+//! A task's `requirements` (labels in another document, Kiro's `_Requirements: 1.1_`)
+//! are one cell of its row instead of an edge table, joined by `,`, where every item
+//! reads back from it ([`list_cells`]).
 
 mod derivable;
 mod extra_columns;
 mod flat;
 mod group_runs;
 mod keys;
+mod list_cells;
 mod local_ids;
 pub mod table;
 

@@ -53,8 +53,7 @@ pub static PLAN: Table = Table {
             Kind::Lines,
             false,
             "Free text of the plan document (a Cursor plan's markdown body); written as its \
-             lines, a list of strings, when it has more than one (in TOON that costs fewer \
-             tokens than one escaped string).",
+             lines, a list of strings, when it has more than one.",
         ),
         Field::new(
             "groups",
@@ -135,7 +134,7 @@ pub static PLAN: Table = Table {
             "requirements",
             Kind::Items(&TASK_REQUIREMENT),
             false,
-            "Requirements a task meets.",
+            "Requirements a task meets, when its row cannot hold them as one cell.",
         ),
         Field::new(
             "params",
@@ -258,9 +257,11 @@ pub static TASK: Table = Table {
         ),
         Field::new(
             "requirements",
-            Kind::StringsOrCount,
+            Kind::StringsCountOrCell,
             false,
-            "Requirements it meets (nested form), or their number (in `requirements`).",
+            "Requirements it meets: a list (nested form); in the flat form one cell, the items \
+             joined by `,` (`1.1,2.3`; `\"\"` for none), or their number (the items in \
+             `requirements`) when an item is empty, holds a comma or has white space at an end.",
         ),
         Field::new(
             "params",
@@ -449,7 +450,10 @@ mod tests {
                 let f = row
                     .field(field)
                     .unwrap_or_else(|| panic!("no {owner} {field}"));
-                assert!(matches!(f.kind, Kind::StringsOrCount), "{owner} {field}");
+                assert!(
+                    matches!(f.kind, Kind::StringsOrCount | Kind::StringsCountOrCell),
+                    "{owner} {field}"
+                );
                 let Some(Kind::Items(edge)) = PLAN.field(name).map(|f| &f.kind) else {
                     panic!("no edge table {name}");
                 };
