@@ -21,10 +21,17 @@ use crate::to_toon::{
 
 /// What a value is, once the host-type rules and `default` have replaced it if it
 /// has no TOON form of its own.
+///
+/// A whole word wide: a class is stored into the walker's results and read back by
+/// word-wide copies, and a load wider than the store it reads cannot be forwarded
+/// from that store (the CPU waits for the store to reach the cache, a stall that cost
+/// a tenth of a table's encoding when this was a byte).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u64)]
 pub(crate) enum Class {
     Null,
-    Bool(bool),
+    True,
+    False,
     Int,
     Float,
     Str,
@@ -65,7 +72,11 @@ pub(crate) fn classify(obj: &Bound<'_, PyAny>) -> Option<Class> {
         return Some(Class::Null);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
-        return Some(Class::Bool(b.is_true()));
+        return Some(if b.is_true() {
+            Class::True
+        } else {
+            Class::False
+        });
     }
     classify_subclass(obj)
 }
@@ -102,8 +113,13 @@ pub(crate) fn with_primitive<R>(
         Class::Str => {
             // SAFETY: `Class::Str` is given for str instances only.
             let s = unsafe { obj.cast_unchecked::<PyString>() };
-            let text = Text::of(s)?;
-            f(Primitive::Str(text.as_str()?))
+            match Text::in_place(s) {
+                Some(text) => f(Primitive::Str(text)),
+                None => {
+                    let text = Text::of(s)?;
+                    f(Primitive::Str(text.as_str()?))
+                }
+            }
         }
         Class::Int => {
             // SAFETY: `Class::Int` is given for int instances only.
@@ -118,7 +134,8 @@ pub(crate) fn with_primitive<R>(
                 None => f(Primitive::Null),
             }
         }
-        Class::Bool(b) => f(Primitive::Bool(b)),
+        Class::True => f(Primitive::Bool(true)),
+        Class::False => f(Primitive::Bool(false)),
         Class::Null | Class::Dict | Class::List | Class::Tuple => f(Primitive::Null),
     })
 }
@@ -186,12 +203,20 @@ impl<'e, 'py> Entry<'e, 'py> {
     #[inline]
     pub(crate) fn key(&self) -> PyResult<Cow<'e, str>> {
         match self.key {
-            EntryKey::Str(s) => Ok(match Text::of(s)? {
-                Text::Str(text) => text,
-                text => Cow::Owned(text.as_str()?.to_owned()),
+            EntryKey::Str(s) => Ok(match Text::in_place(s) {
+                Some(text) => Cow::Borrowed(text),
+                None => Self::key_text(s)?,
             }),
             EntryKey::Text(text) => Ok(Cow::Borrowed(text)),
         }
+    }
+
+    #[cold]
+    fn key_text(s: &'e Bound<'py, PyString>) -> PyResult<Cow<'e, str>> {
+        Ok(match Text::of(s)? {
+            Text::Str(text) => text,
+            text => Cow::Owned(text.as_str()?.to_owned()),
+        })
     }
 
     /// The address of the key object when it is an exact str read in place, else 0.
@@ -241,11 +266,12 @@ impl<'a, 'py> MapView<'a, 'py> {
     }
 
     /// Calls `f` with each entry in order while it returns `Ok(true)`; `Ok(false)` if
-    /// `f` stopped early.
+    /// `f` stopped early. The entry is lent, not moved: a moved entry is copied with
+    /// wide loads from the narrower stores that made it, which cannot be forwarded.
     #[inline]
     pub(crate) fn each(
         &self,
-        mut f: impl FnMut(usize, Entry<'_, 'py>) -> PyResult<bool>,
+        mut f: impl FnMut(usize, &Entry<'_, 'py>) -> PyResult<bool>,
     ) -> PyResult<bool> {
         match self {
             MapView::Live(d) => {
@@ -266,7 +292,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                     let go = if let Ok(s) = k.cast_exact::<PyString>() {
                         f(
                             i,
-                            Entry {
+                            &Entry {
                                 key: EntryKey::Str(&s),
                                 value: &v,
                             },
@@ -281,7 +307,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                         let key = text.as_str()?;
                         f(
                             i,
-                            Entry {
+                            &Entry {
                                 key: EntryKey::Text(key),
                                 value: &v,
                             },
@@ -297,7 +323,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                 for (i, (key, value)) in items.iter().enumerate() {
                     if !f(
                         i,
-                        Entry {
+                        &Entry {
                             key: EntryKey::Text(key),
                             value,
                         },

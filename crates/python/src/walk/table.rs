@@ -191,7 +191,7 @@ impl<'py> Walker<'_, 'py> {
         pd: usize,
     ) -> Option<Vec<Field<'static>>> {
         let mut fields = Vec::with_capacity(map.len());
-        let done = map.each(|_, e: Entry<'_, 'py>| {
+        let done = map.each(|_, e: &Entry<'_, 'py>| {
             let Ok(r) = self.resolve(e.value, pd + 1) else {
                 return Ok(false);
             };
@@ -245,7 +245,7 @@ impl<'py> Walker<'_, 'py> {
             return Ok(false);
         }
         map.each(|i, e| {
-            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, e)) else {
                 return Ok(false);
             };
             let r = self.resolve(e.value, pd + 1)?;
@@ -300,7 +300,7 @@ impl<'py> Walker<'_, 'py> {
         // The usual case: the row's keys come in field order.
         let mut in_order = true;
         let done = map.each(|i, e| {
-            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, e)) else {
                 in_order = false;
                 return Ok(false);
             };
