@@ -80,6 +80,13 @@ impl<'py> Ctx<'py> {
         }
     }
 
+    /// Whether dicts are read in place, in their own order, while they are written (no
+    /// `default` hook can change them meanwhile, and no sorting is asked for).
+    #[inline]
+    pub(crate) fn reads_in_place(&self) -> bool {
+        !self.sort_keys && self.default.is_none()
+    }
+
     /// The root object as serde data.
     pub(crate) fn root<'a>(&'a self, obj: &'a Bound<'py, PyAny>) -> PyValue<'a, 'py> {
         PyValue {
