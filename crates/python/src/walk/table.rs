@@ -63,7 +63,7 @@ pub(super) struct TableSpec<'k> {
 #[inline]
 fn same_text(k: &Bound<'_, PyAny>, name: &str) -> bool {
     k.cast_exact::<PyString>()
-        .is_ok_and(|s| Text::in_place(&s) == Some(name))
+        .is_ok_and(|s| Text::in_place(s) == Some(name))
 }
 
 /// Whether an entry's key is `field`'s name: the first row's key object itself (a
