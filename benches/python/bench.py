@@ -202,6 +202,12 @@ def main():
     lines += diffs or ["- none"]
     lines += ["", "## Output differences on small probes", ""]
     lines += probe_diffs() or ["- none"]
+    # Where each target stands and why: written with the code it explains, next to
+    # this script, and carried into every regenerated report.
+    why = os.path.join(os.path.dirname(os.path.abspath(__file__)), "why.md")
+    if os.path.exists(why):
+        with open(why, encoding="utf-8") as f:
+            lines += ["", "## Where each target stands and why", "", f.read().rstrip()]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -10,17 +10,20 @@
 //! text as written when given, else `int` (exact, from the decoder's 64-bit value when
 //! it has one) or `float`; a float beyond the float range, or an integer `int()`
 //! refuses (or a `ValueError` from `parse_int`), is a decode error at the token. Object
-//! keys repeat across rows and list items, so each distinct key text is made into a
-//! Python str once per call and shared (which also lets dicts reuse its cached hash);
-//! a table's keys are taken by their place in its header, without a lookup.
+//! keys repeat across rows and list items, so a key text is made into a Python str
+//! once and shared while the key cache keeps it (which also lets dicts reuse its
+//! cached hash); a table's keys are taken by their place in its header, without a
+//! lookup. Entries go into dicts by `PyDict_SetItem` itself.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use toon::__private::direct::{self, Scalar};
+
+use crate::to_toon::Text;
 
 /// Hooks of `decode`, as in `json.loads`.
 pub(crate) struct Hooks<'py> {
@@ -34,16 +37,55 @@ pub(crate) struct Hooks<'py> {
     pub(crate) object_pairs_hook: Option<Bound<'py, PyAny>>,
 }
 
-/// Distinct key texts kept per call: enough for any realistic schema, and a bound on
-/// the cache for documents whose keys never repeat.
-const KEY_CACHE_LIMIT: usize = 4096;
+/// The most slots the key cache has: a power of two, enough for any realistic schema,
+/// and a bound for documents whose keys never repeat.
+const KEY_SLOTS_MAX: usize = 1024;
+
+/// The key strs made so far, one per slot of a direct-mapped table indexed by the
+/// key text's hash: a repeated key is found by one hash, one comparison of the hash
+/// and one of the text; a new key takes its slot over (no allocation, no rehash, so
+/// a document of keys that never repeat, a keyed table of ids, costs no more than
+/// making their strs).
+struct KeyCache<'py> {
+    slots: Vec<Option<(u64, Bound<'py, PyString>)>>,
+}
+
+impl<'py> KeyCache<'py> {
+    /// A cache sized for a document of `len` bytes (a key takes a few bytes at least).
+    fn new(len: usize) -> KeyCache<'py> {
+        let slots = (len / 16).clamp(16, KEY_SLOTS_MAX).next_power_of_two();
+        KeyCache {
+            slots: std::iter::repeat_with(|| None).take(slots).collect(),
+        }
+    }
+
+    /// The str of key `text`, made once while its slot keeps it.
+    #[inline]
+    fn get(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+        let mut hasher = WordHash::default();
+        hasher.write(text.as_bytes());
+        let hash = hasher.finish();
+        let mask = self.slots.len() - 1;
+        // The high bits: the multiply leaves its best mixing there.
+        let slot = &mut self.slots[(hash >> 32) as usize & mask];
+        if let Some((h, k)) = slot
+            && *h == hash
+            && Text::in_place(k) == Some(text)
+        {
+            return k.clone();
+        }
+        let k = PyString::new(py, text);
+        *slot = Some((hash, k.clone()));
+        k
+    }
+}
 
 /// What one `decode` call builds and shares.
 pub(crate) struct Builder<'py> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     /// The Python str made for each key text so far.
-    keys: HashMap<String, Bound<'py, PyString>, BuildHasherDefault<WordHash>>,
+    keys: KeyCache<'py>,
     /// The keys of the last table's rows, by field index, and that table's number.
     table: (usize, Vec<Bound<'py, PyString>>),
     /// Open containers, innermost last.
@@ -69,7 +111,7 @@ impl<'py> Builder<'py> {
         Builder {
             py,
             hooks,
-            keys: HashMap::default(),
+            keys: KeyCache::new(0),
             table: (0, Vec::new()),
             stack: Vec::new(),
             result: None,
@@ -87,6 +129,7 @@ impl<'py> Builder<'py> {
         to_py_err: impl FnOnce(toon::Error) -> PyErr,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.capacity_cap = text.len() + 1;
+        self.keys = KeyCache::new(text.len());
         let done = direct::build_text(text, options, &mut self);
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -98,14 +141,7 @@ impl<'py> Builder<'py> {
     }
 
     fn key_of(&mut self, text: &str) -> Bound<'py, PyString> {
-        if let Some(k) = self.keys.get(text) {
-            return k.clone();
-        }
-        let k = PyString::new(self.py, text);
-        if self.keys.len() < KEY_CACHE_LIMIT {
-            self.keys.insert(text.to_owned(), k.clone());
-        }
-        k
+        self.keys.get(self.py, text)
     }
 
     fn set_key(&mut self, key: Bound<'py, PyString>) {
@@ -120,10 +156,16 @@ impl<'py> Builder<'py> {
             None => self.result = Some(value),
             Some(Open::List(items)) => items.push(value),
             Some(Open::Dict(dict, pending)) => {
-                if let Some(key) = pending.take()
-                    && let Err(e) = dict.set_item(key, value)
-                {
-                    self.error = Some(e);
+                if let Some(key) = pending.take() {
+                    // SAFETY: the GIL is held and all three are live; `PyDict_SetItem`
+                    // takes its own references (it steals none), and returns -1 with an
+                    // exception set on failure.
+                    let failed =
+                        unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) }
+                            < 0;
+                    if failed {
+                        self.error = Some(PyErr::fetch(self.py));
+                    }
                 }
             }
         }

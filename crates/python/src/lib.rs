@@ -10,6 +10,7 @@ compile_error!(
     "features py39 and py310 choose the stable ABI: build py310 with --no-default-features"
 );
 
+mod args;
 mod from_toon;
 mod to_toon;
 mod views;
@@ -21,7 +22,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use std::borrow::Cow;
 use std::sync::OnceLock;
-use toon::{DecodeOptions, Delimiter};
+use toon::DecodeOptions;
+
+use crate::args::Arg;
 use toon_tokens::{Bpe, Tokenizer};
 
 mod agents;
@@ -108,74 +111,126 @@ fn source_line(input: &Bound<'_, PyAny>, line: Option<usize>) -> Option<String> 
         .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
 }
 
-fn delimiter_of(d: &Bound<'_, PyAny>) -> PyResult<Delimiter> {
-    let s: String = match d.getattr("value") {
-        Ok(v) if !d.is_instance_of::<PyString>() => v.extract()?,
-        _ => d.extract()?,
-    };
-    let mut chars = s.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) => Delimiter::from_char(c),
-        _ => None,
-    }
-    .ok_or_else(|| PyValueError::new_err(format!("delimiter must be ',', '\\t' or '|', not {s:?}")))
-}
-
-/// encode(obj, *, indent_size=2, delimiter=",", default=None, sort_keys=False) -> str
+/// Serialize ``obj`` to a TOON document (no trailing newline).
+///
+/// Values: ``dict`` (and any ``Mapping``) becomes an object, ``list``, ``tuple``,
+/// ``set`` and ``frozenset`` (sorted) an array; ``str``, ``int`` (exact at any size),
+/// ``float`` (written so that it decodes to the same float; NaN and infinities as
+/// ``null``), ``bool`` and ``None`` as themselves. As in the official package,
+/// ``Decimal`` is a number, ``datetime``/``date``/``time`` their ISO text, ``UUID``
+/// and ``pathlib`` paths their ``str``, an ``Enum`` member its value, and dataclasses,
+/// attrs classes and pydantic models an object of their fields. Anything else is
+/// passed to ``default``, whose result is encoded in its place.
+///
+/// Keys: ``str`` as they are; ``int``, ``float`` (``NaN``, ``Infinity``), ``bool``
+/// and ``None`` by their ``json.dumps`` spelling.
+///
+/// Options:
+///     indent_size: spaces per indentation level (an int, at least 1).
+///     delimiter: between array values and table cells: ``","`` (default), ``"\t"``
+///         or ``"|"``, or a :class:`Delimiter` member. Headers declare a tab or pipe.
+///     default: called with each value that has no TOON form; returns a replacement.
+///     sort_keys: write every object's keys sorted.
+///
+/// Raises:
+///     TypeError: a value has no TOON form (and no ``default``), a key is not a
+///         str, int, float, bool or None, or ``indent_size`` is not an int.
+///     ValueError: an invalid option; two keys of one mapping spell the same after
+///         conversion (``{1: "a", "1": "b"}``); a circular reference (also through
+///         ``default``); nesting deeper than 1000 levels; a str with an unpaired
+///         surrogate.
+///     Whatever ``default`` raises.
 #[pyfunction]
-#[pyo3(signature = (obj, *, indent_size=2, delimiter=None, default=None, sort_keys=false))]
+#[pyo3(
+    signature = (obj, *, indent_size=Arg::Default, delimiter=Arg::Default, default=None, sort_keys=Arg::Default),
+    text_signature = "(obj, *, indent_size=2, delimiter=',', default=None, sort_keys=False)"
+)]
 fn encode(
     obj: &Bound<'_, PyAny>,
-    indent_size: usize,
-    delimiter: Option<&Bound<'_, PyAny>>,
+    indent_size: Arg<'_>,
+    delimiter: Arg<'_>,
     default: Option<&Bound<'_, PyAny>>,
-    sort_keys: bool,
+    sort_keys: Arg<'_>,
 ) -> PyResult<String> {
-    let delimiter = match delimiter {
-        Some(d) => delimiter_of(d)?,
-        None => Delimiter::Comma,
-    };
+    // In the official package's order: the delimiter, then the indentation.
+    let delimiter = args::delimiter(&delimiter)?;
+    let indent_size = args::indent_size(&indent_size)?;
     let ctx = to_toon::Ctx::new(
         obj.py(),
         default.filter(|d| !d.is_none()).cloned(),
-        sort_keys,
+        args::flag(&sort_keys, false)?,
     );
     walk::encode(&ctx, obj, indent_size, delimiter)
 }
 
-/// decode(s, *, strict=True, indent_size=2, parse_float=None, parse_int=None,
-/// object_hook=None, object_pairs_hook=None)
+/// Deserialize a TOON document (``str``, or UTF-8 ``bytes``/``bytearray``).
+///
+/// Objects become dicts in document order, arrays lists. Each array header declares
+/// its delimiter (``[N]`` comma, ``[N\t]`` tab, ``[N|]`` pipe), so no delimiter
+/// option is needed.
+///
+/// Options:
+///     strict: enforce every check of spec §14 (declared lengths, indentation,
+///         duplicate keys, blank lines inside arrays). ``strict=False`` tolerates
+///         those as the reference does (a repeated key: the last value wins).
+///     indent_size: spaces per indentation level (an int, at least 1).
+///     parse_float: called with the text of every number with a fraction or an
+///         exponent, as written (``Decimal`` for lossless decoding).
+///     parse_int: called with the text of every integer, as written.
+///     object_hook: called with every decoded dict; its result takes its place.
+///     object_pairs_hook: called with every object as a list of ``(key, value)``
+///         pairs; wins over ``object_hook``.
+///
+/// Raises:
+///     ToonDecodeError: the document is not valid TOON (also a number out of the
+///         float range without ``parse_float``, an integer ``int()`` refuses, or a
+///         ``ValueError`` from ``parse_int``); it has ``msg``, ``line`` and
+///         ``source`` as in the official package, and ``column`` and ``snippet``.
+///     TypeError: ``s`` is not str, bytes or bytearray; ``indent_size`` is not an int.
+///     ValueError: ``indent_size`` is below 1.
+///     Whatever a hook raises (other than the above).
 #[pyfunction]
-#[pyo3(signature = (s, *, strict=true, indent_size=2, parse_float=None, parse_int=None, object_hook=None, object_pairs_hook=None))]
+#[pyo3(
+    signature = (s, *, strict=Arg::Default, indent_size=Arg::Default, parse_float=None, parse_int=None, object_hook=None, object_pairs_hook=None),
+    text_signature = "(s, *, strict=True, indent_size=2, parse_float=None, parse_int=None, object_hook=None, object_pairs_hook=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn decode<'py>(
     py: Python<'py>,
     s: &Bound<'py, PyAny>,
-    strict: bool,
-    indent_size: usize,
+    strict: Arg<'py>,
+    indent_size: Arg<'py>,
     parse_float: Option<Bound<'py, PyAny>>,
     parse_int: Option<Bound<'py, PyAny>>,
     object_hook: Option<Bound<'py, PyAny>>,
     object_pairs_hook: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let text = if let Ok(text) = s.cast::<PyString>() {
+        Input::Str(text)
+    } else if let Ok(b) = s.cast::<PyBytes>() {
+        Input::Bytes(b)
+    } else if let Ok(b) = s.cast::<PyByteArray>() {
+        Input::ByteArray(b)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "the TOON document must be str, bytes or bytearray, not {}",
+            s.get_type().name()?
+        )));
+    };
+    let strict = args::flag(&strict, true)?;
     let options = DecodeOptions::default()
         .with_strict(strict)
-        .with_indent_size(indent_size);
-    let text: Cow<'_, str> = if let Ok(text) = s.cast::<PyString>() {
-        text.to_cow()?
-    } else if let Ok(b) = s.cast::<PyBytes>() {
-        toon::decode::text_from_bytes(b.as_bytes(), strict).map_err(|e| decode_error(e, s))?
-    } else if let Ok(b) = s.cast::<PyByteArray>() {
-        Cow::Owned(
+        .with_indent_size(args::indent_size(&indent_size)?);
+    let text: Cow<'_, str> = match text {
+        Input::Str(text) => text.to_cow()?,
+        Input::Bytes(b) => {
+            toon::decode::text_from_bytes(b.as_bytes(), strict).map_err(|e| decode_error(e, s))?
+        }
+        Input::ByteArray(b) => Cow::Owned(
             toon::decode::text_from_bytes(&b.to_vec(), strict)
                 .map_err(|e| decode_error(e, s))?
                 .into_owned(),
-        )
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "the TOON object must be str, bytes or bytearray, not {}",
-            s.get_type().name()?
-        )));
+        ),
     };
     let none = |h: Option<Bound<'py, PyAny>>| h.filter(|h| !h.is_none());
     let hooks = from_toon::Hooks {
@@ -184,7 +239,15 @@ fn decode<'py>(
         object_hook: none(object_hook),
         object_pairs_hook: none(object_pairs_hook),
     };
+    let _paused = args::GcPause::new(py)?;
     from_toon::Builder::new(py, hooks).build(&text, &options, |e| decode_error(e, s))
+}
+
+/// What `decode` reads.
+enum Input<'a, 'py> {
+    Str(&'a Bound<'py, PyString>),
+    Bytes(&'a Bound<'py, PyBytes>),
+    ByteArray(&'a Bound<'py, PyByteArray>),
 }
 
 fn tokenizer() -> PyResult<&'static Bpe> {

@@ -80,6 +80,13 @@ impl<'py> Ctx<'py> {
         }
     }
 
+    /// Whether dicts are read in place, in their own order, while they are written (no
+    /// `default` hook can change them meanwhile, and no sorting is asked for).
+    #[inline]
+    pub(crate) fn reads_in_place(&self) -> bool {
+        !self.sort_keys && self.default.is_none()
+    }
+
     /// The root object as serde data.
     pub(crate) fn root<'a>(&'a self, obj: &'a Bound<'py, PyAny>) -> PyValue<'a, 'py> {
         PyValue {
@@ -439,8 +446,40 @@ unsafe extern "C" {
 }
 
 impl<'a, 'py> Text<'a, 'py> {
+    /// The UTF-8 of `s` read in place (two words, returned in registers), `None` where
+    /// it cannot be (the str has an unpaired surrogate, or this build encodes strs into
+    /// a `bytes`): then [`Text::of`] gives the text or the error.
     #[cfg(any(feature = "py310", not(windows)))]
-    #[inline]
+    #[inline(always)]
+    pub(crate) fn in_place(s: &'a Bound<'py, PyString>) -> Option<&'a str> {
+        let mut size: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live str; CPython returns null with an exception set, or
+        // its UTF-8, `size` bytes owned by the str.
+        let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+        if data.is_null() {
+            // [`Text::of`] asks again and takes the exception.
+            // SAFETY: the GIL is held (`s` is bound).
+            unsafe { pyo3::ffi::PyErr_Clear() };
+            return None;
+        }
+        // SAFETY: the bytes live as long as the str, which `'a` borrows, and
+        // CPython's UTF-8 encoder writes valid UTF-8.
+        Some(unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                data.cast::<u8>(),
+                usize::try_from(size).unwrap_or(0),
+            ))
+        })
+    }
+
+    #[cfg(not(any(feature = "py310", not(windows))))]
+    #[inline(always)]
+    pub(crate) fn in_place(_s: &'a Bound<'py, PyString>) -> Option<&'a str> {
+        None
+    }
+
+    #[cfg(any(feature = "py310", not(windows)))]
+    #[cold]
     pub(crate) fn of(s: &'a Bound<'py, PyString>) -> PyResult<Self> {
         let mut size: pyo3::ffi::Py_ssize_t = 0;
         // SAFETY: `s` is a live str; CPython returns null with an exception set, or

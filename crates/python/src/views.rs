@@ -21,10 +21,17 @@ use crate::to_toon::{
 
 /// What a value is, once the host-type rules and `default` have replaced it if it
 /// has no TOON form of its own.
+///
+/// A whole word wide: a class is stored into the walker's results and read back by
+/// word-wide copies, and a load wider than the store it reads cannot be forwarded
+/// from that store (the CPU waits for the store to reach the cache, a stall that cost
+/// a tenth of a table's encoding when this was a byte).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u64)]
 pub(crate) enum Class {
     Null,
-    Bool(bool),
+    True,
+    False,
     Int,
     Float,
     Str,
@@ -46,6 +53,12 @@ impl Class {
 /// is an int, an `OrderedDict` a dict), in [`to_toon`](crate::to_toon)'s order.
 #[inline]
 pub(crate) fn classify(obj: &Bound<'_, PyAny>) -> Option<Class> {
+    classify_exact(obj).or_else(|| classify_subclass(obj))
+}
+
+/// The class of `obj` when it is of an exact built-in type (or a bool, or `None`).
+#[inline(always)]
+pub(crate) fn classify_exact(obj: &Bound<'_, PyAny>) -> Option<Class> {
     if obj.is_exact_instance_of::<PyString>() {
         return Some(Class::Str);
     }
@@ -65,9 +78,13 @@ pub(crate) fn classify(obj: &Bound<'_, PyAny>) -> Option<Class> {
         return Some(Class::Null);
     }
     if let Ok(b) = obj.cast::<PyBool>() {
-        return Some(Class::Bool(b.is_true()));
+        return Some(if b.is_true() {
+            Class::True
+        } else {
+            Class::False
+        });
     }
-    classify_subclass(obj)
+    None
 }
 
 #[cold]
@@ -92,7 +109,7 @@ fn classify_subclass(obj: &Bound<'_, PyAny>) -> Option<Class> {
 /// Calls `f` with the primitive `obj` (of primitive class `class`) as the writer
 /// takes it: a str's UTF-8 read in place, an int exact at any size, a float
 /// written so that it decodes to the same float (NaN and infinities as `null`).
-#[inline]
+#[inline(always)]
 pub(crate) fn with_primitive<R>(
     obj: &Bound<'_, PyAny>,
     class: Class,
@@ -102,8 +119,13 @@ pub(crate) fn with_primitive<R>(
         Class::Str => {
             // SAFETY: `Class::Str` is given for str instances only.
             let s = unsafe { obj.cast_unchecked::<PyString>() };
-            let text = Text::of(s)?;
-            f(Primitive::Str(text.as_str()?))
+            match Text::in_place(s) {
+                Some(text) => f(Primitive::Str(text)),
+                None => {
+                    let text = Text::of(s)?;
+                    f(Primitive::Str(text.as_str()?))
+                }
+            }
         }
         Class::Int => {
             // SAFETY: `Class::Int` is given for int instances only.
@@ -118,7 +140,8 @@ pub(crate) fn with_primitive<R>(
                 None => f(Primitive::Null),
             }
         }
-        Class::Bool(b) => f(Primitive::Bool(b)),
+        Class::True => f(Primitive::Bool(true)),
+        Class::False => f(Primitive::Bool(false)),
         Class::Null | Class::Dict | Class::List | Class::Tuple => f(Primitive::Null),
     })
 }
@@ -151,7 +174,8 @@ fn int_number(i: &Bound<'_, PyInt>) -> PyResult<Number> {
 /// same float; `None` for NaN and infinities (written `null`).
 #[inline]
 fn float_number(f: f64) -> Option<Number> {
-    if f.fract() == 0.0 && f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM {
+    // The range first: `fract` is a call to `trunc` on the baseline x86-64 target.
+    if f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM && f.fract() == 0.0 {
         // Exact: the float is an integer below 2^70.
         return Some(Number::from(f as i128));
     }
@@ -186,12 +210,20 @@ impl<'e, 'py> Entry<'e, 'py> {
     #[inline]
     pub(crate) fn key(&self) -> PyResult<Cow<'e, str>> {
         match self.key {
-            EntryKey::Str(s) => Ok(match Text::of(s)? {
-                Text::Str(text) => text,
-                text => Cow::Owned(text.as_str()?.to_owned()),
+            EntryKey::Str(s) => Ok(match Text::in_place(s) {
+                Some(text) => Cow::Borrowed(text),
+                None => Self::key_text(s)?,
             }),
             EntryKey::Text(text) => Ok(Cow::Borrowed(text)),
         }
+    }
+
+    #[cold]
+    fn key_text(s: &'e Bound<'py, PyString>) -> PyResult<Cow<'e, str>> {
+        Ok(match Text::of(s)? {
+            Text::Str(text) => text,
+            text => Cow::Owned(text.as_str()?.to_owned()),
+        })
     }
 
     /// The address of the key object when it is an exact str read in place, else 0.
@@ -207,7 +239,7 @@ impl<'e, 'py> Entry<'e, 'py> {
 impl<'a, 'py> MapView<'a, 'py> {
     /// The view of `d` under `ctx`'s options.
     pub(crate) fn of(ctx: &Ctx<'py>, d: &'a Bound<'py, PyDict>) -> PyResult<MapView<'a, 'py>> {
-        if !ctx.sort_keys && ctx.default.is_none() {
+        if ctx.reads_in_place() {
             return Ok(MapView::Live(d));
         }
         let mut items = Vec::with_capacity(d.len());
@@ -241,11 +273,12 @@ impl<'a, 'py> MapView<'a, 'py> {
     }
 
     /// Calls `f` with each entry in order while it returns `Ok(true)`; `Ok(false)` if
-    /// `f` stopped early.
+    /// `f` stopped early. The entry is lent, not moved: a moved entry is copied with
+    /// wide loads from the narrower stores that made it, which cannot be forwarded.
     #[inline]
     pub(crate) fn each(
         &self,
-        mut f: impl FnMut(usize, Entry<'_, 'py>) -> PyResult<bool>,
+        mut f: impl FnMut(usize, &Entry<'_, 'py>) -> PyResult<bool>,
     ) -> PyResult<bool> {
         match self {
             MapView::Live(d) => {
@@ -266,7 +299,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                     let go = if let Ok(s) = k.cast_exact::<PyString>() {
                         f(
                             i,
-                            Entry {
+                            &Entry {
                                 key: EntryKey::Str(&s),
                                 value: &v,
                             },
@@ -281,7 +314,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                         let key = text.as_str()?;
                         f(
                             i,
-                            Entry {
+                            &Entry {
                                 key: EntryKey::Text(key),
                                 value: &v,
                             },
@@ -297,7 +330,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                 for (i, (key, value)) in items.iter().enumerate() {
                     if !f(
                         i,
-                        Entry {
+                        &Entry {
                             key: EntryKey::Text(key),
                             value,
                         },

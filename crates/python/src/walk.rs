@@ -118,19 +118,28 @@ fn dict<'s, 'py>(obj: &'s Bound<'py, PyAny>) -> &'s Bound<'py, PyDict> {
 impl<'c, 'py> Walker<'c, 'py> {
     /// `obj` at `depth`, after the host-type rules and `default` where it has no
     /// TOON form of its own.
-    #[inline]
+    #[inline(always)]
     fn resolve(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Res<'py>> {
-        if depth >= MAX_DEPTH {
-            return Err(self.ctx.depth_error());
-        }
-        match classify(obj) {
-            Some(class) => Ok(Res {
+        if depth < MAX_DEPTH
+            && let Some(class) = classify(obj)
+        {
+            return Ok(Res {
                 replaced: None,
                 class,
                 depth,
-            }),
-            None => self.resolve_replaced(obj, depth),
+            });
         }
+        self.resolve_slow(obj, depth)
+    }
+
+    /// [`resolve`](Self::resolve) at the nesting limit or of an object to replace.
+    #[cold]
+    #[inline(never)]
+    fn resolve_slow(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Res<'py>> {
+        if depth >= MAX_DEPTH {
+            return Err(self.ctx.depth_error());
+        }
+        self.resolve_replaced(obj, depth)
     }
 
     #[cold]

@@ -3,13 +3,16 @@
 //! out of order looked at again, and the keyed-table candidate check.
 
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use pyo3::{Borrowed, ffi};
 use toon::__private::writer::{
     Field, Mark, Place, Template, kind_fits, may_be_keyed, row_separator, template, write_cell,
     write_entry_key,
 };
 
 use super::{MAX_LEVEL, Walker, dict, guard};
-use crate::views::{Class, Entry, MapView, SeqView, with_primitive};
+use crate::to_toon::{MAX_DEPTH, Text};
+use crate::views::{Class, Entry, MapView, SeqView, classify_exact, with_primitive};
 
 /// The rows of a would-be table: a list's items, or a dict's values with their keys
 /// (a keyed table).
@@ -54,6 +57,13 @@ pub(super) struct TableSpec<'k> {
     pub(super) row_level: usize,
     /// Indentation depth of the row lines.
     pub(super) row_depth: usize,
+}
+
+/// Whether the key `k` is an exact str spelling `name`.
+#[inline]
+fn same_text(k: &Bound<'_, PyAny>, name: &str) -> bool {
+    k.cast_exact::<PyString>()
+        .is_ok_and(|s| Text::in_place(s) == Some(name))
 }
 
 /// Whether an entry's key is `field`'s name: the first row's key object itself (a
@@ -191,7 +201,7 @@ impl<'py> Walker<'_, 'py> {
         pd: usize,
     ) -> Option<Vec<Field<'static>>> {
         let mut fields = Vec::with_capacity(map.len());
-        let done = map.each(|_, e: Entry<'_, 'py>| {
+        let done = map.each(|_, e: &Entry<'_, 'py>| {
             let Ok(r) = self.resolve(e.value, pd + 1) else {
                 return Ok(false);
             };
@@ -218,55 +228,71 @@ impl<'py> Walker<'_, 'py> {
         matches!(done, Ok(true)).then_some(fields)
     }
 
-    /// Writes the cells of `row` (at `pd`) if it fits `fields` with its keys in field
-    /// order at every level; `false` (with part of the row written) if it does not,
-    /// or if reading or writing it raises.
+    /// Writes the cells of `row` (at `pd`) while checking that it fits `fields`, keys
+    /// in field order at every level, when it is read in place: an exact dict whose
+    /// keys are strs and whose values are of exact built-in types (the usual row, one
+    /// walk over it, in registers). `false`, with part of the row written, for a row
+    /// that does not fit, for any other row (a snapshot, a value to replace, a key that
+    /// is not a str), or if a cell cannot be written: [`row_matches`](Self::row_matches)
+    /// then looks at the row, and [`row`](Self::row) writes it or raises.
     fn fit_row(&mut self, fields: &[Field<'_>], row: &Bound<'py, PyAny>, pd: usize) -> bool {
-        let Ok(r) = self.resolve(row, pd) else {
-            return false;
-        };
-        if r.class != Class::Dict {
-            return false;
-        }
-        let Ok(map) = MapView::of(self.ctx, dict(r.obj(row))) else {
-            return false;
-        };
-        matches!(self.fit_cells(fields, &map, &mut true, r.depth), Ok(true))
+        pd < MAX_DEPTH
+            && self.ctx.reads_in_place()
+            && row.is_exact_instance_of::<PyDict>()
+            && self.fit_cells(fields, dict(row), &mut true, pd)
     }
 
+    /// The cells of the exact dict `d` (at `pd`) in `fields`' order, `first` while no
+    /// cell of the row is written yet; see [`fit_row`](Self::fit_row).
     fn fit_cells(
         &mut self,
         fields: &[Field<'_>],
-        map: &MapView<'_, 'py>,
+        d: &Bound<'py, PyDict>,
         first: &mut bool,
         pd: usize,
-    ) -> PyResult<bool> {
-        if map.len() != fields.len() {
-            return Ok(false);
+    ) -> bool {
+        if pd + 1 >= MAX_DEPTH || d.len() != fields.len() {
+            return false;
         }
-        map.each(|i, e| {
-            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
-                return Ok(false);
-            };
-            let r = self.resolve(e.value, pd + 1)?;
-            let o = r.obj(e.value);
-            match (&field.children, r.class) {
-                (None, class) if class.is_primitive() => {
-                    let delimiter = self.delimiter;
-                    let sep = row_separator(first, delimiter);
-                    let out = &mut self.w.out;
-                    with_primitive(o, class, |p| write_cell(out, sep, p, delimiter))?;
-                    Ok(true)
-                }
-                (Some(group), Class::Dict) => {
-                    let child = MapView::of(self.ctx, dict(o))?;
-                    guard(self.stack_base, r.depth, || {
-                        self.fit_cells(group, &child, first, r.depth)
-                    })
-                }
-                _ => Ok(false),
+        let py = d.py();
+        let mut pos: ffi::Py_ssize_t = 0;
+        for field in fields {
+            let mut k = std::ptr::null_mut();
+            let mut v = std::ptr::null_mut();
+            // SAFETY: `d` is a live dict; `PyDict_Next` hands out borrowed references,
+            // and no Python code runs that could change the dict meanwhile.
+            if unsafe { ffi::PyDict_Next(d.as_ptr(), &mut pos, &mut k, &mut v) } == 0 {
+                return false;
             }
-        })
+            // SAFETY: the dict holds both.
+            let (k, v) = unsafe { (Borrowed::from_ptr(py, k), Borrowed::from_ptr(py, v)) };
+            // The first row's key object itself (keys are shared between rows, as
+            // interned and memoised keys are), else a str spelling the name.
+            if k.as_ptr() as usize != field.origin && !same_text(&k, &field.name) {
+                return false;
+            }
+            let fits = match &field.children {
+                None => match classify_exact(&v) {
+                    Some(class) if class.is_primitive() => {
+                        let delimiter = self.delimiter;
+                        let sep = row_separator(first, delimiter);
+                        let out = &mut self.w.out;
+                        with_primitive(&v, class, |p| write_cell(out, sep, p, delimiter)).is_ok()
+                    }
+                    _ => false,
+                },
+                Some(group) => {
+                    v.is_exact_instance_of::<PyDict>()
+                        && guard(self.stack_base, pd + 1, || {
+                            self.fit_cells(group, dict(&v), first, pd + 1)
+                        })
+                }
+            };
+            if !fits {
+                return false;
+            }
+        }
+        true
     }
 
     /// If `row` fits `fields` (the same keys, primitives at the leaves, dicts of the
@@ -300,7 +326,7 @@ impl<'py> Walker<'_, 'py> {
         // The usual case: the row's keys come in field order.
         let mut in_order = true;
         let done = map.each(|i, e| {
-            let Some(field) = fields.get(i).filter(|f| same_key(f, &e)) else {
+            let Some(field) = fields.get(i).filter(|f| same_key(f, e)) else {
                 in_order = false;
                 return Ok(false);
             };
