@@ -425,7 +425,7 @@ fn plan_model_values_of_the_wrong_kind_are_schema_errors_in_both_forms() {
             (
                 "/tasks/2/dependencies",
                 "tasks[2].dependencies",
-                json!("linux"),
+                json!(true),
             ),
             ("/tasks/2/dependencies", "tasks[2].dependencies", json!(-1)),
         ];

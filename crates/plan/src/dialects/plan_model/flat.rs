@@ -63,7 +63,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     if out.get("tasks").is_none() {
         out.insert("tasks".into(), Value::Array(Vec::new()));
     }
-    list_cells::lift(plan, &mut out);
+    list_cells::lift(plan, &mut out, local_ids::applies(plan));
     if let Some(extra) = top.shift_remove("extra") {
         put_extra(&mut out, extra);
     }
@@ -313,7 +313,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 title: text(t.get("title")),
                 description: text(t.get("description")),
                 status: text(t.get("status")),
-                dependencies: list(t.get("dependencies")),
+                dependencies: list_cells::read(t.get("dependencies")),
                 executor: text(t.get("executor")),
                 tool: text(t.get("tool")),
                 tools: list(t.get("tools")),

@@ -1,9 +1,10 @@
-//! A task's `requirements` as one cell of its row, its items joined by `,`
-//! (`"1.1,1.2,2.3"`), rather than as rows of the `requirements` edge table, which repeat
-//! the task's id once per item: a Kiro task names several requirements of its spec
-//! (`_Requirements: 1.1, 1.2, 2.3_`), and as edge rows they cost more tokens than the
-//! markdown line. Requirements are labels of another document, not ids of this plan,
-//! so nothing else reads them as edges (dependencies stay in `deps`).
+//! A task's list fields ([`CELL_LISTS`]: `dependencies`, `requirements`) as one cell of
+//! its row each, the items joined by `,` (`"1.1,1.2,2.3"`), rather than as rows of an
+//! edge table, which repeat the task's id once per item: a Kiro task names several
+//! requirements of its spec (`_Requirements: 1.1, 1.2, 2.3_`), a Task Master task
+//! several dependencies, and as edge rows they cost more tokens than the source.
+//! With local ids ([`super::local_ids`]) the dependency cells hold the ids as the
+//! `deps` and `subtask_deps` rows would.
 //!
 //! The cell is written only when every task's list reads back from it exactly: each
 //! item is non-empty, holds no `,` and neither starts nor ends with white space. A task
@@ -20,22 +21,65 @@ const SEPARATOR: &str = ",";
 /// A task's list field.
 type ListOf = fn(&Task) -> Option<&[String]>;
 
-/// The list fields written as cells: the key (the task row's column and the edge
-/// table's name) and the task's list.
-pub(super) const CELL_LISTS: &[(&str, ListOf)] = &[("requirements", |t| t.requirements.as_deref())];
+/// The key of the list field whose items are task ids.
+pub(super) const DEPENDENCIES: &str = "dependencies";
+
+/// The list fields written as cells: the key (the task row's column), the edge table
+/// it replaces, and the task's list.
+pub(super) const CELL_LISTS: &[(&str, &str, ListOf)] = &[
+    (DEPENDENCIES, "deps", |t| t.dependencies.as_deref()),
+    ("requirements", "requirements", |t| {
+        t.requirements.as_deref()
+    }),
+];
 
 /// Whether an item comes back from a cell as it is.
-fn fits(item: &str) -> bool {
+pub(super) fn fits(item: &str) -> bool {
     !item.is_empty() && !item.contains(SEPARATOR) && item.trim() == item
+}
+
+/// Each task's list as a cell: its items joined by `,`, `null` for no list. An empty
+/// list is `""`, or `null` when every task has the list (then `every_task_has` names it).
+pub(super) fn cells<S: AsRef<str>>(lists: &[Option<&[S]>]) -> Vec<Value> {
+    let every = lists.iter().all(Option::is_some);
+    let cell = |l: &Option<&[S]>| match l {
+        Some(l) if !(every && l.is_empty()) => {
+            let items: Vec<&str> = l.iter().map(AsRef::as_ref).collect();
+            Value::String(items.join(SEPARATOR))
+        }
+        _ => Value::Null,
+    };
+    lists.iter().map(cell).collect()
+}
+
+/// Whether a field is worth its cells: some task's list has an item.
+pub(super) fn some_item<S>(lists: &[Option<&[S]>]) -> bool {
+    lists.iter().flatten().any(|l| !l.is_empty())
+}
+
+/// Writes `cells` (one per row, in order) as column `key` of the rows of table `table`,
+/// in the place of its count column when there is one.
+pub(super) fn put(out: &mut Map<String, Value>, table: &str, key: &str, cells: Vec<Value>) {
+    if let Some(Value::Array(rows)) = out.get_mut(table) {
+        for (row, cell) in rows.iter_mut().zip(cells) {
+            if let Value::Object(row) = row {
+                row.insert(key.to_owned(), cell);
+            }
+        }
+    }
 }
 
 /// Writes each of [`CELL_LISTS`] as a column of the `tasks` rows (which are `plan`'s
 /// tasks in order) and leaves out its edge table, when every task's list fits in a cell
-/// and some task has one.
-pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>) {
-    for (key, list) in CELL_LISTS {
+/// and some task has one. With `local_ids`, dependencies are left to
+/// [`super::local_ids::split`].
+pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
+    for (key, edges, list) in CELL_LISTS {
+        if local_ids && *key == DEPENDENCIES {
+            continue;
+        }
         let lists: Vec<Option<&[String]>> = plan.tasks.iter().map(list).collect();
-        if lists.iter().all(Option::is_none)
+        if !some_item(&lists)
             || lists
                 .iter()
                 .flatten()
@@ -44,20 +88,14 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>) {
         {
             continue;
         }
-        let Some(Value::Array(rows)) = out.get_mut("tasks") else {
+        let Some(Value::Array(rows)) = out.get("tasks") else {
             continue;
         };
         if rows.len() != lists.len() {
             continue;
         }
-        for (row, items) in rows.iter_mut().zip(&lists) {
-            if let Value::Object(row) = row {
-                let cell = items.map_or(Value::Null, |l| Value::String(l.join(SEPARATOR)));
-                // In the place of the count column, when there is one.
-                row.insert((*key).to_owned(), cell);
-            }
-        }
-        out.shift_remove(*key);
+        put(out, "tasks", key, cells(&lists));
+        out.shift_remove(*edges);
     }
 }
 
@@ -149,10 +187,10 @@ mod tests {
 
     #[test]
     fn the_cell_lists_are_described_as_cells() {
-        for (key, _) in CELL_LISTS {
+        for (key, edges, _) in CELL_LISTS {
             let f = table::TASK.field(key).expect("a task field");
             assert!(matches!(f.kind, Kind::StringsCountOrCell), "{key}");
-            assert!(table::PLAN.field(key).is_some(), "{key}: its edge table");
+            assert!(table::PLAN.field(edges).is_some(), "{key}: its edge table");
         }
     }
 }

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 
 use super::extra_columns;
 use super::group_runs::SIZE;
+use super::list_cells::{self, DEPENDENCIES};
 use crate::model::{Plan, Task, child_id, child_local, group_prefix};
 use crate::table::fields;
 
@@ -202,6 +203,45 @@ fn dfs_order(parent: &[Option<usize>]) -> Vec<usize> {
     out
 }
 
+/// Whether [`split`] writes `plan` with local ids.
+pub(super) fn applies(plan: &Plan) -> bool {
+    Shape::of(plan).is_some()
+}
+
+/// Whether a cell item is plain digits: in a subtask's cell, a sibling's number.
+fn digits(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Each task's dependencies as its row's cell names them, when every one reads back
+/// (see [`list_cells`]): a task's by id within its group; a subtask's siblings by
+/// their number (plain digits), other tasks by id within the group (not plain digits).
+fn dep_lists<'a>(plan: &'a Plan, shape: &Shape<'_>) -> Option<Vec<Option<Vec<&'a str>>>> {
+    let mut out = Vec::with_capacity(plan.tasks.len());
+    for (i, t) in plan.tasks.iter().enumerate() {
+        let Some(deps) = &t.dependencies else {
+            out.push(None);
+            continue;
+        };
+        let mut items = Vec::with_capacity(deps.len());
+        for d in deps {
+            let item = match shape.parent[i] {
+                Some(p) => match child_local(d, &plan.tasks[p].id).filter(|l| digits(l)) {
+                    Some(l) => l,
+                    None => shape.scoped_of(i, d).filter(|s| !digits(s))?,
+                },
+                None => shape.scoped_of(i, d)?,
+            };
+            if !list_cells::fits(item) {
+                return None;
+            }
+            items.push(item);
+        }
+        out.push(Some(items));
+    }
+    Some(out)
+}
+
 /// Rewrites the flat tree `out` (whose `tasks` rows are `plan`'s tasks in order, extra
 /// columns not yet lifted) with local ids, when the plan has subtasks named after their
 /// task or groups that prefix their ids; then lifts extra columns per table. False (and
@@ -220,6 +260,17 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
     {
         return false;
     }
+    let dep_cells = dep_lists(plan, &shape).and_then(|lists| {
+        let lists: Vec<Option<&[&str]>> = lists.iter().map(Option::as_deref).collect();
+        list_cells::some_item(&lists).then(|| list_cells::cells(&lists))
+    });
+    let cells = dep_cells.is_some();
+    if let Some(c) = dep_cells {
+        list_cells::put(out, "tasks", DEPENDENCIES, c);
+    }
+    let Some(Value::Array(rows)) = out.get_mut("tasks") else {
+        return false;
+    };
     let rows = std::mem::take(rows);
     let keep_group = shape.run_of.is_none();
     let scoped = |i: usize| shape.scoped_of(i, &plan.tasks[i].id).unwrap_or_default();
@@ -253,7 +304,7 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
     for (i, t) in plan.tasks.iter().enumerate() {
         let group = shape.run_of.as_ref().map(|r| r[i]);
         let mut n_deps = 0;
-        for d in t.dependencies.iter().flatten() {
+        for d in t.dependencies.iter().flatten().filter(|_| !cells) {
             let on = shape.scoped_of(i, d).unwrap_or_default();
             let mut e = Map::new();
             match shape.parent[i] {
@@ -281,7 +332,11 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
                 c[2] += n_deps;
             } else {
                 c[1] += 1;
-                c[3] += t.dependencies.as_ref().map_or(0, Vec::len);
+                c[3] += t
+                    .dependencies
+                    .as_ref()
+                    .filter(|_| !cells)
+                    .map_or(0, Vec::len);
             }
         }
     }
@@ -320,8 +375,10 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
             };
             row.insert(SIZE.into(), Value::from(counts[g][0]));
             if prefixed {
-                for (k, n) in [SUBTASKS, DEPS, SUBTASK_DEPS].iter().zip(&counts[g][1..]) {
-                    row.insert((*k).into(), Value::from(*n));
+                let tables = if cells { 1 } else { 3 };
+                let keys = [SUBTASKS, DEPS, SUBTASK_DEPS].into_iter().take(tables);
+                for (k, n) in keys.zip(&counts[g][1..]) {
+                    row.insert(k.into(), Value::from(*n));
                 }
                 let p = shape.prefix[g].clone().map_or(Value::Null, Value::String);
                 row.insert(ID_PREFIX.into(), p);
@@ -445,7 +502,11 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     let mut group: Vec<Option<String>> = Vec::new();
     for (i, r) in top.iter().enumerate() {
         let mut row = (*r).clone();
-        let id = format!("{}{}", prefix(&top_groups, i), text(r.get("id")));
+        let p = prefix(&top_groups, i);
+        if let Some(on) = cell_ids(r, |item| format!("{p}{item}")) {
+            row.insert(DEPENDENCIES.into(), on);
+        }
+        let id = format!("{p}{}", text(r.get("id")));
         row.insert("id".into(), Value::String(id));
         let g = match &top_groups {
             Some(g) => Some(runs[g[i]].id.clone()),
@@ -472,6 +533,14 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
                 .filter(|(k, _)| !matches!(k.as_str(), "id" | TASK))
                 .map(|(k, v)| (k.clone(), v.clone())),
         );
+        let p = prefix(&sub_groups, i);
+        let on = |item: &str| match digits(item) {
+            true => child_id(&parent, item),
+            false => format!("{p}{item}"),
+        };
+        if let Some(on) = cell_ids(r, on) {
+            row.insert(DEPENDENCIES.into(), on);
+        }
         row.insert("parent".into(), Value::String(parent.clone()));
         rows.push(row);
         group.push(sub_groups.as_ref().map(|g| runs[g[i]].id.clone()));
@@ -562,6 +631,15 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
         out.insert(DEPS.into(), Value::Array(edges));
     }
     Some(out)
+}
+
+/// A row's dependency cell as the list of whole ids `whole` makes of its items.
+fn cell_ids(row: &Map<String, Value>, whole: impl Fn(&str) -> String) -> Option<Value> {
+    let cell @ Value::String(_) = row.get(DEPENDENCIES)? else {
+        return None;
+    };
+    let items = list_cells::read(Some(cell))?;
+    Some(items.iter().map(|i| Value::String(whole(i))).collect())
 }
 
 fn edge(task: String, on: String) -> Value {

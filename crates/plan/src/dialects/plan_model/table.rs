@@ -233,9 +233,10 @@ pub static TASK: Table = Table {
         ),
         Field::new(
             "dependencies",
-            Kind::StringsOrCount,
+            Kind::StringsCountOrCell,
             false,
-            "Ids of the tasks it waits for (nested form), or their number (in `deps`).",
+            "Ids of the tasks it waits for: as `requirements` (edge table `deps`; with local \
+             ids, a subtask's cell names siblings by number).",
         ),
         Field::new(
             "tools",
