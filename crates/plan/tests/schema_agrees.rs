@@ -431,7 +431,7 @@ fn plan_model_values_of_the_wrong_kind_are_schema_errors_in_both_forms() {
         ];
         if form == "flat" {
             // An id cell is a number or a string.
-            cases.push(("/deps/0/task", "deps[0].task", json!(true)));
+            cases.push(("/capabilities/0/task", "capabilities[0].task", json!(true)));
             cases.push(("/groups/0/id", "groups[0].id", json!(1)));
         } else {
             cases.push(("/tasks/2/dependencies/0", "tasks[2].dependencies", json!(5)));

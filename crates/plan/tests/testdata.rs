@@ -608,11 +608,14 @@ fn valid_cursor_plans_are_canonical() {
     )
     .unwrap();
     assert!(
-        toon.text.contains("tasks[4]{id,description,status}:"),
+        toon.text
+            .contains("tasks[4]{id,description,status,dependencies}:"),
         "{}",
         toon.text
     );
-    assert!(toon.text.contains("deps[2]{task,on}:"), "{}", toon.text);
+    // Dependencies are one cell of the row.
+    assert!(toon.text.contains(",pending,toggle\n"), "{}", toon.text);
+    assert!(!toon.text.contains("deps["), "{}", toon.text);
 }
 
 /// A plan read from the plan model, written as a Cursor markdown file.
@@ -711,10 +714,9 @@ fn a_cursor_plan_with_its_todos_in_the_body_has_tasks_and_round_trips() {
     assert!(
         linked_model
             .text
-            .contains("tasks[5]{id,title,description,status}:\n")
-            && linked_model
-                .text
-                .contains("deps[1]{task,on}:\n  search-endpoint,index-titles\n"),
+            .contains("tasks[5]{title,description,status,dependencies}:\n")
+            && linked_model.text.contains(",index-titles\n")
+            && !linked_model.text.contains("deps["),
         "{}",
         linked_model.text
     );
@@ -1021,13 +1023,14 @@ fn task_master_files_read_as_a_user_expects() {
     .unwrap();
     assert!(
         toon.text.contains(
-            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy}:"
+            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
         ),
         "{}",
         toon.text
     );
     assert!(
-        toon.text.contains("deps[5]{task,on}:\n  \"2\",\"1\"\n"),
+        toon.text
+            .contains(",Smoke test runs all three on the sample data.,\"1,2,3\"\n"),
         "{}",
         toon.text
     );
@@ -1140,7 +1143,6 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
     // The tables (the maps keyed by id and the layout come after them).
     let tables = toon.split("\ntask_extra:").next().unwrap();
     let tables = tables.split("\nlayout:").next().unwrap();
-    assert!(tables.contains("\nsubtask_deps["), "{toon}");
     for tag in ["master", "feature-cache"] {
         for d in 0..10 {
             assert!(
@@ -1150,12 +1152,15 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
         }
     }
     assert!(
-        toon.contains("subtasks[9]{task,id,title,description,status,details,test_strategy}:\n  1,1,Create the workspace,"),
+        toon.contains("subtasks[9]{task,id,title,description,status,details,test_strategy,dependencies}:\n  1,1,Create the workspace,"),
         "{toon}"
     );
-    assert!(toon.contains("deps[4]{task,on}:\n  2,1\n  3,2\n"), "{toon}");
+    // Dependencies as one cell of each row, by ids within the tag; a subtask's
+    // siblings by number.
+    assert!(!toon.contains("deps["), "{toon}");
+    assert!(toon.contains(",Unit tests.,\"2,1.2\"\n"), "{toon}");
     assert!(
-        toon.contains("subtask_deps[5]{task,id,on}:\n  1,2,1\n"),
+        toon.contains("\n  2,3,Report errors with lines,Report errors with lines.,pending,Do report errors with lines.,Check by hand.,\"1,2\"\n"),
         "{toon}"
     );
     let back = toon_plan::read(&toon, &toon_plan::ReadOptions::dialect(DialectId::PLAN)).unwrap();

@@ -193,4 +193,50 @@ mod tests {
             assert!(table::PLAN.field(edges).is_some(), "{key}: its edge table");
         }
     }
+
+    fn task(id: &str, parent: Option<&str>, deps: &[&str]) -> Task {
+        Task {
+            title: Some(format!("Task {id}")),
+            parent: parent.map(str::to_owned),
+            dependencies: Some(deps.iter().map(|s| (*s).to_owned()).collect()),
+            ..Task::new(id)
+        }
+    }
+
+    #[test]
+    fn dependencies_are_cells_with_local_ids_and_edge_rows_when_a_cell_cannot_say_them() {
+        let cells = Plan {
+            tasks: vec![
+                task("1", None, &[]),
+                task("2", None, &["1"]),
+                task("2.1", Some("2"), &[]),
+                task("2.2", Some("2"), &["2.1"]),
+                task("3", None, &["2.2", "1"]),
+            ],
+            ..Plan::default()
+        };
+        let tree = flat::to_flat_tree(&cells);
+        assert!(tree.get("deps").is_none() && tree.get("subtask_deps").is_none());
+        // A sibling by its number; another task by its id (not plain digits).
+        assert_eq!(
+            tree["subtasks"][1][DEPENDENCIES],
+            Value::from("1"),
+            "{tree:#}"
+        );
+        assert_eq!(
+            tree["tasks"][2][DEPENDENCIES],
+            Value::from("2.2,1"),
+            "{tree:#}"
+        );
+        let back = flat::from_tree(tree.as_object().expect("an object"));
+        assert_eq!(back.tasks, cells.tasks);
+        // A subtask waiting on task `1` (plain digits, which a cell reads as a sibling).
+        let mut rows = cells.clone();
+        rows.tasks[3].dependencies = Some(vec!["1".to_owned()]);
+        let tree = flat::to_flat_tree(&rows);
+        assert!(tree.get("subtask_deps").is_some(), "{tree:#}");
+        assert!(tree["subtasks"][1].get(DEPENDENCIES).is_none(), "{tree:#}");
+        let back = flat::from_tree(tree.as_object().expect("an object"));
+        assert_eq!(back.tasks, rows.tasks);
+    }
 }
