@@ -48,7 +48,10 @@ fn lean_leaves_the_body_out() {
     let lean = std::fs::read_to_string(lean).unwrap();
     assert!(full.contains("\nbody[13]: "), "{full}");
     assert!(!lean.contains("body"), "{lean}");
-    assert!(lean.contains("tasks[4]{id,description,status}:"), "{lean}");
+    assert!(
+        lean.contains("tasks[4]{id,description,status,dependencies}:"),
+        "{lean}"
+    );
 }
 
 #[test]
@@ -118,7 +121,11 @@ fn converts_a_file_atomically_and_refuses_invalid_input() {
     );
     assert_eq!(run(cmd), ExitCode::SUCCESS);
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains("deps[4]{task,on}:"), "{text}");
+    // Dependencies as one cell of each task's row.
+    assert!(
+        text.contains("parallel_group,dependencies}:") && !text.contains("deps["),
+        "{text}"
+    );
     let back = toon_plan::read(
         &text,
         &toon_plan::ReadOptions {
