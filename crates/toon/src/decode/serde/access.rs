@@ -33,14 +33,6 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
             self.pending = false;
             self.de.skip_value()?;
         }
-        if let Some(key) = self.de.plain_field()? {
-            let at = self.de.queued_at;
-            self.key_at = at;
-            self.pending = true;
-            self.keys += 1;
-            let key = self.de.text(key).key(seed);
-            return key.map(Some).map_err(|e| self.de.locate(e, at));
-        }
         match self.de.next()? {
             (Step::Key(key), at) => {
                 self.key_at = at;

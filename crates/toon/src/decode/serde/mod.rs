@@ -240,43 +240,6 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
         }
     }
 
-    /// Reads the next field of the object being read straight from its line when it
-    /// is a `key: primitive` line ([`Driver::plain_field`]): returns its key, its value
-    /// read ahead as the next step; no queue in between. `None` when anything is queued
-    /// or read ahead, or the next line is anything else (what the machine read then
-    /// is queued).
-    fn plain_field(&mut self) -> Result<Option<Tok>> {
-        let queue = self.driver.sink();
-        if self.peeked.is_some() || !queue.steps.is_empty() || queue.skip > 0 {
-            return Ok(None);
-        }
-        // Nothing queued or read ahead refers to the queue's text any more.
-        queue.clear_text();
-        let read = self.driver.plain_field(|queue, line, key, token| {
-            let key = queue.keep(key, true);
-            (key, queue.token_step(line, token))
-        });
-        let (key, value) = match read {
-            Ok(Some(field)) => field,
-            Ok(None) => {
-                if !self.driver.sink_ref().steps.is_empty() {
-                    self.note_position();
-                }
-                return Ok(None);
-            }
-            Err(e) => {
-                self.note_position();
-                return Err(e);
-            }
-        };
-        self.note_position();
-        match value {
-            Step::Prim(_) => self.peeked = Some(value),
-            error => self.driver.sink().steps.push_back(error),
-        }
-        Ok(Some(key))
-    }
-
     fn peek(&mut self) -> Result<(&Step, Pos)> {
         if self.peeked.is_none() {
             self.peeked = Some(self.pull()?);

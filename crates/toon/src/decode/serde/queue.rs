@@ -195,7 +195,7 @@ impl StepQueue {
 
     /// `part` as a token: its place in the document when it lies there, else copied
     /// into `text`.
-    pub fn keep(&mut self, part: &str, quoted: bool) -> Tok {
+    fn keep(&mut self, part: &str, quoted: bool) -> Tok {
         if !part.is_empty()
             && let Some(start) = (part.as_ptr() as usize).checked_sub(self.doc.0)
             && start + part.len() <= self.doc.1
@@ -232,22 +232,6 @@ impl StepQueue {
                     quoted: true,
                 })
             }
-        }
-    }
-
-    /// The step of a primitive `token` of `line`: the token, or the error of a
-    /// malformed quoted one (raised when the deserializer reaches it).
-    pub fn token_step(&mut self, line: &Line<'_>, token: &str) -> Step {
-        if !token.starts_with('"') {
-            return Step::Prim(self.keep(token, false));
-        }
-        match self.keep_quoted(token) {
-            Some(tok) => Step::Prim(tok),
-            None => match primitive(line, token) {
-                Err(e) => Step::Error(e),
-                // Not reached: a quoted token that does not unescape is malformed.
-                Ok(_) => Step::Prim(Tok::EMPTY),
-            },
         }
     }
 
@@ -307,15 +291,26 @@ impl Sink for StepQueue {
         self.steps.push_back(Step::Prim(tok));
     }
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
-        if self.skip > 0 {
-            if token.starts_with('"') {
-                // Only a quoted token can be malformed.
-                primitive(line, token)?;
+        if !token.starts_with('"') {
+            if self.skip == 0 {
+                let tok = self.keep(token, false);
+                self.steps.push_back(Step::Prim(tok));
             }
             return Ok(());
         }
-        let step = self.token_step(line, token);
-        self.steps.push_back(step);
+        if self.skip > 0 {
+            // Only a quoted token can be malformed.
+            primitive(line, token)?;
+            return Ok(());
+        }
+        match self.keep_quoted(token) {
+            Some(tok) => self.steps.push_back(Step::Prim(tok)),
+            None => {
+                if let Err(e) = primitive(line, token) {
+                    self.steps.push_back(Step::Error(e));
+                }
+            }
+        }
         Ok(())
     }
     /// A row whose quoted cells are well formed is kept whole (its cells as tokens, its

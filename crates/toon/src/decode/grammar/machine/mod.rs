@@ -95,39 +95,6 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
         Ok(true)
     }
 
-    /// Reads the next field of the object on top when it is a `key: primitive` line
-    /// (the step [`Driver::step`] would take, with the same checks), and hands its key
-    /// and token to `read` with the line and the sink instead of to the sink's
-    /// `key` and `token`. `None` when the frame on top is not an object or its next
-    /// line is anything else: then nothing was read, or the object ended and its end
-    /// went to the sink as `step` would send it. An error ends the document, as
-    /// `step`'s do.
-    pub fn plain_field<R>(
-        &mut self,
-        read: impl FnOnce(&mut S, &Line<'_>, &str, &str) -> R,
-    ) -> Result<Option<R>> {
-        if self.st.finished || !matches!(self.st.stack.last(), Some(Frame::Object(_))) {
-            return Ok(None);
-        }
-        match self.st.object_line(&mut self.src) {
-            Ok(objects::ObjectLine::Plain { key, token }) => {
-                let Some(line) = self.src.current() else {
-                    return Ok(None);
-                };
-                let (key, token) = (
-                    line.raw.get(key).unwrap_or(""),
-                    line.raw.get(token).unwrap_or(""),
-                );
-                Ok(Some(read(&mut self.st.out, &line, key, token)))
-            }
-            Ok(_) => Ok(None),
-            Err(e) => {
-                self.st.finished = true;
-                Err(e)
-            }
-        }
-    }
-
     /// The sink.
     pub fn sink(&mut self) -> &mut S {
         &mut self.st.out

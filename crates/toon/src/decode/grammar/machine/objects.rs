@@ -1,8 +1,6 @@
 //! The object frames' steps (spec §8): one field line at a time, with the strict
 //! duplicate-key check (§14).
 
-use std::ops::Range;
-
 use super::{State, at_error};
 use crate::decode::grammar::frames::{Frame, ObjectFrame};
 use crate::decode::grammar::sink::Sink;
@@ -55,26 +53,57 @@ impl<S: Sink> State<S> {
     }
 
     pub(super) fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        let (depth, colon) = match self.object_line(src)? {
-            ObjectLine::Closed => return Ok(()),
-            ObjectLine::Plain { key, token } => {
+        let Some(Frame::Object(f)) = self.stack.last() else {
+            return Ok(());
+        };
+        let (min_depth, fixed) = (f.min_depth, f.depth);
+        let ctx = self.ctx;
+        let Some(line) = self.peek(src)? else {
+            self.close(true);
+            return Ok(());
+        };
+        if line.depth < min_depth {
+            self.close(true);
+            return Ok(());
+        }
+        let depth = fixed.unwrap_or(line.depth);
+        if let Some(Frame::Object(f)) = self.stack.last_mut() {
+            f.depth = Some(depth);
+        }
+        if line.depth != depth {
+            return Err(over_indented(&line, depth));
+        }
+        // `key: primitive`, the commonest line: key and token straight from the line.
+        if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
+            let rest = &line.content[colon + 1..];
+            // `key: value`: one space, the usual case, before the trim's own check.
+            let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
+            if !rest.is_empty() && rest != "[]" {
+                // The line read on is this one: its key and token are found once.
+                let key = raw_range(&line, trim_spaces(&line.content[..colon]));
+                let rest = raw_range(&line, rest);
+                src.consume()?;
                 let Some(line) = src.current() else {
                     return Ok(());
                 };
-                let (key, token) = (
+                let (key, rest) = (
                     line.raw.get(key).unwrap_or(""),
-                    line.raw.get(token).unwrap_or(""),
+                    line.raw.get(rest).unwrap_or(""),
                 );
+                if let Some(Frame::Object(ObjectFrame {
+                    seen: Some(seen), ..
+                })) = self.stack.last_mut()
+                    && !seen.insert(key)
+                {
+                    return Err(At::of(&line).error(
+                        ErrorKind::Syntax,
+                        format!("Duplicate sibling key \"{key}\""),
+                        line.raw,
+                    ));
+                }
                 self.out.key(key);
-                return self.out.token(&line, token);
+                return self.out.token(&line, rest);
             }
-            ObjectLine::Other { depth, colon } => (depth, colon),
-        };
-        let ctx = self.ctx;
-        let Some(line) = src.peeked() else {
-            return Ok(());
-        };
-        if let Some(colon) = colon {
             let (key, slot) = plain_field(&line, colon, depth);
             let at = At::of(&line);
             src.consume()?;
@@ -85,80 +114,4 @@ impl<S: Sink> State<S> {
         src.consume()?;
         self.object_field(src, key, slot, at)
     }
-
-    /// The next line of the object on top, read as far as the commonest line needs:
-    /// the end of the object (the frame is closed), a `key: primitive` line (read
-    /// whole: consumed and its key checked against its siblings; its key and token
-    /// are ranges of the current line's raw text), or any other field line at
-    /// `depth` (peeked, not consumed). Shared by [`State::step_object`] and
-    /// [`Driver::plain_field`](super::Driver::plain_field).
-    pub(super) fn object_line<I: LineInput>(&mut self, src: &mut I) -> Result<ObjectLine> {
-        let Some(Frame::Object(f)) = self.stack.last() else {
-            return Ok(ObjectLine::Closed);
-        };
-        let (min_depth, fixed) = (f.min_depth, f.depth);
-        let Some(line) = self.peek(src)? else {
-            self.close(true);
-            return Ok(ObjectLine::Closed);
-        };
-        if line.depth < min_depth {
-            self.close(true);
-            return Ok(ObjectLine::Closed);
-        }
-        let depth = fixed.unwrap_or(line.depth);
-        if let Some(Frame::Object(f)) = self.stack.last_mut() {
-            f.depth = Some(depth);
-        }
-        if line.depth != depth {
-            return Err(over_indented(&line, depth));
-        }
-        // `key: primitive`, the commonest line: key and token straight from the line.
-        let PlainKey::Colon(colon) = plain_key_colon(line.content) else {
-            return Ok(ObjectLine::Other { depth, colon: None });
-        };
-        let rest = &line.content[colon + 1..];
-        // `key: value`: one space, the usual case, before the trim's own check.
-        let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
-        if rest.is_empty() || rest == "[]" {
-            return Ok(ObjectLine::Other {
-                depth,
-                colon: Some(colon),
-            });
-        }
-        // The line read on is this one: its key and token are found once.
-        let key = raw_range(&line, trim_spaces(&line.content[..colon]));
-        let token = raw_range(&line, rest);
-        src.consume()?;
-        let Some(line) = src.current() else {
-            return Ok(ObjectLine::Closed);
-        };
-        let name = line.raw.get(key.clone()).unwrap_or("");
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
-            && !seen.insert(name)
-        {
-            return Err(At::of(&line).error(
-                ErrorKind::Syntax,
-                format!("Duplicate sibling key \"{name}\""),
-                line.raw,
-            ));
-        }
-        Ok(ObjectLine::Plain { key, token })
-    }
-}
-
-/// What [`State::object_line`] found.
-pub(super) enum ObjectLine {
-    /// The object on top ended (its frame is closed), or none is on top.
-    Closed,
-    /// A `key: primitive` line, consumed: its key's and token's ranges in the current
-    /// line's raw text.
-    Plain {
-        key: Range<usize>,
-        token: Range<usize>,
-    },
-    /// Another field line at `depth`, peeked; `colon` is where its plain key ends
-    /// (see [`plain_key_colon`]), if it has one.
-    Other { depth: usize, colon: Option<usize> },
 }
