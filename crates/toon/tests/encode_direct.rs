@@ -270,6 +270,37 @@ fn keyed() -> impl Strategy<Value = Value> {
         })
 }
 
+/// Several tables of one shape in one document (the direct encoder reuses the field
+/// list of the last table for a table whose first row has exactly its fields), each
+/// possibly broken at its first, middle or last row.
+fn tables_of_one_shape() -> impl Strategy<Value = Vec<Value>> {
+    let one = (
+        1usize..4,
+        prop::collection::vec(leaf(), 1..6),
+        prop::option::of((0u8..3, 0u8..8)),
+    );
+    (shape_fields(2), prop::collection::vec(one, 1..5)).prop_map(|(fields, tables)| {
+        tables
+            .into_iter()
+            .map(|(n, leaves, brk)| {
+                let mut next = 0;
+                let mut rows: Vec<Map> = (0..n)
+                    .map(|_| make_row(&fields, &leaves, &mut next))
+                    .collect();
+                if let Some((at, how)) = brk {
+                    let i = match at {
+                        0 => 0,
+                        1 => rows.len() / 2,
+                        _ => rows.len() - 1,
+                    };
+                    break_row(&mut rows[i], how);
+                }
+                Value::Array(rows.into_iter().map(Value::Object).collect())
+            })
+            .collect()
+    })
+}
+
 fn value() -> impl Strategy<Value = Value> {
     let base = prop_oneof![4 => leaf(), 1 => table(), 1 => keyed()];
     base.prop_recursive(4, 40, 5, |inner| {
@@ -331,6 +362,21 @@ proptest! {
         doc.insert("after", Value::from(1));
         check(&Value::Object(doc), &o);
         check(&Value::Array(vec![Value::Object([("k".to_owned(), v)].into_iter().collect())]), &o);
+    }
+
+    #[test]
+    fn tables_of_one_shape_encode_as_through_a_value(tables in tables_of_one_shape(), o in options()) {
+        let fields: Map = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("t{i}"), t.clone()))
+            .collect();
+        check(&Value::Object(fields), &o);
+        let items: Vec<Value> = tables
+            .into_iter()
+            .map(|t| toon!({"id": 1, "items": t}))
+            .collect();
+        check(&Value::Array(items), &o);
     }
 
     #[test]

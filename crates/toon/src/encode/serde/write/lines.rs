@@ -94,9 +94,9 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
         open(self.level, self.out.max_depth)?;
         Ok(FieldEntries {
             keys: self.check_keys.then(KeySet::default),
+            key: self.out.scratch.keys.take(),
             fields: self,
             n: 0,
-            key: String::new(),
         })
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
@@ -154,6 +154,7 @@ impl MapVisit for FieldEntries<'_, '_> {
         if self.fields.item && self.n == 0 {
             self.fields.out.enc.w.empty_item(self.fields.depth);
         }
+        self.fields.out.scratch.keys.put(self.key);
         Ok(())
     }
 }
