@@ -63,6 +63,18 @@ impl KeyBuffers {
     }
 }
 
+/// What [`Out::table_like_last`] found.
+enum LikeLast {
+    /// The table is written.
+    Written,
+    /// The first row does not have exactly the last table's fields (or an error
+    /// stopped the attempt): the array's form is still to be decided.
+    FirstRowDiffers,
+    /// The first row has the last table's fields but a later row does not fit them:
+    /// the array is not a table.
+    NotATable,
+}
+
 impl Out<'_> {
     /// An array that is not one inline line, at `pos`, in one pass.
     pub(super) fn array_in_one_pass<T: Serialize + ?Sized>(
@@ -75,15 +87,25 @@ impl Out<'_> {
         let hint = self.scratch.seq_hint.take();
         // An array that is not inline holds a non-primitive, so it is not empty.
         let may_be_table = array_form(pos.place(), 1, false) != ArrayForm::List;
+        let mut table_ruled_out = false;
         if may_be_table
             && let Some(len) = hint
             && let Some((level, fields)) = self.scratch.table.take()
         {
-            let written = level == array_level && self.table_like_last(pos, v, len, &fields);
+            let tried = if level == array_level {
+                self.table_like_last(pos, v, len, &fields)
+            } else {
+                LikeLast::FirstRowDiffers
+            };
             self.scratch.table = Some((level, fields));
-            if written {
-                return Ok(());
+            match tried {
+                LikeLast::Written => return Ok(()),
+                LikeLast::NotATable => table_ruled_out = true,
+                LikeLast::FirstRowDiffers => {}
             }
+        }
+        if table_ruled_out && let Some(len) = hint {
+            return self.list_in_one_pass(pos, v, len);
         }
         let cells = std::mem::take(&mut self.scratch.cells);
         let head = array_head(
@@ -151,14 +173,24 @@ impl Out<'_> {
         } else {
             self.scratch.cells = first_cells;
         }
+        self.list_in_one_pass(pos, v, len)
+    }
+
+    /// The array `v` at `pos` as an expanded list; `len` is the length hint.
+    fn list_in_one_pass<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        len: usize,
+    ) -> Res<()> {
         self.start_line(pos);
         let start = self.out().len();
         self.header(pos.key(), len, false, None);
         let end = self.out().len();
         let items = Items {
             out: self,
-            depth: child_depth,
-            level: array_level,
+            depth: pos.child_depth(),
+            level: pos.level() + 1,
             n: 0,
         };
         let n = visit(v, items)?;
@@ -170,16 +202,16 @@ impl Out<'_> {
 
     /// Writes the array `v` at `pos` as a table under `fields`, the field list of the
     /// last table, if its first row has exactly those fields (and so would prescribe
-    /// them) and the others fit; `len` is the serializer's length hint. `false`, with
-    /// nothing written, if not, or on any error (the caller then takes the usual
-    /// route, which decides and reports it).
+    /// them) and the others fit; `len` is the serializer's length hint. Nothing is
+    /// written unless it answers [`LikeLast::Written`]; any error answers
+    /// [`LikeLast::FirstRowDiffers`], so that the usual route decides and reports it.
     fn table_like_last<T: Serialize + ?Sized>(
         &mut self,
         pos: Pos<'_>,
         v: &T,
         len: usize,
         fields: &[Field],
-    ) -> bool {
+    ) -> LikeLast {
         let mark = self.enc.w.mark();
         self.start_line(pos);
         let start = self.out().len();
@@ -195,18 +227,21 @@ impl Out<'_> {
             skip: 0,
             exact_first: true,
         };
-        match visit(v, rows) {
-            Ok(n) if n > 0 => {
-                self.enc.w.release(mark);
-                if n != len {
-                    self.correct_header(start..end, pos.key(), n, Some(fields));
-                }
-                true
+        let tried = visit(v, rows);
+        if let Ok(n) = tried
+            && n > 0
+        {
+            self.enc.w.release(mark);
+            if n != len {
+                self.correct_header(start..end, pos.key(), n, Some(fields));
             }
-            _ => {
-                self.enc.w.rewind(mark);
-                false
-            }
+            return LikeLast::Written;
+        }
+        self.enc.w.rewind(mark);
+        match tried {
+            // A later row does not fit the list its first row prescribes.
+            Err(Halt::NoFit) => LikeLast::NotATable,
+            _ => LikeLast::FirstRowDiffers,
         }
     }
 

@@ -25,7 +25,8 @@ pub(super) struct Rows<'a, 'w, 'f> {
     /// Leading rows already written (by the look-ahead), counted but not written.
     pub(super) skip: usize,
     /// Whether the first row must fit the field list as it stands, keys in order
-    /// (the list was not built from it): any other first row stops the table.
+    /// (the list was not built from it): any other first row stops the table with
+    /// [`Halt::Reorder`].
     pub(super) exact_first: bool,
 }
 
@@ -55,7 +56,8 @@ impl SeqVisit for Rows<'_, '_, '_> {
         }
         self.out.enc.w.line(self.row_depth);
         if self.exact_first && self.n == 0 {
-            cells(self.out, v, self.fields, self.level)?;
+            // Whatever stops the first row says only that it differs.
+            cells(self.out, v, self.fields, self.level).map_err(|_| Halt::Reorder)?;
         } else {
             row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
         }
