@@ -481,6 +481,40 @@ impl<K: Serialize, V: Serialize> Serialize for Pairs<K, V> {
     }
 }
 
+/// A struct serialized by hand, whose field names may repeat.
+struct Struct(Vec<(&'static str, Either)>);
+
+/// A field value of [`Struct`]: a value, or a nested hand-made struct.
+enum Either {
+    Value(Value),
+    Struct(Struct),
+}
+
+impl Serialize for Struct {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Struct", self.0.len())?;
+        for (name, v) in &self.0 {
+            st.serialize_field(name, v)?;
+        }
+        st.end()
+    }
+}
+
+impl Serialize for Either {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Either::Value(v) => v.serialize(s),
+            Either::Struct(st) => st.serialize(s),
+        }
+    }
+}
+
+/// A `&'static str` with the text of `name` at an address of its own.
+fn leaked(name: &str) -> &'static str {
+    Box::leak(name.to_owned().into_boxed_str())
+}
+
 /// A map given as pairs with a length hint that may be wrong.
 struct HintedPairs<V>(Vec<(&'static str, V)>, usize);
 
@@ -624,6 +658,51 @@ fn repeated_keys() {
         ("p", toon!({"x": 2})),
     ]));
     check_all(&vec![Pairs(vec![("k", 1), ("k", 2)])]);
+}
+
+#[test]
+fn repeated_struct_field_names() {
+    use Either::Value as V;
+    // The same name, at the same address and at another one.
+    check_all(&Struct(vec![
+        ("a", V(toon!(1))),
+        ("b", V(toon!(2))),
+        ("a", V(toon!(3))),
+    ]));
+    check_all(&Struct(vec![
+        ("a", V(toon!(1))),
+        (leaked("a"), V(toon!([1, 2]))),
+    ]));
+    // A nested struct's names are its own; a repeat after it is still found.
+    let inner = || Struct(vec![("a", V(toon!(1))), ("c", V(toon!(2)))]);
+    check_all(&Struct(vec![
+        ("c", V(toon!(0))),
+        ("in", Either::Struct(inner())),
+        ("a", V(toon!(3))),
+    ]));
+    check_all(&Struct(vec![
+        ("a", V(toon!(0))),
+        ("in", Either::Struct(inner())),
+        ("b", V(toon!(1))),
+        (leaked("a"), V(toon!(3))),
+    ]));
+    // A nested struct that repeats a name, then more fields of the outer one.
+    let repeating = Struct(vec![("x", V(toon!(1))), ("x", V(toon!(2)))]);
+    check_all(&Struct(vec![
+        ("x", V(toon!(0))),
+        ("in", Either::Struct(repeating)),
+        ("y", V(toon!(1))),
+        ("x", V(toon!(5))),
+    ]));
+    // Past the names compared one by one: fingerprints, the early names included.
+    for repeat in [0, 20, 39] {
+        let mut many: Vec<(&'static str, Either)> = (0..40)
+            .map(|i| (leaked(&format!("k{i}")), V(toon!(i))))
+            .collect();
+        many.push((leaked(&format!("k{repeat}")), V(toon!("again"))));
+        many.push(("last", V(toon!(1))));
+        check_all(&Struct(many));
+    }
 }
 
 #[test]

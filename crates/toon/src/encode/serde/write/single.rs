@@ -23,8 +23,9 @@ use super::super::keys::KeySet;
 use super::lines::Items;
 use super::table::{KeyedRows, Rows};
 use super::{Out, Pos, check_len};
+use crate::Delimiter;
 use crate::encode::form::{ArrayForm, array_form, may_be_keyed};
-use crate::encode::line::syntax::write_header;
+use crate::encode::line::syntax::{write_field_group, write_header, write_header_bracket};
 
 /// Buffers and facts the one-pass writer carries from one container to the next, so
 /// that writing allocates (almost) only for the output.
@@ -33,15 +34,37 @@ pub(crate) struct Scratch {
     /// The length hint of the sequence last tried as an inline array: the array that
     /// [`Out::array_in_one_pass`] is then asked to write.
     pub(super) seq_hint: Option<usize>,
-    /// The field list of the last table written, with the nesting level of its rows.
-    /// A table at that level whose first row has exactly these fields, keys in this
-    /// order and values of these kinds (so that it would prescribe this very list) is
-    /// written under it without building a new one.
-    table: Option<(usize, Vec<Field>)>,
+    /// The field list of the last table written ([`LastTable`]).
+    table: Option<LastTable>,
     /// The first row's cells while its field list is built.
     cells: String,
     /// The pending-key buffers of maps being written.
     pub(super) keys: KeyBuffers,
+    /// The struct field names written so far by the objects being written, each
+    /// object's after its parent's (see `lines::FieldEntries`).
+    pub(super) names: Vec<&'static str>,
+}
+
+/// The field list of the last table written, with the nesting level of its rows and
+/// its text in the header (`{a,b}`). A table at that level whose first row has exactly
+/// these fields, keys in this order and values of these kinds (so that it would
+/// prescribe this very list) is written under it without building a new one.
+struct LastTable {
+    level: usize,
+    fields: Vec<Field>,
+    text: String,
+}
+
+impl LastTable {
+    fn new(level: usize, fields: Vec<Field>, delimiter: Delimiter) -> LastTable {
+        let mut text = String::new();
+        write_field_group(&mut text, &fields, delimiter);
+        LastTable {
+            level,
+            fields,
+            text,
+        }
+    }
 }
 
 /// Spare `String`s for the pending map keys of the maps being written (one per open
@@ -90,14 +113,14 @@ impl Out<'_> {
         let mut table_ruled_out = false;
         if may_be_table
             && let Some(len) = hint
-            && let Some((level, fields)) = self.scratch.table.take()
+            && let Some(last) = self.scratch.table.take()
         {
-            let tried = if level == array_level {
-                self.table_like_last(pos, v, len, &fields)
+            let tried = if last.level == array_level {
+                self.table_like_last(pos, v, len, &last)
             } else {
                 LikeLast::FirstRowDiffers
             };
-            self.scratch.table = Some((level, fields));
+            self.scratch.table = Some(last);
             match tried {
                 LikeLast::Written => return Ok(()),
                 LikeLast::NotATable => table_ruled_out = true,
@@ -161,7 +184,8 @@ impl Out<'_> {
                     if n != len {
                         self.correct_header(start..end, pos.key(), n, Some(&fields));
                     }
-                    self.scratch.table = Some((array_level, fields));
+                    let delimiter = self.delimiter;
+                    self.scratch.table = Some(LastTable::new(array_level, fields, delimiter));
                     return Ok(());
                 }
                 Err(Halt::NoFit) => self.enc.w.rewind(mark),
@@ -210,12 +234,16 @@ impl Out<'_> {
         pos: Pos<'_>,
         v: &T,
         len: usize,
-        fields: &[Field],
+        last: &LastTable,
     ) -> LikeLast {
+        let fields = &last.fields[..];
         let mark = self.enc.w.mark();
         self.start_line(pos);
         let start = self.out().len();
-        self.header(pos.key(), len, false, Some(fields));
+        let delimiter = self.delimiter;
+        write_header_bracket(self.out(), pos.key(), len, false, delimiter);
+        self.out().push_str(&last.text);
+        self.out().push(':');
         let end = self.out().len();
         let rows = Rows {
             out: self,
