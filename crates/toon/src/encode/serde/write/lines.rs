@@ -138,8 +138,16 @@ impl FieldEntries<'_, '_> {
     /// [`Halt::Repeat`] if `key` was written already (or shares its fingerprint).
     #[inline]
     fn check(&mut self, key: &str) -> Res<()> {
-        self.spill();
-        if let Some(keys) = &mut self.keys
+        if !self.spilled {
+            self.spill();
+        }
+        Self::check_print(&mut self.keys, key)
+    }
+
+    /// [`Halt::Repeat`] if `key`'s fingerprint is in `keys` already (adding it).
+    #[inline]
+    fn check_print(keys: &mut Option<KeySet>, key: &str) -> Res<()> {
+        if let Some(keys) = keys
             && !keys.insert(key)
         {
             return Err(Halt::Repeat);
@@ -173,10 +181,8 @@ impl FieldEntries<'_, '_> {
     }
 
     /// Moves this object's struct field names into the fingerprint set.
+    #[inline(never)]
     fn spill(&mut self) {
-        if self.spilled {
-            return;
-        }
         self.spilled = true;
         let names = &mut self.fields.out.scratch.names;
         let end = (self.names_from + self.names).min(names.len());
@@ -195,10 +201,10 @@ impl MapVisit for FieldEntries<'_, '_> {
     type Ok = ();
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         key_into(k, &mut self.key)?;
-        let key = std::mem::take(&mut self.key);
-        let checked = self.check(&key);
-        self.key = key;
-        checked
+        if !self.spilled {
+            self.spill();
+        }
+        Self::check_print(&mut self.keys, &self.key)
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;

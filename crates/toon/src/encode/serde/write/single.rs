@@ -23,7 +23,6 @@ use super::super::keys::KeySet;
 use super::lines::Items;
 use super::table::{KeyedRows, Rows};
 use super::{Out, Pos, check_len};
-use crate::Delimiter;
 use crate::encode::form::{ArrayForm, array_form, may_be_keyed};
 use crate::encode::line::syntax::{write_field_group, write_header, write_header_bracket};
 
@@ -53,18 +52,6 @@ struct LastTable {
     level: usize,
     fields: Vec<Field>,
     text: String,
-}
-
-impl LastTable {
-    fn new(level: usize, fields: Vec<Field>, delimiter: Delimiter) -> LastTable {
-        let mut text = String::new();
-        write_field_group(&mut text, &fields, delimiter);
-        LastTable {
-            level,
-            fields,
-            text,
-        }
-    }
 }
 
 /// Spare `String`s for the pending map keys of the maps being written (one per open
@@ -162,7 +149,12 @@ impl Out<'_> {
             let mark = self.enc.w.mark();
             self.start_line(pos);
             let start = self.out().len();
-            self.header(pos.key(), len, false, Some(&fields));
+            let delimiter = self.delimiter;
+            write_header_bracket(self.out(), pos.key(), len, false, delimiter);
+            let group_start = self.out().len();
+            write_field_group(self.out(), &fields, delimiter);
+            let group_end = self.out().len();
+            self.out().push(':');
             let end = self.out().len();
             // The first row's cells came with its template.
             self.enc.w.line(child_depth);
@@ -181,11 +173,24 @@ impl Out<'_> {
             match visit(v, rows) {
                 Ok(n) => {
                     self.enc.w.release(mark);
+                    // The field list's text, as just written, kept with it (in the
+                    // last one's buffer).
+                    let mut text = self
+                        .scratch
+                        .table
+                        .take()
+                        .map(|t| t.text)
+                        .unwrap_or_default();
+                    text.clear();
+                    text.push_str(&self.out()[group_start..group_end]);
                     if n != len {
                         self.correct_header(start..end, pos.key(), n, Some(&fields));
                     }
-                    let delimiter = self.delimiter;
-                    self.scratch.table = Some(LastTable::new(array_level, fields, delimiter));
+                    self.scratch.table = Some(LastTable {
+                        level: array_level,
+                        fields,
+                        text,
+                    });
                     return Ok(());
                 }
                 Err(Halt::NoFit) => self.enc.w.rewind(mark),
