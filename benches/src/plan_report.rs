@@ -309,7 +309,11 @@ fn planner_targets(entries: &[PlanEntry]) -> String {
     for (dialect, name) in [("kiro", "Kiro"), ("speckit", "Spec Kit")] {
         let md: Vec<(usize, usize)> = of(dialect)
             .into_iter()
-            .filter_map(|e| Some((at(e, "plan_lean")?, at(e, "source")?)))
+            // A plan with neither body nor layout has no lean form: its plan TOON is it.
+            .filter_map(|e| {
+                let prompt = at(e, "plan_lean").or_else(|| at(e, "plan_toon"))?;
+                Some((prompt, at(e, "source")?))
+            })
             .collect();
         if md.is_empty() {
             continue;

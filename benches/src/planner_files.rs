@@ -29,6 +29,15 @@ impl Measured {
             .find(|(k, _)| *k == key)
             .map_or(0, |(_, n)| *n)
     }
+
+    /// The prompt form: the lean plan TOON, or the plan TOON of a plan with neither body
+    /// nor layout (which has no lean form: it is already lean).
+    fn prompt(&self) -> usize {
+        match self.of("plan_lean") {
+            0 => self.of("plan_toon"),
+            n => n,
+        }
+    }
 }
 
 /// The files of one dialect's folder, sorted.
@@ -165,18 +174,19 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
             tm.len(),
         );
         out.push_str(
-            "Where plan model TOON pays more than compact JSON on these files: ids that look \
-             like numbers are quoted (`\"1.2\"`) in every id, `parent` and `deps` cell, and in a \
-             file of several tags every id carries its tag (`\"master:1.2\"`), where compact \
-             JSON writes a subtask's `\"id\":2` scoped to its task; tasks and subtasks share \
-             one table, so subtasks carry empty `priority` and `test_strategy` cells; extra \
-             fields that fewer than half of the tasks have, and lists (`files`, `modules`), stay \
-             in the `task_extra` map keyed by id (extra fields most tasks have are columns, and \
-             the tag is written once per group as its `size`); a file whose tasks put their \
-             keys in another order than the table keeps each such order in the layout \
-             (`taskmaster.key_order`) and those lines in its patch. A subtasks table of its own \
-             with local numeric ids, and ids local to their tag, would remove most of the rest; \
-             not done here.\n\n",
+            "The plan model's TOON of these files: tasks without a parent in the tasks table \
+             and subtasks in a table of their own, by their task and own number, with ids \
+             local to their tag (each tag's `id_prefix` given once on its group row) so the id, \
+             task and dependency columns hold bare numbers; extra fields a third of a table's \
+             rows have as its columns; `dependencies`, which every task has, named once \
+             (`every_task_has`) rather than counted on every row; each key order the layout \
+             keeps given once with the ids of the tasks that use it. Where it still pays more \
+             than compact JSON: every dependency is a row of an edge table (`deps`, \
+             `subtask_deps`), a few tokens more than an item of a JSON list; extra fields that \
+             are lists (`files`, `modules`) and fields fewer than a third of the rows have stay \
+             in the `task_extra` map keyed by whole id; subtask ids written as dotted strings \
+             (`\"1.1\"` under task 1) stay strings; and the layout keeps each dependency list \
+             and id written in a minority form, and a text patch.\n\n",
         );
     }
     for (dialect, title) in [
@@ -196,7 +206,7 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
         let total = |key: &str| md.iter().map(|m| m.of(key)).sum::<usize>();
         let (source, lean, prompt, toon, json) = (
             total("source"),
-            total("plan_lean"),
+            md.iter().map(Measured::prompt).sum::<usize>(),
             total("prompt"),
             total("plan_toon"),
             total("plan_json_compact"),
@@ -218,12 +228,12 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
         );
         let over: Vec<String> = md
             .iter()
-            .filter(|m| m.of("plan_lean") >= m.of("source"))
+            .filter(|m| m.prompt() >= m.of("source"))
             .map(|m| {
                 format!(
                     "{} ({})",
                     m.name,
-                    percent_change(m.of("source"), m.of("plan_lean"))
+                    percent_change(m.of("source"), m.prompt())
                 )
             })
             .collect();

@@ -114,6 +114,7 @@ fn kind(f: &Field) -> String {
         Kind::Bool => "true|false",
         Kind::Object | Kind::Nested(_) => "object",
         Kind::StringsOrCount => "list of strings, or their count",
+        Kind::StringsCountOrCell => "list of strings, their count, or them joined by `,`",
         Kind::Id => "number or string",
         Kind::Ids => "list of numbers and strings",
         Kind::Lines => "string, or its lines as a list of strings",

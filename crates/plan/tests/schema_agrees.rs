@@ -113,6 +113,7 @@ fn wrong_value(kind: &Kind) -> Option<Value> {
         Kind::Str
         | Kind::Strings
         | Kind::StringsOrCount
+        | Kind::StringsCountOrCell
         | Kind::Lines
         | Kind::Number
         | Kind::Integer
@@ -429,7 +430,8 @@ fn plan_model_values_of_the_wrong_kind_are_schema_errors_in_both_forms() {
             ("/tasks/2/dependencies", "tasks[2].dependencies", json!(-1)),
         ];
         if form == "flat" {
-            cases.push(("/deps/0/task", "deps[0].task", json!(5)));
+            // An id cell is a number or a string.
+            cases.push(("/deps/0/task", "deps[0].task", json!(true)));
             cases.push(("/groups/0/id", "groups[0].id", json!(1)));
         } else {
             cases.push(("/tasks/2/dependencies/0", "tasks[2].dependencies", json!(5)));

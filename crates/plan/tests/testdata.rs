@@ -1021,7 +1021,7 @@ fn task_master_files_read_as_a_user_expects() {
     .unwrap();
     assert!(
         toon.text.contains(
-            "tasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
+            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy}:"
         ),
         "{}",
         toon.text
@@ -1115,4 +1115,55 @@ fn files_and_dirs(dir: &Path) -> Vec<PathBuf> {
         .collect();
     out.sort();
     out
+}
+
+/// A Task Master file of several tags with subtasks writes the plan model's TOON with
+/// ids local to their tag and task (no quoted tag-qualified id anywhere, a subtasks
+/// table keyed by task and number, bare numbers in the edge tables), reads back as the
+/// same plan, writes the file back byte for byte, and converts to every dialect.
+#[test]
+fn task_master_plan_toon_has_local_ids_and_round_trips() {
+    let path = root().join("taskmaster/valid/tagged-local-ids.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let l = load(&path);
+    assert!(
+        l.plan.task("master:2.3.1").is_some(),
+        "model ids stay whole"
+    );
+    let options = toon_plan::ConvertOptions {
+        format: Some(Format::Toon),
+        ..Default::default()
+    };
+    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
+        .unwrap()
+        .text;
+    // The tables (the maps keyed by id and the layout come after them).
+    let tables = toon.split("\ntask_extra:").next().unwrap();
+    let tables = tables.split("\nlayout:").next().unwrap();
+    assert!(tables.contains("\nsubtask_deps["), "{toon}");
+    for tag in ["master", "feature-cache"] {
+        for d in 0..10 {
+            assert!(
+                !tables.contains(&format!("\"{tag}:{d}")),
+                "{tag}:{d} in\n{toon}"
+            );
+        }
+    }
+    assert!(
+        toon.contains("subtasks[9]{task,id,title,description,status,details,test_strategy}:\n  1,1,Create the workspace,"),
+        "{toon}"
+    );
+    assert!(toon.contains("deps[4]{task,on}:\n  2,1\n  3,2\n"), "{toon}");
+    assert!(
+        toon.contains("subtask_deps[5]{task,id,on}:\n  1,2,1\n"),
+        "{toon}"
+    );
+    let back = toon_plan::read(&toon, &toon_plan::ReadOptions::dialect(DialectId::PLAN)).unwrap();
+    assert_eq!(back.plan, l.plan);
+    let file = toon_plan::convert(&back.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+    assert_eq!(file.text, text);
+    for to in DialectId::all() {
+        let out = toon_plan::convert(&back.plan, to, &Default::default());
+        assert!(out.is_ok(), "{to}: {:?}", out.err());
+    }
 }

@@ -24,6 +24,27 @@ pub fn ids_from_titles<'a>(titles: impl IntoIterator<Item = Option<&'a str>>) ->
     out
 }
 
+/// The id of a subtask: its task's id, a dot, its own id within that task (`3` and `2`
+/// → `3.2`). Task Master's reader names subtasks so, and the plan model's flat form
+/// writes a subtask by its task and this last part.
+pub fn child_id(parent: &str, local: &str) -> String {
+    format!("{parent}.{local}")
+}
+
+/// The part of `id` after its task's id and the dot ([`child_id`]'s `local`), if `id`
+/// is a child id of `parent`.
+pub fn child_local<'a>(id: &'a str, parent: &str) -> Option<&'a str> {
+    id.strip_prefix(parent)?
+        .strip_prefix('.')
+        .filter(|l| !l.is_empty())
+}
+
+/// The prefix of the ids of group `group`'s tasks in a plan whose groups number their
+/// tasks alike (Task Master's tags: `feature:3`), so that ids stay unique in the plan.
+pub fn group_prefix(group: &str) -> String {
+    format!("{group}:")
+}
+
 /// Words an id made from a title leaves out (unless the title has nothing else).
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "it", "of", "on", "or", "the",

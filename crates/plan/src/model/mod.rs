@@ -11,8 +11,8 @@ mod task;
 mod timeout;
 mod vocabulary;
 
-pub use ids::ids_from_titles;
 pub(crate) use ids::slug;
+pub use ids::{child_id, child_local, group_prefix, ids_from_titles};
 
 pub use task::{Group, Task};
 pub use timeout::{ms_to_seconds, seconds_to_ms};

@@ -77,6 +77,10 @@ pub enum Kind {
     /// (the plan model's flat form counts a task's list in its row and keeps the items
     /// in an edge table).
     StringsOrCount,
+    /// A list of strings, the number of them (as [`Kind::StringsOrCount`]), or its items
+    /// joined by `,` in one string (the plan model's flat form writes a task's
+    /// `requirements` so, one cell of its row).
+    StringsCountOrCell,
     /// An id: a number or a string (Task Master ids are either).
     Id,
     /// A list of ids, each a number or a string.
@@ -200,6 +204,7 @@ impl Kind {
             Kind::Bool => v.is_boolean(),
             Kind::Object | Kind::Nested(_) => v.is_object(),
             Kind::StringsOrCount => v.is_u64() || Kind::Strings.accepts(v),
+            Kind::StringsCountOrCell => v.is_string() || Kind::StringsOrCount.accepts(v),
             Kind::Lines => v.is_string() || Kind::Strings.accepts(v),
             Kind::Items(_) => v.is_array(),
             Kind::Id => v.is_number() || v.is_string(),
@@ -219,6 +224,7 @@ impl Kind {
             Kind::Bool => "true or false",
             Kind::Object | Kind::Nested(_) => "an object",
             Kind::StringsOrCount => "a list of strings or a count",
+            Kind::StringsCountOrCell => "a list of strings, a count or a string",
             Kind::Lines => "a string or a list of lines",
             Kind::Items(_) => "a list",
             Kind::Id => "a number or a string",

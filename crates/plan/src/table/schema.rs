@@ -56,6 +56,11 @@ fn field(f: &Field) -> Value {
             {"type": "array", "items": {"type": "string"}},
             {"type": "integer", "minimum": 0}
         ]}),
+        Kind::StringsCountOrCell => json!({"oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "integer", "minimum": 0},
+            {"type": "string"}
+        ]}),
         Kind::Id => json!({"type": ["number", "string"]}),
         Kind::Ids => json!({"type": "array", "items": {"type": ["number", "string"]}}),
         Kind::Lines => json!({"oneOf": [

@@ -1,4 +1,4 @@
-//! Extra fields that most tasks have, as columns of the tasks table rather than entries
+//! Extra fields that many tasks have (a third or more), as columns of the tasks table rather than entries
 //! of the `task_extra` map (which repeats each task's id and each key): a Task Master
 //! file's `updatedAt`, `complexity`, `estimatedHours`. A column is any key the task
 //! table does not name; its cell is the field's value, `null` where the task has none.
@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::keys::TASK_EXTRA;
 use super::table;
-use crate::model::{Extra, Plan};
+use crate::model::{Extra, Plan, Task};
 
 /// Whether a value can be a cell: a string, number or boolean (`null` reads as absent).
 fn is_cell(v: &Value) -> bool {
@@ -23,14 +23,14 @@ fn is_task_field(key: &str) -> bool {
     table::TASK.field(key).is_some()
 }
 
-/// The extra fields to write as columns, in column order: keys that at least half of the
+/// The extra fields to write as columns, in column order: keys that at least a third of the
 /// tasks have, each always a cell, ordered as the tasks order them (where they agree).
-fn columns(plan: &Plan) -> Vec<&str> {
-    let n = plan.tasks.len();
+fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
+    let n = tasks.len();
     let mut order: Vec<&str> = Vec::new();
     let mut count: Vec<usize> = Vec::new();
     let mut refused: HashSet<&str> = HashSet::new();
-    for t in &plan.tasks {
+    for t in tasks {
         for (k, v) in &t.extra {
             if !is_cell(v) || is_task_field(k) {
                 refused.insert(k.as_str());
@@ -47,12 +47,12 @@ fn columns(plan: &Plan) -> Vec<&str> {
     let mut left: Vec<&str> = order
         .iter()
         .zip(&count)
-        .filter(|(k, c)| **c * 2 >= n && !refused.contains(**k))
+        .filter(|(k, c)| **c * 3 >= n && !refused.contains(**k))
         .map(|(k, _)| *k)
         .collect();
     // `a` comes before `b` in some task.
     let mut before: HashSet<(&str, &str)> = HashSet::new();
-    for t in &plan.tasks {
+    for t in tasks {
         let keys: Vec<&str> = t
             .extra
             .keys()
@@ -95,18 +95,25 @@ fn fits(extra: &Extra, cols: &[&str]) -> bool {
 /// Moves the extra fields [`columns`] chooses from the `task_extra` map of a flat tree
 /// (`out`, whose `tasks` rows are `plan`'s tasks in order) into columns of its rows.
 pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>) {
-    let cols = columns(plan);
+    let tasks: Vec<&Task> = plan.tasks.iter().collect();
+    lift_rows(&tasks, out, "tasks");
+}
+
+/// [`lift`] for the rows of one table of `out` (`table`: `tasks` or `subtasks`), which
+/// are `tasks` in order.
+pub(super) fn lift_rows(tasks: &[&Task], out: &mut Map<String, Value>, table: &str) {
+    let cols = columns(tasks);
     if cols.is_empty() {
         return;
     }
-    let Some(Value::Array(rows)) = out.get_mut("tasks") else {
+    let Some(Value::Array(rows)) = out.get_mut(table) else {
         return;
     };
-    if rows.len() != plan.tasks.len() {
+    if rows.len() != tasks.len() {
         return;
     }
     let mut lifted = HashSet::new();
-    for (row, t) in rows.iter_mut().zip(&plan.tasks) {
+    for (row, t) in rows.iter_mut().zip(tasks) {
         let fits = fits(&t.extra, &cols);
         if fits && !t.extra.is_empty() {
             lifted.insert(t.id.as_str());

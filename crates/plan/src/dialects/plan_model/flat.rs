@@ -10,8 +10,9 @@ use super::derivable::{
     give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
     restore_task_lines, take_body_tasks,
 };
-use super::keys::{GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
-use super::{extra_columns, group_runs};
+use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
+use super::local_ids::{self, id_text};
+use super::{extra_columns, group_runs, list_cells};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
 use crate::table::fields::Fields;
@@ -62,6 +63,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     if out.get("tasks").is_none() {
         out.insert("tasks".into(), Value::Array(Vec::new()));
     }
+    list_cells::lift(plan, &mut out);
     if let Some(extra) = top.shift_remove("extra") {
         put_extra(&mut out, extra);
     }
@@ -70,9 +72,11 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
     }
     leave_out_task_lines(plan, &mut out);
     leave_out_body_tasks(plan, &mut out);
-    extra_columns::lift(plan, &mut out);
-    group_runs::leave_out_group_column(plan, &mut out);
-    leave_out_title_ids(plan, &mut out);
+    if !local_ids::split(plan, &mut out) {
+        extra_columns::lift(plan, &mut out);
+        group_runs::leave_out_group_column(plan, &mut out);
+        leave_out_title_ids(plan, &mut out);
+    }
     Value::Object(out)
 }
 
@@ -120,18 +124,32 @@ fn flatten(
         return;
     }
     let has = |k: &str| rows.iter().any(|r| r.contains_key(k));
+    let some_empty = |f: &str| {
+        rows.iter().any(|r| {
+            r.get(f)
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+        })
+    };
+    // A list field every task has, some of them empty (a Task Master task's
+    // `dependencies`), is named once in `every_task_has`: a task without edge rows has
+    // an empty list.
+    let every: Vec<&str> = lists
+        .iter()
+        .map(|(f, _, _)| *f)
+        .filter(|f| owner == "task" && some_empty(f))
+        .filter(|f| rows.iter().all(|r| r.get(*f).is_some_and(Value::is_array)))
+        .collect();
     // A count column keeps `[]` apart from "not given" when some row has an empty list.
     let count_cols: Vec<&str> = lists
         .iter()
         .map(|(f, _, _)| *f)
-        .filter(|f| {
-            rows.iter().any(|r| {
-                r.get(*f)
-                    .and_then(Value::as_array)
-                    .is_some_and(Vec::is_empty)
-            })
-        })
+        .filter(|f| some_empty(f) && !every.contains(f))
         .collect();
+    if !every.is_empty() {
+        let names = every.iter().map(|f| Value::String((*f).to_owned()));
+        out.insert(EVERY_TASK_HAS.into(), Value::Array(names.collect()));
+    }
     let mut cols: Vec<&str> = vec!["id"];
     // The scalar columns are the row table's text and number fields, in its order.
     let scalars = row_table
@@ -227,8 +245,22 @@ fn extra_of(v: Option<&Value>) -> Extra {
     }
 }
 
+/// The list field of a task that an edge table of [`TASK_LISTS`] fills.
+fn list_slot<'a>(t: &'a mut Task, field: &str) -> Option<&'a mut Option<Vec<String>>> {
+    Some(match field {
+        "dependencies" => &mut t.dependencies,
+        "tools" => &mut t.tools,
+        "capabilities" => &mut t.capabilities,
+        "requirements" => &mut t.requirements,
+        "outputs" => &mut t.outputs,
+        _ => return None,
+    })
+}
+
 /// Reads either form (nested or flat) back into the model.
 pub fn from_tree(obj: &Map<String, Value>) -> Plan {
+    let joined = local_ids::join(obj);
+    let obj = joined.as_ref().unwrap_or(obj);
     let mut f = Fields::new(obj);
     let _ = f.str("schema");
     let has_tasks = obj.contains_key("tasks");
@@ -252,6 +284,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             tables.insert(name, rows);
         }
     }
+    let every_task_has = f.strings(EVERY_TASK_HAS).unwrap_or_default();
     let params = f.object(PARAMS).unwrap_or_default();
     let task_extra = f.object(TASK_EXTRA).unwrap_or_default();
     let group_extra = f.object("group_extra").unwrap_or_default();
@@ -276,7 +309,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             .iter()
             .filter_map(Value::as_object)
             .map(|t| Task {
-                id: text(t.get("id")).unwrap_or_default(),
+                id: id_text(t.get("id")).unwrap_or_default(),
                 title: text(t.get("title")),
                 description: text(t.get("description")),
                 status: text(t.get("status")),
@@ -300,7 +333,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 priority: text(t.get("priority")),
                 details: text(t.get("details")),
                 test_strategy: text(t.get("test_strategy")),
-                requirements: list(t.get("requirements")),
+                requirements: list_cells::read(t.get("requirements")),
                 extra: extra_columns::of_row(t)
                     .into_iter()
                     .chain(extra_of(t.get("extra")))
@@ -321,19 +354,25 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         .collect();
     for (field, name, col) in TASK_LISTS {
         for e in tables.get(name).into_iter().flatten() {
-            let (Some(owner), Some(item)) = (text(e.get("task")), text(e.get(*col))) else {
+            let item = if *field == "dependencies" {
+                id_text(e.get(*col))
+            } else {
+                text(e.get(*col))
+            };
+            let (Some(owner), Some(item)) = (id_text(e.get("task")), item) else {
                 continue;
             };
-            if let Some(&i) = task_index.get(&owner) {
-                let t = &mut plan.tasks[i];
-                let slot = match *field {
-                    "dependencies" => &mut t.dependencies,
-                    "tools" => &mut t.tools,
-                    "capabilities" => &mut t.capabilities,
-                    "requirements" => &mut t.requirements,
-                    _ => &mut t.outputs,
-                };
+            if let Some(&i) = task_index.get(&owner)
+                && let Some(slot) = list_slot(&mut plan.tasks[i], field)
+            {
                 slot.get_or_insert_with(Vec::new).push(item);
+            }
+        }
+    }
+    for t in &mut plan.tasks {
+        for field in &every_task_has {
+            if let Some(slot) = list_slot(t, field) {
+                slot.get_or_insert_with(Vec::new);
             }
         }
     }

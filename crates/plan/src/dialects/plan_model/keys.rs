@@ -19,3 +19,6 @@ pub(super) const GROUP_LISTS: &[(&str, &str, &str)] = &[
 pub(super) const PARAMS: &str = "params";
 /// The map of tasks' extra fields, keyed by task id.
 pub(super) const TASK_EXTRA: &str = "task_extra";
+/// The list fields every task has (some of them empty), named once rather than given
+/// as a count column of the tasks table.
+pub(super) const EVERY_TASK_HAS: &str = "every_task_has";

@@ -3,19 +3,27 @@
 //! tables of their scalar fields, and every list-valued field becomes its own
 //! two-column table (`deps[N]{task,on}`, `tools[N]{task,tool}`, …), so every array is
 //! tabular. Per-task objects (`params`, extra fields) go in maps keyed by task id,
-//! except extra fields most tasks have, which are columns of the tasks table; tasks that
+//! except extra fields a third of the tasks have, which are columns of the tasks table; tasks that
 //! come in one run per group leave out their `group` column (each group row gives its
 //! `size`). A
 //! tasks table whose ids are the ones their titles give, and that nothing else names,
-//! leaves out its `id` column. Plans whose ids are not unique (invalid plans) are written nested, as the model's
+//! leaves out its `id` column. A plan whose subtasks are named after their task or whose
+//! groups prefix their ids writes them local to where they are (`local_ids`: a
+//! `subtasks` table, bare numbers). Plans whose ids are not unique (invalid plans) are written nested, as the model's
 //! fields read; the reader takes either form. Both forms are described once, in
 //! [`table`], which `validate` checks and the JSON Schema is generated from.
+//!
+//! A task's `requirements` (labels in another document, Kiro's `_Requirements: 1.1_`)
+//! are one cell of its row instead of an edge table, joined by `,`, where every item
+//! reads back from it ([`list_cells`]).
 
 mod derivable;
 mod extra_columns;
 mod flat;
 mod group_runs;
 mod keys;
+mod list_cells;
+mod local_ids;
 pub mod table;
 
 use std::collections::HashSet;

@@ -53,8 +53,7 @@ pub static PLAN: Table = Table {
             Kind::Lines,
             false,
             "Free text of the plan document (a Cursor plan's markdown body); written as its \
-             lines, a list of strings, when it has more than one (in TOON that costs fewer \
-             tokens than one escaped string).",
+             lines, a list of strings, when it has more than one.",
         ),
         Field::new(
             "groups",
@@ -81,6 +80,12 @@ pub static PLAN: Table = Table {
             "Group fields the model does not name, by group id.",
         ),
         Field::new(
+            "every_task_has",
+            Kind::Strings,
+            false,
+            "List fields every task has (a task without edge rows: an empty list).",
+        ),
+        Field::new(
             "tasks",
             Kind::Items(&TASK),
             false,
@@ -89,10 +94,23 @@ pub static PLAN: Table = Table {
              a reader takes them from the body.",
         ),
         Field::new(
+            "subtasks",
+            Kind::Items(&SUBTASK),
+            false,
+            "With local ids: the tasks that have a parent (the tasks table then holds the \
+             others, by id within their group).",
+        ),
+        Field::new(
             "deps",
             Kind::Items(&TASK_ON),
             false,
             "Dependencies: the task `task` waits for the task `on`.",
+        ),
+        Field::new(
+            "subtask_deps",
+            Kind::Items(&SUBTASK_ON),
+            false,
+            "With local ids: the subtasks' dependencies.",
         ),
         Field::new(
             "tools",
@@ -116,7 +134,7 @@ pub static PLAN: Table = Table {
             "requirements",
             Kind::Items(&TASK_REQUIREMENT),
             false,
-            "Requirements a task meets.",
+            "Requirements a task meets, when its row cannot hold them as one cell.",
         ),
         Field::new(
             "params",
@@ -153,9 +171,9 @@ pub static TASK: Table = Table {
     fields: &[
         Field::new(
             "id",
-            Kind::Str,
+            Kind::Id,
             false,
-            "Identifier, unique within the plan. Absent from every row when each task's id \
+            "Identifier, unique within the plan (with local ids, within its group). Absent from every row when each task's id \
              is the one its title gives (its first three words that are not `a`, `the`, \
              `to`, …, lower case, joined by `-`; `-2`, `-3` on repeats) and no other table \
              names tasks.",
@@ -239,9 +257,11 @@ pub static TASK: Table = Table {
         ),
         Field::new(
             "requirements",
-            Kind::StringsOrCount,
+            Kind::StringsCountOrCell,
             false,
-            "Requirements it meets (nested form), or their number (in `requirements`).",
+            "Requirements it meets: a list (nested form); in the flat form one cell, the items \
+             joined by `,` (`1.1,2.3`; `\"\"` for none), or their number (the items in \
+             `requirements`) when an item is empty, holds a comma or has white space at an end.",
         ),
         Field::new(
             "params",
@@ -281,6 +301,25 @@ pub static GROUP: Table = Table {
              which come in one run per group in the groups' order.",
         ),
         Field::new(
+            "subtasks",
+            Kind::Number,
+            false,
+            "With `id_prefix`: its number of `subtasks` rows (one run per group).",
+        ),
+        Field::new("deps", Kind::Number, false, "As `subtasks`, for `deps`."),
+        Field::new(
+            "subtask_deps",
+            Kind::Number,
+            false,
+            "As `subtasks`, for `subtask_deps`.",
+        ),
+        Field::new(
+            "id_prefix",
+            Kind::Str,
+            false,
+            "With local ids: the prefix of its tasks' ids (`feature:`), left out of cells.",
+        ),
+        Field::new(
             "dependencies",
             Kind::StringsOrCount,
             false,
@@ -306,8 +345,39 @@ static TASK_ON: Table = Table {
     title: "dependency",
     doc: "A task dependency.",
     fields: &[
-        Field::new("task", Kind::Str, true, "The waiting task."),
-        Field::new("on", Kind::Str, true, "The task it waits for."),
+        Field::new("task", Kind::Id, true, "The waiting task."),
+        Field::new("on", Kind::Id, true, "The task it waits for."),
+    ],
+};
+
+/// A subtask row: a task row's columns (but `group` and `parent`) after these two.
+pub static SUBTASK: Table = Table {
+    title: "subtask",
+    doc: "A task with a parent: its task's id within the group, its own part (its id is \
+          `<id_prefix><task>.<id>`), then a task row's columns.",
+    fields: &[
+        Field::new("task", Kind::Id, true, "Its task, by id within the group."),
+        Field::new("id", Kind::Id, true, "Its id within its task."),
+    ],
+};
+
+static SUBTASK_ON: Table = Table {
+    title: "subtask dependency",
+    doc: "A subtask dependency, when ids are local.",
+    fields: &[
+        Field::new("task", Kind::Id, true, "The waiting subtask's task."),
+        Field::new(
+            "id",
+            Kind::Id,
+            true,
+            "The waiting subtask's id within its task.",
+        ),
+        Field::new(
+            "on",
+            Kind::Id,
+            true,
+            "A number: a sibling; a string: an id within the group.",
+        ),
     ],
 };
 
@@ -380,7 +450,10 @@ mod tests {
                 let f = row
                     .field(field)
                     .unwrap_or_else(|| panic!("no {owner} {field}"));
-                assert!(matches!(f.kind, Kind::StringsOrCount), "{owner} {field}");
+                assert!(
+                    matches!(f.kind, Kind::StringsOrCount | Kind::StringsCountOrCell),
+                    "{owner} {field}"
+                );
                 let Some(Kind::Items(edge)) = PLAN.field(name).map(|f| &f.kind) else {
                     panic!("no edge table {name}");
                 };

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{FILE, PATCH, SUBTASK, SUBTASK_KEYS, TASK, TASK_KEYS};
 use crate::fidelity::{text_patch, toon_numbers};
-use crate::model::{Group, Plan, Task};
+use crate::model::{Group, Plan, Task, child_id, group_prefix};
 use crate::problem::{ErrorKind, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Format};
 use crate::table::fields::{self, Fields};
@@ -130,7 +130,7 @@ pub(super) fn read(v: &Value) -> Result<Walked, PlanError> {
                 let tasks = f.array(TASKS).map(Vec::as_slice).unwrap_or_default();
                 let list = List {
                     prefix: if many {
-                        format!("{tag}:")
+                        group_prefix(tag)
                     } else {
                         String::new()
                     },
@@ -184,8 +184,9 @@ const DOTTED_SIBLINGS: &str = "taskmaster.dotted_siblings";
 const EMPTY_SUBTASK_LISTS: &str = "taskmaster.empty_subtask_lists";
 /// Layout key: the file writes a task's dependencies on numbered tasks as strings.
 const STRING_DEPS: &str = "taskmaster.string_deps";
-/// Layout key: the key order of each task written in another order than the file's
-/// first task (or subtask), by task id.
+/// Layout key: the key orders of the tasks written in another order than the file's
+/// first task (or subtask): a list of `{keys, tasks}`, each order once with the ids of
+/// the tasks that follow it.
 const KEY_ORDER: &str = "taskmaster.key_order";
 
 impl Style {
@@ -308,7 +309,7 @@ fn walk(items: &[Value], list: &List, depth: usize, w: &mut Walked) {
             f.value("id");
         }
         t.id = match (&local, &list.parent) {
-            (Some(l), Some(p)) => format!("{p}.{l}"),
+            (Some(l), Some(p)) => child_id(p, l),
             (Some(l), None) => format!("{}{l}", list.prefix),
             (None, _) => String::new(),
         };
@@ -418,7 +419,7 @@ fn form<'a>(plan: &'a Plan, what: &str, id: &str) -> Option<&'a Value> {
 /// of that id, else an id of the whole list.
 fn resolve(dep: &str, list: &List, siblings: &HashSet<String>) -> String {
     match &list.parent {
-        Some(p) if !dep.contains('.') && siblings.contains(dep) => format!("{p}.{dep}"),
+        Some(p) if !dep.contains('.') && siblings.contains(dep) => child_id(p, dep),
         _ => format!("{}{dep}", list.prefix),
     }
 }
@@ -464,6 +465,8 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
     }
     if let (Ok(w), Ok(written)) = (read(&tree), serde_json::to_value(to_tree(plan))) {
         let ours = task_objects(&written);
+        // Each order once, with the tasks that follow it.
+        let mut orders: Vec<(Vec<String>, Vec<String>)> = Vec::new();
         for ((t, theirs), ours) in w.plan.tasks.iter().zip(task_objects(&tree)).zip(ours) {
             // Only an order the writer can follow: the same keys, another order.
             if let (Some(a), Some(b)) = (theirs, ours)
@@ -473,8 +476,22 @@ pub(super) fn keep_text(plan: &mut Plan, text: &str) {
                 && !t.id.is_empty()
             {
                 let keys: Vec<String> = a.keys().cloned().collect();
-                note_form(plan, KEY_ORDER, &t.id, fields::strings(&keys));
+                match orders.iter_mut().find(|(k, _)| *k == keys) {
+                    Some((_, ids)) => ids.push(t.id.clone()),
+                    None => orders.push((keys, vec![t.id.clone()])),
+                }
             }
+        }
+        if !orders.is_empty() {
+            let list = orders.iter().map(|(keys, ids)| {
+                let mut m = Map::new();
+                m.insert("keys".into(), fields::strings(keys));
+                m.insert("tasks".into(), fields::strings(ids));
+                Value::Object(m)
+            });
+            plan.layout
+                .entries
+                .insert(KEY_ORDER.into(), Value::Array(list.collect()));
         }
     }
     text_patch::keep(plan, PATCH, text, |p| {
@@ -621,7 +638,7 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
             .collect();
         let list = List {
             prefix: if many {
-                format!("{}:", g.id)
+                group_prefix(&g.id)
             } else {
                 String::new()
             },
@@ -649,15 +666,14 @@ pub(super) fn to_tree(plan: &Plan) -> Value {
 struct Keys {
     task: Vec<String>,
     subtask: Vec<String>,
+    /// The order of each task written in its own ([`KEY_ORDER`]), by task id.
+    own: HashMap<String, Vec<String>>,
 }
 
 impl Keys {
     fn of(plan: &Plan) -> Keys {
-        let get = |k: &str| {
-            plan.layout
-                .entries
-                .get(k)
-                .and_then(Value::as_array)
+        let strings = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
                         .filter_map(Value::as_str)
@@ -666,9 +682,24 @@ impl Keys {
                 })
                 .unwrap_or_default()
         };
+        let mut own = HashMap::new();
+        for order in plan
+            .layout
+            .entries
+            .get(KEY_ORDER)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let keys = strings(order.get("keys"));
+            for id in strings(order.get("tasks")) {
+                own.entry(id).or_insert_with(|| keys.clone());
+            }
+        }
         Keys {
-            task: get(TASK_KEYS),
-            subtask: get(SUBTASK_KEYS),
+            task: strings(plan.layout.entries.get(TASK_KEYS)),
+            subtask: strings(plan.layout.entries.get(SUBTASK_KEYS)),
+            own,
         }
     }
 }
@@ -769,15 +800,7 @@ impl Writer<'_> {
             (None, "dependencies") => deps.clone(),
             (None, _) => subtasks.clone(),
         });
-        let own_order: Option<Vec<String>> = form(self.plan, KEY_ORDER, &t.id)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            });
-        let order = match &own_order {
+        let order = match self.keys.own.get(t.id.as_str()) {
             Some(o) => o,
             None if subtask => &self.keys.subtask,
             None => &self.keys.task,
