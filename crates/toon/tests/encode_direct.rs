@@ -270,6 +270,37 @@ fn keyed() -> impl Strategy<Value = Value> {
         })
 }
 
+/// Several tables of one shape in one document (the direct encoder reuses the field
+/// list of the last table for a table whose first row has exactly its fields), each
+/// possibly broken at its first, middle or last row.
+fn tables_of_one_shape() -> impl Strategy<Value = Vec<Value>> {
+    let one = (
+        1usize..4,
+        prop::collection::vec(leaf(), 1..6),
+        prop::option::of((0u8..3, 0u8..8)),
+    );
+    (shape_fields(2), prop::collection::vec(one, 1..5)).prop_map(|(fields, tables)| {
+        tables
+            .into_iter()
+            .map(|(n, leaves, brk)| {
+                let mut next = 0;
+                let mut rows: Vec<Map> = (0..n)
+                    .map(|_| make_row(&fields, &leaves, &mut next))
+                    .collect();
+                if let Some((at, how)) = brk {
+                    let i = match at {
+                        0 => 0,
+                        1 => rows.len() / 2,
+                        _ => rows.len() - 1,
+                    };
+                    break_row(&mut rows[i], how);
+                }
+                Value::Array(rows.into_iter().map(Value::Object).collect())
+            })
+            .collect()
+    })
+}
+
 fn value() -> impl Strategy<Value = Value> {
     let base = prop_oneof![4 => leaf(), 1 => table(), 1 => keyed()];
     base.prop_recursive(4, 40, 5, |inner| {
@@ -331,6 +362,21 @@ proptest! {
         doc.insert("after", Value::from(1));
         check(&Value::Object(doc), &o);
         check(&Value::Array(vec![Value::Object([("k".to_owned(), v)].into_iter().collect())]), &o);
+    }
+
+    #[test]
+    fn tables_of_one_shape_encode_as_through_a_value(tables in tables_of_one_shape(), o in options()) {
+        let fields: Map = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("t{i}"), t.clone()))
+            .collect();
+        check(&Value::Object(fields), &o);
+        let items: Vec<Value> = tables
+            .into_iter()
+            .map(|t| toon!({"id": 1, "items": t}))
+            .collect();
+        check(&Value::Array(items), &o);
     }
 
     #[test]
@@ -433,6 +479,40 @@ impl<K: Serialize, V: Serialize> Serialize for Pairs<K, V> {
         }
         m.end()
     }
+}
+
+/// A struct serialized by hand, whose field names may repeat.
+struct Struct(Vec<(&'static str, Either)>);
+
+/// A field value of [`Struct`]: a value, or a nested hand-made struct.
+enum Either {
+    Value(Value),
+    Struct(Struct),
+}
+
+impl Serialize for Struct {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Struct", self.0.len())?;
+        for (name, v) in &self.0 {
+            st.serialize_field(name, v)?;
+        }
+        st.end()
+    }
+}
+
+impl Serialize for Either {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Either::Value(v) => v.serialize(s),
+            Either::Struct(st) => st.serialize(s),
+        }
+    }
+}
+
+/// A `&'static str` with the text of `name` at an address of its own.
+fn leaked(name: &str) -> &'static str {
+    Box::leak(name.to_owned().into_boxed_str())
 }
 
 /// A map given as pairs with a length hint that may be wrong.
@@ -578,6 +658,51 @@ fn repeated_keys() {
         ("p", toon!({"x": 2})),
     ]));
     check_all(&vec![Pairs(vec![("k", 1), ("k", 2)])]);
+}
+
+#[test]
+fn repeated_struct_field_names() {
+    use Either::Value as V;
+    // The same name, at the same address and at another one.
+    check_all(&Struct(vec![
+        ("a", V(toon!(1))),
+        ("b", V(toon!(2))),
+        ("a", V(toon!(3))),
+    ]));
+    check_all(&Struct(vec![
+        ("a", V(toon!(1))),
+        (leaked("a"), V(toon!([1, 2]))),
+    ]));
+    // A nested struct's names are its own; a repeat after it is still found.
+    let inner = || Struct(vec![("a", V(toon!(1))), ("c", V(toon!(2)))]);
+    check_all(&Struct(vec![
+        ("c", V(toon!(0))),
+        ("in", Either::Struct(inner())),
+        ("a", V(toon!(3))),
+    ]));
+    check_all(&Struct(vec![
+        ("a", V(toon!(0))),
+        ("in", Either::Struct(inner())),
+        ("b", V(toon!(1))),
+        (leaked("a"), V(toon!(3))),
+    ]));
+    // A nested struct that repeats a name, then more fields of the outer one.
+    let repeating = Struct(vec![("x", V(toon!(1))), ("x", V(toon!(2)))]);
+    check_all(&Struct(vec![
+        ("x", V(toon!(0))),
+        ("in", Either::Struct(repeating)),
+        ("y", V(toon!(1))),
+        ("x", V(toon!(5))),
+    ]));
+    // Past the names compared one by one: fingerprints, the early names included.
+    for repeat in [0, 20, 39] {
+        let mut many: Vec<(&'static str, Either)> = (0..40)
+            .map(|i| (leaked(&format!("k{i}")), V(toon!(i))))
+            .collect();
+        many.push((leaked(&format!("k{repeat}")), V(toon!("again"))));
+        many.push(("last", V(toon!(1))));
+        check_all(&Struct(many));
+    }
 }
 
 #[test]

@@ -103,6 +103,22 @@ pub fn write_header(
     delimiter: Delimiter,
     fields: Option<&[Field<'_>]>,
 ) {
+    write_header_bracket(out, key, len, keyed, delimiter);
+    if let Some(fields) = fields {
+        write_field_group(out, fields, delimiter);
+    }
+    out.push(':');
+}
+
+/// Appends the start of a header (see [`write_header`]): `key[N]`, `key[N:]` when
+/// keyed, with the delimiter mark unless it is the comma.
+pub fn write_header_bracket(
+    out: &mut String,
+    key: Option<&str>,
+    len: usize,
+    keyed: bool,
+    delimiter: Delimiter,
+) {
     if let Some(key) = key {
         write_key(out, key);
     }
@@ -115,12 +131,13 @@ pub fn write_header(
         out.push(delimiter.as_char());
     }
     out.push(']');
-    if let Some(fields) = fields {
-        out.push('{');
-        write_field_list(out, fields, delimiter.as_char());
-        out.push('}');
-    }
-    out.push(':');
+}
+
+/// Appends a header's field list in braces (see [`write_header`]).
+pub fn write_field_group(out: &mut String, fields: &[Field<'_>], delimiter: Delimiter) {
+    out.push('{');
+    write_field_list(out, fields, delimiter.as_char());
+    out.push('}');
 }
 
 /// A field list: names joined by the delimiter, nested groups in braces.

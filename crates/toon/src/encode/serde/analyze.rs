@@ -74,7 +74,7 @@ pub(crate) fn kind_of<T: Serialize + ?Sized>(v: &T) -> Res<Kind> {
 
 mod head;
 mod table;
-pub(crate) use head::{array_head, first_value_shape, keyed_candidate};
+pub(crate) use head::{ArrayHead, array_head, first_value_shape, keyed_candidate};
 pub(crate) use table::Shape;
 use table::{fits, shape_of};
 

@@ -104,6 +104,9 @@ pub(crate) struct Out<'w> {
     /// passes). Without a sink every container is written in one pass
     /// ([`single`]), and one that turns out to need another form is taken back.
     streaming: bool,
+    /// Buffers reused across containers so that writing allocates only for the
+    /// output ([`single::Scratch`]).
+    scratch: single::Scratch,
 }
 
 impl<'w> Out<'w> {
@@ -116,6 +119,7 @@ impl<'w> Out<'w> {
             max_depth: options.max_depth,
             attempt: None,
             streaming,
+            scratch: single::Scratch::default(),
         }
     }
 
@@ -211,6 +215,7 @@ impl<'w> Out<'w> {
                     n: 0,
                     verified: true,
                     skip: 0,
+                    exact_first: false,
                 };
                 check_len(visit(v, rows)?, plan.len)
             }
@@ -250,6 +255,7 @@ impl<'w> Out<'w> {
             Err(e) => return Err(e),
         };
         if let Some(fields) = &plan.keyed {
+            let key = self.scratch.keys.take();
             self.start_line(pos);
             self.header(pos.key(), plan.len, true, Some(fields));
             let rows = KeyedRows {
@@ -257,7 +263,7 @@ impl<'w> Out<'w> {
                 fields,
                 row_depth: pos.child_depth(),
                 level: object_level,
-                key: String::new(),
+                key,
                 n: 0,
                 verified: true,
                 keys: None,
@@ -370,6 +376,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         open(self.pos.level(), out.max_depth)?;
         let mark = out.enc.w.mark();
         out.attempt = Some(mark);
+        out.scratch.seq_hint = len;
         out.start_line(self.pos);
         let header_start = out.out().len();
         let guess = len.unwrap_or(0);

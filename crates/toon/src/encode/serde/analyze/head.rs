@@ -29,18 +29,21 @@ pub(crate) struct ArrayHead {
 }
 
 /// The length hint of the array `v` (at nesting `level`, its own level) and, if
-/// `want_shape`, its first element's shape and its cells as a row with `delimiter`.
+/// `want_shape`, its first element's shape and its cells as a row with `delimiter`,
+/// written into `cells` (a spare buffer, cleared first).
 pub(crate) fn array_head<T: Serialize + ?Sized>(
     v: &T,
     level: usize,
     max_depth: usize,
     want_shape: bool,
     delimiter: Delimiter,
+    mut cells: String,
 ) -> Res<ArrayHead> {
+    cells.clear();
     let mut head = ArrayHead {
         hint: None,
         first: None,
-        first_cells: String::new(),
+        first_cells: cells,
     };
     let look = HeadLook {
         head: &mut head,

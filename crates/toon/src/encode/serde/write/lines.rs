@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
+use super::super::analyze::same_name;
 use super::super::keys::{KeySet, key_into};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
@@ -94,9 +95,12 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
         open(self.level, self.out.max_depth)?;
         Ok(FieldEntries {
             keys: self.check_keys.then(KeySet::default),
+            key: self.out.scratch.keys.take(),
+            names_from: self.out.scratch.names.len(),
+            names: 0,
+            spilled: false,
             fields: self,
             n: 0,
-            key: String::new(),
         })
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
@@ -115,14 +119,34 @@ pub(super) struct FieldEntries<'a, 'w> {
     n: usize,
     /// The pending map key.
     key: String,
-    /// The keys written so far, when repeats are checked.
+    /// The fingerprints of the keys written so far, when repeats are checked (all of
+    /// them once `spilled`).
     keys: Option<KeySet>,
+    /// Where this object's struct field names start in `Scratch::names`.
+    names_from: usize,
+    /// How many struct field names this object has there.
+    names: usize,
+    /// Whether the names moved into `keys` (a map key came, or too many names).
+    spilled: bool,
 }
+
+/// Struct field names compared one by one before an object's keys are checked by
+/// fingerprint instead: the comparisons grow with the square of the count.
+const NAME_SCAN: usize = 32;
 
 impl FieldEntries<'_, '_> {
     /// [`Halt::Repeat`] if `key` was written already (or shares its fingerprint).
     #[inline]
-    fn check(keys: &mut Option<KeySet>, key: &str) -> Res<()> {
+    fn check(&mut self, key: &str) -> Res<()> {
+        if !self.spilled {
+            self.spill();
+        }
+        Self::check_print(&mut self.keys, key)
+    }
+
+    /// [`Halt::Repeat`] if `key`'s fingerprint is in `keys` already (adding it).
+    #[inline]
+    fn check_print(keys: &mut Option<KeySet>, key: &str) -> Res<()> {
         if let Some(keys) = keys
             && !keys.insert(key)
         {
@@ -130,13 +154,57 @@ impl FieldEntries<'_, '_> {
         }
         Ok(())
     }
+
+    /// [`Halt::Repeat`] if the struct field name `key` was written already: the
+    /// names of a struct are `&'static str`s, so the few of one object are compared
+    /// directly (by address, then by text), with no fingerprint.
+    #[inline]
+    fn check_name(&mut self, key: &'static str) -> Res<()> {
+        if self.keys.is_none() {
+            return Ok(());
+        }
+        if self.spilled || self.names >= NAME_SCAN {
+            return self.check(key);
+        }
+        let names = &mut self.fields.out.scratch.names;
+        // A nested object that stopped early may have left its names above ours.
+        names.truncate(self.names_from + self.names);
+        if names[self.names_from..]
+            .iter()
+            .any(|name| same_name(name, key))
+        {
+            return Err(Halt::Repeat);
+        }
+        names.push(key);
+        self.names += 1;
+        Ok(())
+    }
+
+    /// Moves this object's struct field names into the fingerprint set.
+    #[inline(never)]
+    fn spill(&mut self) {
+        self.spilled = true;
+        let names = &mut self.fields.out.scratch.names;
+        let end = (self.names_from + self.names).min(names.len());
+        if let Some(keys) = &mut self.keys {
+            for name in &names[self.names_from..end] {
+                // The names are distinct; a shared fingerprint only means a later
+                // key with it is taken for a repeat (the slower, exact route).
+                keys.insert(name);
+            }
+        }
+        names.truncate(self.names_from);
+    }
 }
 
 impl MapVisit for FieldEntries<'_, '_> {
     type Ok = ();
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         key_into(k, &mut self.key)?;
-        Self::check(&mut self.keys, &self.key)
+        if !self.spilled {
+            self.spill();
+        }
+        Self::check_print(&mut self.keys, &self.key)
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;
@@ -145,7 +213,7 @@ impl MapVisit for FieldEntries<'_, '_> {
         f.out.write_at(pos, v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        Self::check(&mut self.keys, key)?;
+        self.check_name(key)?;
         let pos = self.fields.pos(key, self.n);
         self.n += 1;
         self.fields.out.write_at(pos, v)
@@ -154,6 +222,9 @@ impl MapVisit for FieldEntries<'_, '_> {
         if self.fields.item && self.n == 0 {
             self.fields.out.enc.w.empty_item(self.fields.depth);
         }
+        let scratch = &mut self.fields.out.scratch;
+        scratch.names.truncate(self.names_from);
+        scratch.keys.put(self.key);
         Ok(())
     }
 }

@@ -16,13 +16,74 @@
 use serde::Serialize;
 
 use super::super::adapter::{Halt, Res, visit};
-use super::super::analyze::{Field, Shape, array_head, count, first_value_shape, keyed_candidate};
+use super::super::analyze::{
+    ArrayHead, Field, Shape, array_head, count, first_value_shape, keyed_candidate,
+};
 use super::super::keys::KeySet;
 use super::lines::Items;
 use super::table::{KeyedRows, Rows};
 use super::{Out, Pos, check_len};
 use crate::encode::form::{ArrayForm, array_form, may_be_keyed};
-use crate::encode::line::syntax::write_header;
+use crate::encode::line::syntax::{write_field_group, write_header, write_header_bracket};
+
+/// Buffers and facts the one-pass writer carries from one container to the next, so
+/// that writing allocates (almost) only for the output.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// The length hint of the sequence last tried as an inline array: the array that
+    /// [`Out::array_in_one_pass`] is then asked to write.
+    pub(super) seq_hint: Option<usize>,
+    /// The field list of the last table written ([`LastTable`]).
+    table: Option<LastTable>,
+    /// The first row's cells while its field list is built.
+    cells: String,
+    /// The pending-key buffers of maps being written.
+    pub(super) keys: KeyBuffers,
+    /// The struct field names written so far by the objects being written, each
+    /// object's after its parent's (see `lines::FieldEntries`).
+    pub(super) names: Vec<&'static str>,
+}
+
+/// The field list of the last table written, with the nesting level of its rows and
+/// its text in the header (`{a,b}`). A table at that level whose first row has exactly
+/// these fields, keys in this order and values of these kinds (so that it would
+/// prescribe this very list) is written under it without building a new one.
+struct LastTable {
+    level: usize,
+    fields: Vec<Field>,
+    text: String,
+}
+
+/// Spare `String`s for the pending map keys of the maps being written (one per open
+/// map), handed out and taken back so that a map costs no allocation.
+#[derive(Default)]
+pub(crate) struct KeyBuffers(Vec<String>);
+
+impl KeyBuffers {
+    /// A buffer for one map's pending key.
+    #[inline]
+    pub(super) fn take(&mut self) -> String {
+        self.0.pop().unwrap_or_default()
+    }
+
+    /// Gives a buffer back once its map is written.
+    #[inline]
+    pub(super) fn put(&mut self, buffer: String) {
+        self.0.push(buffer);
+    }
+}
+
+/// What [`Out::table_like_last`] found.
+enum LikeLast {
+    /// The table is written.
+    Written,
+    /// The first row does not have exactly the last table's fields (or an error
+    /// stopped the attempt): the array's form is still to be decided.
+    FirstRowDiffers,
+    /// The first row has the last table's fields but a later row does not fit them:
+    /// the array is not a table.
+    NotATable,
+}
 
 impl Out<'_> {
     /// An array that is not one inline line, at `pos`, in one pass.
@@ -33,16 +94,50 @@ impl Out<'_> {
     ) -> Res<()> {
         let array_level = pos.level() + 1;
         let child_depth = pos.child_depth();
+        let hint = self.scratch.seq_hint.take();
         // An array that is not inline holds a non-primitive, so it is not empty.
         let may_be_table = array_form(pos.place(), 1, false) != ArrayForm::List;
-        let head = match array_head(v, array_level, self.max_depth, may_be_table, self.delimiter) {
+        let mut table_ruled_out = false;
+        if may_be_table
+            && let Some(len) = hint
+            && let Some(last) = self.scratch.table.take()
+        {
+            let tried = if last.level == array_level {
+                self.table_like_last(pos, v, len, &last)
+            } else {
+                LikeLast::FirstRowDiffers
+            };
+            self.scratch.table = Some(last);
+            match tried {
+                LikeLast::Written => return Ok(()),
+                LikeLast::NotATable => table_ruled_out = true,
+                LikeLast::FirstRowDiffers => {}
+            }
+        }
+        if table_ruled_out && let Some(len) = hint {
+            return self.list_in_one_pass(pos, v, len);
+        }
+        let cells = std::mem::take(&mut self.scratch.cells);
+        let head = array_head(
+            v,
+            array_level,
+            self.max_depth,
+            may_be_table,
+            self.delimiter,
+            cells,
+        );
+        let ArrayHead {
+            hint: head_hint,
+            first,
+            first_cells,
+        } = match head {
             Ok(head) => head,
             Err(Halt::Fallback) => return self.fallback(pos, v),
             Err(e) => return Err(e),
         };
         // The header is written with the length hint; a hint that was wrong is
         // corrected once the elements are counted (the text is all in memory).
-        let len = match head.hint {
+        let len = match hint.or(head_hint) {
             Some(n) => n,
             None => match count(v) {
                 Ok(n) => n,
@@ -50,30 +145,52 @@ impl Out<'_> {
                 Err(e) => return Err(e),
             },
         };
-        if let Some(Shape::Group(fields)) = &head.first {
+        if let Some(Shape::Group(fields)) = first {
             let mark = self.enc.w.mark();
             self.start_line(pos);
             let start = self.out().len();
-            self.header(pos.key(), len, false, Some(fields));
+            let delimiter = self.delimiter;
+            write_header_bracket(self.out(), pos.key(), len, false, delimiter);
+            let group_start = self.out().len();
+            write_field_group(self.out(), &fields, delimiter);
+            let group_end = self.out().len();
+            self.out().push(':');
             let end = self.out().len();
             // The first row's cells came with its template.
             self.enc.w.line(child_depth);
-            self.out().push_str(&head.first_cells);
+            self.out().push_str(&first_cells);
+            self.scratch.cells = first_cells;
             let rows = Rows {
                 out: self,
-                fields,
+                fields: &fields,
                 row_depth: child_depth,
                 level: array_level,
                 n: 0,
                 verified: false,
                 skip: 1,
+                exact_first: false,
             };
             match visit(v, rows) {
                 Ok(n) => {
                     self.enc.w.release(mark);
+                    // The field list's text, as just written, kept with it (in the
+                    // last one's buffer).
+                    let mut text = self
+                        .scratch
+                        .table
+                        .take()
+                        .map(|t| t.text)
+                        .unwrap_or_default();
+                    text.clear();
+                    text.push_str(&self.out()[group_start..group_end]);
                     if n != len {
-                        self.correct_header(start..end, pos.key(), n, Some(fields));
+                        self.correct_header(start..end, pos.key(), n, Some(&fields));
                     }
+                    self.scratch.table = Some(LastTable {
+                        level: array_level,
+                        fields,
+                        text,
+                    });
                     return Ok(());
                 }
                 Err(Halt::NoFit) => self.enc.w.rewind(mark),
@@ -82,15 +199,27 @@ impl Out<'_> {
                     return Err(e);
                 }
             }
+        } else {
+            self.scratch.cells = first_cells;
         }
+        self.list_in_one_pass(pos, v, len)
+    }
+
+    /// The array `v` at `pos` as an expanded list; `len` is the length hint.
+    fn list_in_one_pass<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        len: usize,
+    ) -> Res<()> {
         self.start_line(pos);
         let start = self.out().len();
         self.header(pos.key(), len, false, None);
         let end = self.out().len();
         let items = Items {
             out: self,
-            depth: child_depth,
-            level: array_level,
+            depth: pos.child_depth(),
+            level: pos.level() + 1,
             n: 0,
         };
         let n = visit(v, items)?;
@@ -98,6 +227,55 @@ impl Out<'_> {
             self.correct_header(start..end, pos.key(), n, None);
         }
         Ok(())
+    }
+
+    /// Writes the array `v` at `pos` as a table under `fields`, the field list of the
+    /// last table, if its first row has exactly those fields (and so would prescribe
+    /// them) and the others fit; `len` is the serializer's length hint. Nothing is
+    /// written unless it answers [`LikeLast::Written`]; any error answers
+    /// [`LikeLast::FirstRowDiffers`], so that the usual route decides and reports it.
+    fn table_like_last<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        len: usize,
+        last: &LastTable,
+    ) -> LikeLast {
+        let fields = &last.fields[..];
+        let mark = self.enc.w.mark();
+        self.start_line(pos);
+        let start = self.out().len();
+        let delimiter = self.delimiter;
+        write_header_bracket(self.out(), pos.key(), len, false, delimiter);
+        self.out().push_str(&last.text);
+        self.out().push(':');
+        let end = self.out().len();
+        let rows = Rows {
+            out: self,
+            fields,
+            row_depth: pos.child_depth(),
+            level: pos.level() + 1,
+            n: 0,
+            verified: false,
+            skip: 0,
+            exact_first: true,
+        };
+        let tried = visit(v, rows);
+        if let Ok(n) = tried
+            && n > 0
+        {
+            self.enc.w.release(mark);
+            if n != len {
+                self.correct_header(start..end, pos.key(), n, Some(fields));
+            }
+            return LikeLast::Written;
+        }
+        self.enc.w.rewind(mark);
+        match tried {
+            // A later row does not fit the list its first row prescribes.
+            Err(Halt::NoFit) => LikeLast::NotATable,
+            _ => LikeLast::FirstRowDiffers,
+        }
     }
 
     /// Rewrites the array header at `range` with the length `n`.
@@ -144,6 +322,7 @@ impl Out<'_> {
             && let Some(len) = keyed_candidate(v, object_level, self.max_depth)?
             && let Shape::Group(fields) = first_value_shape(v, object_level, self.max_depth)?
         {
+            let key = self.scratch.keys.take();
             let mark = self.enc.w.mark();
             self.start_line(pos);
             self.header(pos.key(), len, true, Some(&fields));
@@ -152,7 +331,7 @@ impl Out<'_> {
                 fields: &fields,
                 row_depth: pos.child_depth(),
                 level: object_level,
-                key: String::new(),
+                key,
                 n: 0,
                 verified: false,
                 keys: Some(KeySet::default()),

@@ -24,6 +24,10 @@ pub(super) struct Rows<'a, 'w, 'f> {
     pub(super) verified: bool,
     /// Leading rows already written (by the look-ahead), counted but not written.
     pub(super) skip: usize,
+    /// Whether the first row must fit the field list as it stands, keys in order
+    /// (the list was not built from it): any other first row stops the table with
+    /// [`Halt::Reorder`].
+    pub(super) exact_first: bool,
 }
 
 /// A row that does not fit is [`Halt::NoFit`], unless the look-ahead found it to
@@ -51,7 +55,12 @@ impl SeqVisit for Rows<'_, '_, '_> {
             return Ok(());
         }
         self.out.enc.w.line(self.row_depth);
-        row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
+        if self.exact_first && self.n == 0 {
+            // Whatever stops the first row says only that it differs.
+            cells(self.out, v, self.fields, self.level).map_err(|_| Halt::Reorder)?;
+        } else {
+            row(self.out, v, self.fields, self.level).map_err(|e| misfit(e, self.verified))?;
+        }
         self.n += 1;
         Ok(())
     }
@@ -60,12 +69,14 @@ impl SeqVisit for Rows<'_, '_, '_> {
     }
 }
 
-/// Writes the cells of one row (the line is started); a row whose keys come out of
-/// order, or that does not fit as serialized, is written again from a `Value`
-/// (whose map keeps the last of repeated keys); [`Halt::NoFit`] if that does not
-/// fit either.
-fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level: usize) -> Res<()> {
-    let start = out.out().len();
+/// Writes the cells of one row whose keys come in the order of `fields` (the line
+/// is started): [`Halt::Reorder`] or [`Halt::NoFit`] if they do not.
+fn cells<T: Serialize + ?Sized>(
+    out: &mut Out<'_>,
+    v: &T,
+    fields: &[Field],
+    level: usize,
+) -> Res<()> {
     let mut first = true;
     let cells = RowCells {
         out,
@@ -73,7 +84,16 @@ fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level:
         level,
         first: &mut first,
     };
-    match visit(v, cells) {
+    visit(v, cells)
+}
+
+/// Writes the cells of one row (the line is started); a row whose keys come out of
+/// order, or that does not fit as serialized, is written again from a `Value`
+/// (whose map keeps the last of repeated keys); [`Halt::NoFit`] if that does not
+/// fit either.
+fn row<T: Serialize + ?Sized>(out: &mut Out<'_>, v: &T, fields: &[Field], level: usize) -> Res<()> {
+    let start = out.out().len();
+    match cells(out, v, fields, level) {
         Err(Halt::Reorder | Halt::NoFit) => {
             out.out().truncate(start);
             out.value_row(v, fields, level)
@@ -148,6 +168,7 @@ impl MapVisit for KeyedRows<'_, '_, '_> {
         self.entry(key, v)
     }
     fn end(self) -> Res<usize> {
+        self.out.scratch.keys.put(self.key);
         Ok(self.n)
     }
 }
