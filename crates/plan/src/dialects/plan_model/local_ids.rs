@@ -213,33 +213,30 @@ fn digits(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Each task's dependencies as its row's cell names them, when every one reads back
+/// Task `i`'s dependencies as its row's cell names them, when every one reads back
 /// (see [`list_cells`]): a task's by id within its group; a subtask's siblings by
 /// their number (plain digits), other tasks by id within the group (not plain digits).
-fn dep_lists<'a>(plan: &'a Plan, shape: &Shape<'_>) -> Option<Vec<Option<Vec<&'a str>>>> {
-    let mut out = Vec::with_capacity(plan.tasks.len());
-    for (i, t) in plan.tasks.iter().enumerate() {
-        let Some(deps) = &t.dependencies else {
-            out.push(None);
-            continue;
+fn dep_items<'a>(
+    plan: &'a Plan,
+    shape: &Shape<'_>,
+    i: usize,
+    deps: &'a [String],
+) -> Option<Vec<&'a str>> {
+    let mut items = Vec::with_capacity(deps.len());
+    for d in deps {
+        let item = match shape.parent[i] {
+            Some(p) => match child_local(d, &plan.tasks[p].id).filter(|l| digits(l)) {
+                Some(l) => l,
+                None => shape.scoped_of(i, d).filter(|s| !digits(s))?,
+            },
+            None => shape.scoped_of(i, d)?,
         };
-        let mut items = Vec::with_capacity(deps.len());
-        for d in deps {
-            let item = match shape.parent[i] {
-                Some(p) => match child_local(d, &plan.tasks[p].id).filter(|l| digits(l)) {
-                    Some(l) => l,
-                    None => shape.scoped_of(i, d).filter(|s| !digits(s))?,
-                },
-                None => shape.scoped_of(i, d)?,
-            };
-            if !list_cells::fits(item) {
-                return None;
-            }
-            items.push(item);
+        if !list_cells::fits(item) {
+            return None;
         }
-        out.push(Some(items));
+        items.push(item);
     }
-    Some(out)
+    Some(items)
 }
 
 /// Rewrites the flat tree `out` (whose `tasks` rows are `plan`'s tasks in order, extra
@@ -260,12 +257,30 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
     {
         return false;
     }
-    let dep_cells = dep_lists(plan, &shape).and_then(|lists| {
-        let lists: Vec<Option<&[&str]>> = lists.iter().map(Option::as_deref).collect();
-        list_cells::some_item(&lists).then(|| list_cells::cells(&lists))
-    });
-    let cells = dep_cells.is_some();
-    if let Some(c) = dep_cells {
+    // Each task's dependency cell; a task whose dependencies a cell cannot say has a
+    // `null` cell and its rows in the edge tables.
+    let items: Vec<Option<Option<Vec<&str>>>> = plan
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Some(dep_items(plan, &shape, i, t.dependencies.as_deref()?)))
+        .collect();
+    let lists: Vec<Option<&[&str]>> = items
+        .iter()
+        .map(|l| l.as_ref().map(|l| l.as_deref().unwrap_or_default()))
+        .collect();
+    let cells = list_cells::some_item(&lists);
+    let edge_row: Vec<bool> = items
+        .iter()
+        .map(|l| !cells || matches!(l, Some(None)))
+        .collect();
+    if cells {
+        let mut c = list_cells::cells(&lists);
+        for (cell, edges) in c.iter_mut().zip(&edge_row) {
+            if *edges {
+                *cell = Value::Null;
+            }
+        }
         list_cells::put(out, "tasks", DEPENDENCIES, c);
     }
     let Some(Value::Array(rows)) = out.get_mut("tasks") else {
@@ -304,7 +319,7 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
     for (i, t) in plan.tasks.iter().enumerate() {
         let group = shape.run_of.as_ref().map(|r| r[i]);
         let mut n_deps = 0;
-        for d in t.dependencies.iter().flatten().filter(|_| !cells) {
+        for d in t.dependencies.iter().flatten().filter(|_| edge_row[i]) {
             let on = shape.scoped_of(i, d).unwrap_or_default();
             let mut e = Map::new();
             match shape.parent[i] {
@@ -335,11 +350,12 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
                 c[3] += t
                     .dependencies
                     .as_ref()
-                    .filter(|_| !cells)
+                    .filter(|_| edge_row[i])
                     .map_or(0, Vec::len);
             }
         }
     }
+    let edge_tables = !cells || !deps.is_empty() || !sub_deps.is_empty();
     // The tables where the flat form has its tasks and its deps.
     for (k, v) in std::mem::take(out) {
         match k.as_str() {
@@ -375,7 +391,7 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
             };
             row.insert(SIZE.into(), Value::from(counts[g][0]));
             if prefixed {
-                let tables = if cells { 1 } else { 3 };
+                let tables = if edge_tables { 3 } else { 1 };
                 let keys = [SUBTASKS, DEPS, SUBTASK_DEPS].into_iter().take(tables);
                 for (k, n) in keys.zip(&counts[g][1..]) {
                     row.insert(k.into(), Value::from(*n));
