@@ -15,7 +15,7 @@
 //!
 //! A task's `requirements` (labels in another document, Kiro's `_Requirements: 1.1_`)
 //! are one cell of its row instead of an edge table, joined by `,`, where every item
-//! reads back from it ([`list_cells`]).
+//! reads back from it (`list_cells`).
 
 mod derivable;
 mod extra_columns;
