@@ -225,7 +225,7 @@ fn number(v: Option<&Value>) -> Option<Number> {
 }
 
 /// A list field: a list, or a count (filled from the edge table), or absent.
-fn list(v: Option<&Value>) -> Option<Vec<String>> {
+pub(super) fn list(v: Option<&Value>) -> Option<Vec<String>> {
     match v? {
         Value::Array(a) => Some(
             a.iter()

@@ -106,14 +106,7 @@ pub(super) fn read(v: Option<&Value>) -> Option<Vec<String>> {
     match v? {
         Value::String(s) if s.trim().is_empty() => Some(Vec::new()),
         Value::String(s) => Some(s.split(SEPARATOR).map(|i| i.trim().to_owned()).collect()),
-        Value::Array(a) => Some(
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-        ),
-        Value::Number(_) => Some(Vec::new()),
-        _ => None,
+        _ => super::flat::list(v),
     }
 }
 
