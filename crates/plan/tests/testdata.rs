@@ -1011,7 +1011,8 @@ fn task_master_files_read_as_a_user_expects() {
         l.plan.task("30").unwrap().dependencies.as_deref(),
         Some(&["29.1".to_owned(), "setup-sync".to_owned()][..])
     );
-    // The plan model's TOON is tables: tasks, deps.
+    // The plan model's TOON is tables: tasks, each with its dependencies in one cell (a
+    // single one in plain digits a bare number: the column is declared a list).
     let toon = toon_plan::convert(
         &load(&root().join("taskmaster/valid/legacy-basic.json")).plan,
         DialectId::PLAN,
@@ -1023,7 +1024,7 @@ fn task_master_files_read_as_a_user_expects() {
     .unwrap();
     assert!(
         toon.text.contains(
-            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
+            "every_task_has[1]: dependencies\nlist_columns[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
         ),
         "{}",
         toon.text
@@ -1171,4 +1172,68 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
         let out = toon_plan::convert(&back.plan, to, &Default::default());
         assert!(out.is_ok(), "{to}: {:?}", out.err());
     }
+}
+
+/// A Task Master file whose tasks carry lists of their own (`modules`, a subtask's
+/// `files`): each list is one cell of its row, the columns named in `list_columns`;
+/// a row whose list a cell cannot hold (an item with a comma or a space at an end)
+/// keeps its extra fields in `task_extra`. The plan model's JSON (the same tree) and
+/// TOON read back as the plan, and the file comes back byte for byte.
+#[test]
+fn task_master_list_fields_are_cells_of_declared_list_columns() {
+    let path = root().join("taskmaster/valid/list-extras.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let l = load(&path);
+    let convert = |format| {
+        let options = toon_plan::ConvertOptions {
+            format: Some(format),
+            ..Default::default()
+        };
+        toon_plan::convert(&l.plan, DialectId::PLAN, &options)
+            .unwrap()
+            .text
+    };
+    let toon = convert(Format::Toon);
+    assert!(
+        toon.contains("\nlist_columns[3]: dependencies,modules,files\ntasks[5]{"),
+        "{toon}"
+    );
+    assert!(
+        toon.contains(",high,10,database,foundation\n")
+            && toon.contains(",12,\"integrations,messaging\",core\n"),
+        "{toon}"
+    );
+    assert!(
+        toon.contains(",2,\"main.py,app/__init__.py,app/api/__init__.py\"\n")
+            && toon.contains(",Fixtures for local runs,pending,\"Nothing yet: the fixtures come with the admin API\",1,\"\"\n"),
+        "{toon}"
+    );
+    // The rows whose lists cannot be cells.
+    let extra = toon.split("\ntask_extra:\n").nth(1).unwrap();
+    assert!(
+        extra.contains("files[1]: \"app/services/status, receipts.py\"")
+            && extra.contains("modules[2]: api,\" admin\""),
+        "{toon}"
+    );
+    for format in [Format::Toon, Format::Json] {
+        let out = convert(format);
+        let back =
+            toon_plan::read(&out, &toon_plan::ReadOptions::dialect(DialectId::PLAN)).unwrap();
+        assert_eq!(back.plan, l.plan, "{format}");
+        let file =
+            toon_plan::convert(&back.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+        assert_eq!(file.text, text, "{format}");
+    }
+    // Without the declaration the cells are text.
+    let undeclared = toon.replace("list_columns[3]: dependencies,modules,files\n", "");
+    let back = toon_plan::read(
+        &undeclared,
+        &toon_plan::ReadOptions::dialect(DialectId::PLAN),
+    )
+    .unwrap();
+    let task = back.plan.task("2").unwrap();
+    assert_eq!(
+        task.extra.get("modules"),
+        Some(&serde_json::json!("database"))
+    );
 }

@@ -2,14 +2,19 @@
 //! of the `task_extra` map (which repeats each task's id and each key): a Task Master
 //! file's `updatedAt`, `complexity`, `estimatedHours`. A column is any key the task
 //! table does not name; its cell is the field's value, `null` where the task has none.
-//! The reader puts a task's column values first in its extra fields, then the map's, so
-//! a key becomes a column only where that keeps each task's order of extra fields.
+//! A field that is a list in every task that has it (`files`, `modules`) is a column
+//! whose cells are lists ([`list_cells`]: the items joined by `,`), named in the
+//! document's `list_columns`; a task whose list a cell cannot hold keeps its extra
+//! fields in the map. The reader puts a task's column values first in its extra
+//! fields, then the map's, so a key becomes a column only where that keeps each task's
+//! order of extra fields.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
 use super::keys::TASK_EXTRA;
+use super::list_cells;
 use super::table;
 use crate::model::{Extra, Plan, Task};
 
@@ -23,16 +28,44 @@ fn is_task_field(key: &str) -> bool {
     table::TASK.field(key).is_some()
 }
 
+/// The extra fields of `tasks` that are lists wherever a task has them: their columns
+/// are lists, in every table alike.
+pub(super) fn list_keys<'a>(tasks: impl IntoIterator<Item = &'a Task>) -> HashSet<&'a str> {
+    let mut lists = HashSet::new();
+    let mut other = HashSet::new();
+    for t in tasks {
+        for (k, v) in &t.extra {
+            match v {
+                Value::Array(_) => lists.insert(k.as_str()),
+                _ => other.insert(k.as_str()),
+            };
+        }
+    }
+    lists.retain(|k| !other.contains(k) && !is_task_field(k));
+    lists
+}
+
+/// A list of strings as a cell, when each item reads back from it.
+fn list_cell(v: &Value) -> Option<Value> {
+    let items = v
+        .as_array()?
+        .iter()
+        .map(|i| i.as_str().filter(|i| list_cells::fits(i)))
+        .collect::<Option<Vec<&str>>>()?;
+    Some(list_cells::cell(&items, true))
+}
+
 /// The extra fields to write as columns, in column order: keys that at least a third of the
-/// tasks have, each always a cell, ordered as the tasks order them (where they agree).
-fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
+/// tasks have, each always a cell (or, for `lists`, always a list), ordered as the tasks
+/// order them (where they agree).
+fn columns<'a>(tasks: &[&'a Task], lists: &HashSet<&str>) -> Vec<&'a str> {
     let n = tasks.len();
     let mut order: Vec<&str> = Vec::new();
     let mut count: Vec<usize> = Vec::new();
     let mut refused: HashSet<&str> = HashSet::new();
     for t in tasks {
         for (k, v) in &t.extra {
-            if !is_cell(v) || is_task_field(k) {
+            if !(is_cell(v) || lists.contains(k.as_str())) || is_task_field(k) {
                 refused.insert(k.as_str());
             }
             match order.iter().position(|o| o == k) {
@@ -77,32 +110,44 @@ fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
     out
 }
 
-/// Whether task `t`'s fields in `cols` come first among its extra fields, in column
-/// order: then they are written as cells, else all its extra fields stay in the map.
-fn fits(extra: &Extra, cols: &[&str]) -> bool {
+/// Task `t`'s cells for the columns `cols`, when its fields in `cols` come first among
+/// its extra fields, in column order, and each list among them can be a cell; else
+/// (`None`) all its extra fields stay in the map.
+fn row_cells(extra: &Extra, cols: &[&str], lists: &HashSet<&str>) -> Option<Vec<Value>> {
     let mut last = None;
     let mut past = false;
     for k in extra.keys() {
         match cols.iter().position(|c| c == k) {
             Some(i) if !past && last.is_none_or(|l| i > l) => last = Some(i),
-            Some(_) => return false,
+            Some(_) => return None,
             None => past = true,
         }
     }
-    true
+    let cell = |c: &&str| match extra.get(*c) {
+        None => Some(Value::Null),
+        Some(v) if lists.contains(c) => list_cell(v),
+        Some(v) => Some(v.clone()),
+    };
+    cols.iter().map(cell).collect()
 }
 
 /// Moves the extra fields [`columns`] chooses from the `task_extra` map of a flat tree
 /// (`out`, whose `tasks` rows are `plan`'s tasks in order) into columns of its rows.
 pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>) {
     let tasks: Vec<&Task> = plan.tasks.iter().collect();
-    lift_rows(&tasks, out, "tasks");
+    lift_rows(&tasks, out, "tasks", &list_keys(&plan.tasks));
 }
 
 /// [`lift`] for the rows of one table of `out` (`table`: `tasks` or `subtasks`), which
-/// are `tasks` in order.
-pub(super) fn lift_rows(tasks: &[&Task], out: &mut Map<String, Value>, table: &str) {
-    let cols = columns(tasks);
+/// are `tasks` in order; `lists` are the plan's extra fields that are lists
+/// ([`list_keys`]).
+pub(super) fn lift_rows(
+    tasks: &[&Task],
+    out: &mut Map<String, Value>,
+    table: &str,
+    lists: &HashSet<&str>,
+) {
+    let cols = columns(tasks, lists);
     if cols.is_empty() {
         return;
     }
@@ -114,16 +159,19 @@ pub(super) fn lift_rows(tasks: &[&Task], out: &mut Map<String, Value>, table: &s
     }
     let mut lifted = HashSet::new();
     for (row, t) in rows.iter_mut().zip(tasks) {
-        let fits = fits(&t.extra, &cols);
-        if fits && !t.extra.is_empty() {
+        let cells = row_cells(&t.extra, &cols, lists);
+        if cells.is_some() && !t.extra.is_empty() {
             lifted.insert(t.id.as_str());
         }
         if let Value::Object(row) = row {
-            for c in &cols {
-                let cell = t.extra.get(*c).filter(|_| fits);
-                row.insert((*c).to_owned(), cell.cloned().unwrap_or(Value::Null));
+            let cells = cells.unwrap_or_else(|| vec![Value::Null; cols.len()]);
+            for (c, cell) in cols.iter().zip(cells) {
+                row.insert((*c).to_owned(), cell);
             }
         }
+    }
+    for c in cols.iter().filter(|c| lists.contains(*c)) {
+        list_cells::declare(out, c);
     }
     if let Some(Value::Object(map)) = out.get_mut(TASK_EXTRA) {
         for (id, x) in map.iter_mut() {
@@ -143,11 +191,24 @@ pub(super) fn lift_rows(tasks: &[&Task], out: &mut Map<String, Value>, table: &s
 }
 
 /// A task row's extra fields written as columns: its keys the task table does not name,
-/// those whose value is not `null`, in column order.
-pub(super) fn of_row(row: &Map<String, Value>) -> Extra {
+/// those whose value is not `null`, in column order; a cell of a column in `lists` (the
+/// document's `list_columns`) as its list.
+pub(super) fn of_row(row: &Map<String, Value>, lists: &[String]) -> Extra {
     row.iter()
         .filter(|(k, v)| !v.is_null() && !is_task_field(k))
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .map(|(k, v)| {
+            let list = lists
+                .iter()
+                .any(|l| l == k)
+                .then(|| list_cells::read(Some(v), true))
+                .flatten()
+                .filter(|_| is_cell(v));
+            let v = match list {
+                Some(items) => items.into_iter().map(Value::String).collect(),
+                None => v.clone(),
+            };
+            (k.clone(), v)
+        })
         .collect()
 }
 

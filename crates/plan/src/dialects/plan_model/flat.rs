@@ -10,8 +10,9 @@ use super::derivable::{
     give_title_ids, leave_out_body_tasks, leave_out_task_lines, leave_out_title_ids,
     restore_task_lines, take_body_tasks,
 };
-use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, PARAMS, TASK_EXTRA, TASK_LISTS};
-use super::local_ids::{self, id_text};
+use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, LIST_COLUMNS, PARAMS, TASK_EXTRA, TASK_LISTS};
+use super::list_cells::id_text;
+use super::local_ids;
 use super::{extra_columns, group_runs, list_cells};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
@@ -285,6 +286,8 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         }
     }
     let every_task_has = f.strings(EVERY_TASK_HAS).unwrap_or_default();
+    let list_columns = f.strings(LIST_COLUMNS).unwrap_or_default();
+    let declared = |k: &str| list_columns.iter().any(|c| c == k);
     let params = f.object(PARAMS).unwrap_or_default();
     let task_extra = f.object(TASK_EXTRA).unwrap_or_default();
     let group_extra = f.object("group_extra").unwrap_or_default();
@@ -313,7 +316,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 title: text(t.get("title")),
                 description: text(t.get("description")),
                 status: text(t.get("status")),
-                dependencies: list_cells::read(t.get("dependencies")),
+                dependencies: list_cells::read(t.get("dependencies"), declared("dependencies")),
                 executor: text(t.get("executor")),
                 tool: text(t.get("tool")),
                 tools: list(t.get("tools")),
@@ -333,8 +336,8 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 priority: text(t.get("priority")),
                 details: text(t.get("details")),
                 test_strategy: text(t.get("test_strategy")),
-                requirements: list_cells::read(t.get("requirements")),
-                extra: extra_columns::of_row(t)
+                requirements: list_cells::read(t.get("requirements"), declared("requirements")),
+                extra: extra_columns::of_row(t, &list_columns)
                     .into_iter()
                     .chain(extra_of(t.get("extra")))
                     .collect(),

@@ -22,3 +22,7 @@ pub(super) const TASK_EXTRA: &str = "task_extra";
 /// The list fields every task has (some of them empty), named once rather than given
 /// as a count column of the tasks table.
 pub(super) const EVERY_TASK_HAS: &str = "every_task_has";
+/// The columns of the tasks and subtasks tables whose cells are lists (the items joined
+/// by `,`, a number one item): extra fields that are lists, and `dependencies` or
+/// `requirements` when a cell of theirs is a bare number.
+pub(super) const LIST_COLUMNS: &str = "list_columns";

@@ -1,18 +1,26 @@
-//! A task's list fields ([`CELL_LISTS`]: `dependencies`, `requirements`) as one cell of
-//! its row each, the items joined by `,` (`"1.1,1.2,2.3"`), rather than as rows of an
-//! edge table, which repeat the task's id once per item: a Kiro task names several
-//! requirements of its spec (`_Requirements: 1.1, 1.2, 2.3_`), a Task Master task
-//! several dependencies, and as edge rows they cost more tokens than the source.
-//! With local ids ([`super::local_ids`]) the dependency cells hold the ids as the
-//! `deps` and `subtask_deps` rows would.
+//! A task's list fields ([`CELL_LISTS`]: `dependencies`, `requirements`) and its extra
+//! fields that are lists of strings (a Task Master task's `files`, `modules`) as one
+//! cell of its row each, the items joined by `,` (`"1.1,1.2,2.3"`), rather than as rows
+//! of an edge table or entries of the `task_extra` map, which repeat the task's id once
+//! per item or per task: a Kiro task names several requirements of its spec
+//! (`_Requirements: 1.1, 1.2, 2.3_`), a Task Master task several dependencies, and as
+//! edge rows they cost more tokens than the source. With local ids
+//! ([`super::local_ids`]) the dependency cells hold the ids as the `deps` and
+//! `subtask_deps` rows would.
 //!
-//! The cell is written only when every task's list reads back from it exactly: each
-//! item is non-empty, holds no `,` and neither starts nor ends with white space. A task
-//! without the field has a `null` cell, one with an empty list `""`. Otherwise the plan
-//! keeps the edge table ([`super::flat`]'s rows and counts).
+//! A list is a cell only where it reads back from it exactly: each item is non-empty,
+//! holds no `,` and neither starts nor ends with white space; a row whose list cannot
+//! be a cell keeps its items where the plan would have them without cells (edge rows,
+//! the `task_extra` map). A task without the field has a `null` cell, one with an empty
+//! list `""`. The document names the columns whose cells are lists in `list_columns`
+//! ([`LIST_COLUMNS`]); in those a number is a list of one item (`1`: `["1"]`), so a
+//! one-item list in plain digits is written as that number, unquoted. Without the
+//! declaration a number in `dependencies` or `requirements` is a count (the items in
+//! the edge table).
 
 use serde_json::{Map, Value};
 
+use super::keys::LIST_COLUMNS;
 use crate::model::{Plan, Task};
 
 /// What separates the items in a cell.
@@ -38,18 +46,65 @@ pub(super) fn fits(item: &str) -> bool {
     !item.is_empty() && !item.contains(SEPARATOR) && item.trim() == item
 }
 
-/// Each task's list as a cell: its items joined by `,`, `null` for no list. An empty
-/// list is `""`, or `null` when every task has the list (then `every_task_has` names it).
-pub(super) fn cells<S: AsRef<str>>(lists: &[Option<&[S]>]) -> Vec<Value> {
-    let every = lists.iter().all(Option::is_some);
-    let cell = |l: &Option<&[S]>| match l {
-        Some(l) if !(every && l.is_empty()) => {
-            let items: Vec<&str> = l.iter().map(AsRef::as_ref).collect();
+/// A text as a cell: a number when it is plain digits (at most 15, so that any decoder
+/// keeps it exactly: a JavaScript number holds 15 digits), else a string.
+pub(super) fn scalar(s: &str) -> Value {
+    if plain_digits(s)
+        && let Ok(n) = s.parse::<u64>()
+    {
+        return Value::from(n);
+    }
+    Value::String(s.to_owned())
+}
+
+/// Whether a text is a number in plain digits that every decoder keeps exactly (see
+/// [`scalar`]).
+fn plain_digits(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 15
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && (s == "0" || !s.starts_with('0'))
+}
+
+/// The text of a scalar cell: a string, or a number's JSON text.
+pub(super) fn id_text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// One list as a cell: its items joined by `,` (`""` for none); in a declared column
+/// (`numbers`) a single item in plain digits is that number.
+pub(super) fn cell<S: AsRef<str>>(items: &[S], numbers: bool) -> Value {
+    match items {
+        [one] if numbers && plain_digits(one.as_ref()) => scalar(one.as_ref()),
+        _ => {
+            let items: Vec<&str> = items.iter().map(AsRef::as_ref).collect();
             Value::String(items.join(SEPARATOR))
         }
+    }
+}
+
+/// Whether some list would be written as a number (a single item in plain digits):
+/// then its column is worth declaring.
+pub(super) fn some_number<S: AsRef<str>>(lists: &[Option<&[S]>]) -> bool {
+    lists
+        .iter()
+        .flatten()
+        .any(|l| matches!(l, [one] if plain_digits(one.as_ref())))
+}
+
+/// Each task's list as a cell ([`cell`]), `null` for no list. An empty list is `""`,
+/// or `null` when every task has the list (then `every_task_has` names it).
+pub(super) fn cells<S: AsRef<str>>(lists: &[Option<&[S]>], numbers: bool) -> Vec<Value> {
+    let every = lists.iter().all(Option::is_some);
+    let one = |l: &Option<&[S]>| match l {
+        Some(l) if !(every && l.is_empty()) => cell(l, numbers),
         _ => Value::Null,
     };
-    lists.iter().map(cell).collect()
+    lists.iter().map(one).collect()
 }
 
 /// Whether a field is worth its cells: some task's list has an item.
@@ -69,23 +124,38 @@ pub(super) fn put(out: &mut Map<String, Value>, table: &str, key: &str, cells: V
     }
 }
 
+/// Names `key` in the document's `list_columns` (placed before the tasks table).
+pub(super) fn declare(out: &mut Map<String, Value>, key: &str) {
+    if !out.contains_key(LIST_COLUMNS) {
+        let at = out.keys().position(|k| k == "tasks").unwrap_or(out.len());
+        out.shift_insert(at, LIST_COLUMNS.into(), Value::Array(Vec::new()));
+    }
+    if let Some(Value::Array(keys)) = out.get_mut(LIST_COLUMNS)
+        && !keys.iter().any(|k| k == key)
+    {
+        keys.push(Value::String(key.to_owned()));
+    }
+}
+
+/// The columns a document declares as lists.
+pub(super) fn declared(obj: &Map<String, Value>) -> Vec<String> {
+    super::flat::list(obj.get(LIST_COLUMNS)).unwrap_or_default()
+}
+
 /// Writes each of [`CELL_LISTS`] as a column of the `tasks` rows (which are `plan`'s
-/// tasks in order) and leaves out its edge table, when every task's list fits in a cell
-/// and some task has one. With `local_ids`, dependencies are left to
+/// tasks in order) where some task's list has an item: each list that fits as a cell,
+/// the others (`null` cells) as rows of the edge table, which is left out when no row
+/// is left in it. With `local_ids`, dependencies are left to
 /// [`super::local_ids::split`].
 pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
     for (key, edges, list) in CELL_LISTS {
         if local_ids && *key == DEPENDENCIES {
             continue;
         }
-        let lists: Vec<Option<&[String]>> = plan.tasks.iter().map(list).collect();
-        if !some_item(&lists)
-            || lists
-                .iter()
-                .flatten()
-                .flat_map(|l| l.iter())
-                .any(|i| !fits(i))
-        {
+        let all: Vec<Option<&[String]>> = plan.tasks.iter().map(list).collect();
+        let fitting = |l: &Option<&[String]>| l.is_none_or(|l| l.iter().all(|i| fits(i)));
+        let lists: Vec<Option<&[String]>> = all.iter().map(|l| l.filter(|_| fitting(l))).collect();
+        if !some_item(&lists) {
             continue;
         }
         let Some(Value::Array(rows)) = out.get("tasks") else {
@@ -94,18 +164,50 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
         if rows.len() != lists.len() {
             continue;
         }
-        put(out, "tasks", key, cells(&lists));
-        out.shift_remove(*edges);
+        // Ids of the tasks whose items stay edge rows.
+        let kept: Vec<&str> = plan
+            .tasks
+            .iter()
+            .zip(&all)
+            .filter(|(_, l)| !fitting(l))
+            .map(|(t, _)| t.id.as_str())
+            .collect();
+        let numbers = some_number(&lists);
+        let mut c = cells(&lists, numbers);
+        if lists.iter().any(Option::is_none) && all.iter().all(Option::is_some) {
+            // Every task has the list (`every_task_has`): only a kept list is `null`.
+            for (cell, l) in c.iter_mut().zip(&all) {
+                if l.is_some_and(<[String]>::is_empty) {
+                    *cell = Value::Null;
+                }
+            }
+        }
+        put(out, "tasks", key, c);
+        if numbers {
+            declare(out, key);
+        }
+        match out.get_mut(*edges) {
+            Some(Value::Array(rows)) if !kept.is_empty() => rows.retain(|r| {
+                r.get("task")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| kept.contains(&t))
+            }),
+            _ => {
+                out.shift_remove(*edges);
+            }
+        }
     }
 }
 
 /// A list field's value in a row: a cell is split at each `,` and each item trimmed
-/// (`""` is an empty list); a list is its strings; a count (the items in the edge table)
-/// an empty list the edge table fills.
-pub(super) fn read(v: Option<&Value>) -> Option<Vec<String>> {
+/// (`""` is an empty list); in a declared column (`declared`) a number is its one
+/// item; a list is its strings; otherwise a number (a count, the items in the edge
+/// table) is an empty list the edge table fills.
+pub(super) fn read(v: Option<&Value>, declared: bool) -> Option<Vec<String>> {
     match v? {
         Value::String(s) if s.trim().is_empty() => Some(Vec::new()),
         Value::String(s) => Some(s.split(SEPARATOR).map(|i| i.trim().to_owned()).collect()),
+        Value::Number(n) if declared => Some(vec![n.to_string()]),
         _ => super::flat::list(v),
     }
 }
@@ -152,15 +254,20 @@ mod tests {
     }
 
     #[test]
-    fn a_list_a_cell_cannot_hold_keeps_the_edge_table() {
+    fn a_list_a_cell_cannot_hold_keeps_its_edge_rows_and_the_others_their_cells() {
         for odd in ["1, 2", " 1.1", "2.3 ", ""] {
-            let p = plan(&[Some(&["1.1", odd]), Some(&[])]);
+            let p = plan(&[Some(&["1.1", odd]), Some(&[]), Some(&["3.1", "3.2"])]);
             let tree = flat::to_flat_tree(&p);
-            assert_eq!(
-                tree["requirements"].as_array().map(Vec::len),
-                Some(2),
-                "{odd:?}: {tree:#}"
-            );
+            let rows = tree["requirements"].as_array().expect("an edge table");
+            assert_eq!(rows.len(), 2, "{odd:?}: {tree:#}");
+            assert!(rows.iter().all(|r| r["task"] == "1.1"), "{odd:?}: {tree:#}");
+            let cells: Vec<&Value> = tree["tasks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| &r["requirements"])
+                .collect();
+            assert_eq!(cells, [&Value::Null, &Value::Null, &Value::from("3.1,3.2")]);
             // `[]` stays apart from no list.
             let back = flat::from_tree(tree.as_object().expect("an object"));
             assert_eq!(back.tasks, p.tasks, "{odd:?}");
@@ -168,14 +275,48 @@ mod tests {
     }
 
     #[test]
+    fn a_one_item_list_in_plain_digits_is_a_number_in_a_declared_column() {
+        let p = plan(&[Some(&["7"]), Some(&["1", "2"]), Some(&["07"]), None]);
+        let tree = flat::to_flat_tree(&p);
+        assert_eq!(tree["list_columns"], serde_json::json!(["requirements"]));
+        let cells: Vec<&Value> = tree["tasks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| &r["requirements"])
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                &Value::from(7),
+                &Value::from("1,2"),
+                &Value::from("07"),
+                &Value::Null
+            ]
+        );
+        let back = flat::from_tree(tree.as_object().expect("an object"));
+        assert_eq!(back.tasks, p.tasks);
+        // Without a one-item number there is nothing to declare.
+        let p = plan(&[Some(&["1.1"]), Some(&["1", "2"])]);
+        let tree = flat::to_flat_tree(&p);
+        assert!(tree.get("list_columns").is_none(), "{tree:#}");
+    }
+
+    #[test]
     fn a_cell_written_with_spaces_reads_as_its_items() {
         let cell = Value::from(" 1.1, 2.3 ,4 ");
         assert_eq!(
-            read(Some(&cell)),
+            read(Some(&cell), false),
             Some(vec!["1.1".to_owned(), "2.3".to_owned(), "4".to_owned()])
         );
-        assert_eq!(read(Some(&Value::from(" "))), Some(Vec::new()));
-        assert_eq!(read(Some(&Value::Null)), None);
+        assert_eq!(read(Some(&Value::from(" ")), false), Some(Vec::new()));
+        assert_eq!(read(Some(&Value::Null), false), None);
+        // A number: a count of edge rows, or in a declared column one item.
+        assert_eq!(read(Some(&Value::from(3)), false), Some(Vec::new()));
+        assert_eq!(
+            read(Some(&Value::from(3)), true),
+            Some(vec!["3".to_owned()])
+        );
     }
 
     #[test]
@@ -210,10 +351,12 @@ mod tests {
         };
         let tree = flat::to_flat_tree(&cells);
         assert!(tree.get("deps").is_none() && tree.get("subtask_deps").is_none());
-        // A sibling by its number; another task by its id (not plain digits).
+        // A sibling by its number (one item in plain digits: a number, the column
+        // declared a list); another task by its id (not plain digits).
+        assert_eq!(tree["list_columns"], serde_json::json!([DEPENDENCIES]));
         assert_eq!(
             tree["subtasks"][1][DEPENDENCIES],
-            Value::from("1"),
+            Value::from(1),
             "{tree:#}"
         );
         assert_eq!(

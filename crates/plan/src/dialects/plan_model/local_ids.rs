@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::extra_columns;
 use super::group_runs::SIZE;
-use super::list_cells::{self, DEPENDENCIES};
+use super::list_cells::{self, DEPENDENCIES, id_text, scalar as cell};
 use crate::model::{Plan, Task, child_id, child_local, group_prefix};
 use crate::table::fields;
 
@@ -31,29 +31,6 @@ const DEPS: &str = "deps";
 pub(super) const ID_PREFIX: &str = "id_prefix";
 /// A subtask row's column naming its task.
 const TASK: &str = "task";
-
-/// A text as a cell: a number when it is plain digits (at most 15, so that any decoder
-/// keeps it exactly: a JavaScript number holds 15 digits), else a string. (A Task Master
-/// file's own ids are written as the file had them, whatever their length.)
-fn cell(s: &str) -> Value {
-    let plain = !s.is_empty()
-        && s.len() <= 15
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && (s == "0" || !s.starts_with('0'));
-    match s.parse::<u64>() {
-        Ok(n) if plain => Value::from(n),
-        _ => Value::String(s.to_owned()),
-    }
-}
-
-/// The text of an id cell: a string, or a number's JSON text.
-pub(super) fn id_text(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
 
 /// How each task of a plan is written with local ids.
 struct Shape<'a> {
@@ -275,13 +252,17 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
         .map(|l| !cells || matches!(l, Some(None)))
         .collect();
     if cells {
-        let mut c = list_cells::cells(&lists);
+        let numbers = list_cells::some_number(&lists);
+        let mut c = list_cells::cells(&lists, numbers);
         for (cell, edges) in c.iter_mut().zip(&edge_row) {
             if *edges {
                 *cell = Value::Null;
             }
         }
         list_cells::put(out, "tasks", DEPENDENCIES, c);
+        if numbers {
+            list_cells::declare(out, DEPENDENCIES);
+        }
     }
     let Some(Value::Array(rows)) = out.get_mut("tasks") else {
         return false;
@@ -409,8 +390,9 @@ pub(super) fn split(plan: &Plan, out: &mut Map<String, Value>) -> bool {
         .filter(|&i| shape.parent[i].is_some())
         .map(|i| &plan.tasks[i])
         .collect();
-    extra_columns::lift_rows(&tops, out, "tasks");
-    extra_columns::lift_rows(&kids, out, SUBTASKS);
+    let lists = extra_columns::list_keys(&plan.tasks);
+    extra_columns::lift_rows(&tops, out, "tasks", &lists);
+    extra_columns::lift_rows(&kids, out, SUBTASKS, &lists);
     for table in ["tasks", SUBTASKS] {
         drop_empty_columns(out, table);
     }
@@ -478,6 +460,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     if !local {
         return None;
     }
+    let declared = list_cells::declared(obj).iter().any(|k| k == DEPENDENCIES);
     let count = |g: &Map<String, Value>, k: &str| {
         g.get(k)
             .and_then(Value::as_u64)
@@ -519,7 +502,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     for (i, r) in top.iter().enumerate() {
         let mut row = (*r).clone();
         let p = prefix(&top_groups, i);
-        if let Some(on) = cell_ids(r, |item| format!("{p}{item}")) {
+        if let Some(on) = cell_ids(r, declared, |item| format!("{p}{item}")) {
             row.insert(DEPENDENCIES.into(), on);
         }
         let id = format!("{p}{}", text(r.get("id")));
@@ -554,7 +537,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
             true => child_id(&parent, item),
             false => format!("{p}{item}"),
         };
-        if let Some(on) = cell_ids(r, on) {
+        if let Some(on) = cell_ids(r, declared, on) {
             row.insert(DEPENDENCIES.into(), on);
         }
         row.insert("parent".into(), Value::String(parent.clone()));
@@ -650,11 +633,18 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
 }
 
 /// A row's dependency cell as the list of whole ids `whole` makes of its items.
-fn cell_ids(row: &Map<String, Value>, whole: impl Fn(&str) -> String) -> Option<Value> {
-    let cell @ Value::String(_) = row.get(DEPENDENCIES)? else {
+/// (A number is a cell only where the document declares the column a list; else it is
+/// a count of edge rows.)
+fn cell_ids(
+    row: &Map<String, Value>,
+    declared: bool,
+    whole: impl Fn(&str) -> String,
+) -> Option<Value> {
+    let cell = row.get(DEPENDENCIES)?;
+    if !(cell.is_string() || declared && cell.is_number()) {
         return None;
-    };
-    let items = list_cells::read(Some(cell))?;
+    }
+    let items = list_cells::read(Some(cell), declared)?;
     Some(items.iter().map(|i| Value::String(whole(i))).collect())
 }
 

@@ -86,6 +86,13 @@ pub static PLAN: Table = Table {
             "List fields every task has (a task without edge rows: an empty list).",
         ),
         Field::new(
+            "list_columns",
+            Kind::Strings,
+            false,
+            "Columns of `tasks` and `subtasks` whose cells are lists: items joined by `,`, a \
+             number one item.",
+        ),
+        Field::new(
             "tasks",
             Kind::Items(&TASK),
             false,

@@ -816,20 +816,36 @@ impl Writer<'_> {
 
 impl Writer<'_> {
     /// A task's dependencies as written: as its file wrote them where the plan keeps
-    /// that and each still names the same task, else canonically ([`dep_value`]).
+    /// that and each still names the same task (as [`resolve`] reads it back), else
+    /// canonically ([`dep_value`]).
     fn deps_value(&self, t: &Task, deps: &[String], list: &List) -> Value {
         let canonical: Vec<Value> = deps.iter().map(|d| dep_value(d, list)).collect();
         if let Some(Value::Array(kept)) = form(self.plan, DEP_FORMS, &t.id)
             && kept.len() == deps.len()
             && kept.iter().zip(deps).zip(&canonical).all(|((k, d), c)| {
-                let text = id_text(k);
+                let Some(text) = id_text(k) else {
+                    return false;
+                };
                 let full = d.strip_prefix(list.prefix.as_str()).unwrap_or(d);
-                text.is_some() && (text == id_text(c) || text.as_deref() == Some(full))
+                text == id_text(c).unwrap_or_default()
+                    || text == full
+                    || self.sibling(list, &text).is_some_and(|s| s == *d)
             })
         {
             return Value::Array(kept.clone());
         }
         Value::Array(canonical)
+    }
+
+    /// The id of the sibling a subtask of `list` names by `number` (a dependency
+    /// without a dot), when its parent has that subtask.
+    fn sibling(&self, list: &List, number: &str) -> Option<String> {
+        let p = list.parent.as_deref().filter(|_| !number.contains('.'))?;
+        let id = child_id(p, number);
+        let kids = self.children.get(p)?;
+        kids.iter()
+            .any(|&k| self.plan.tasks[k].id == id)
+            .then_some(id)
     }
 }
 
