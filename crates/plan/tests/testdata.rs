@@ -1237,3 +1237,46 @@ fn task_master_list_fields_are_cells_of_declared_list_columns() {
         Some(&serde_json::json!("database"))
     );
 }
+
+/// A dependency list written in the file's minority form (a sibling's number where
+/// most subtasks write dotted ids) is kept once, in the layout's dependency forms, and
+/// written back from there: the text patch holds nothing for it.
+#[test]
+fn a_minority_dependency_form_is_kept_once() {
+    let sub = |id: u32, deps: &str| {
+        format!(
+            "{{\n          \"id\": {id},\n          \"title\": \"Step {id}\",\n          \"dependencies\": [{deps}],\n          \"status\": \"pending\"\n        }}"
+        )
+    };
+    let subs = [
+        sub(1, ""),
+        sub(2, "\n            \"1.1\"\n          "),
+        sub(3, "\n            \"1.2\"\n          "),
+        sub(4, "\n            2\n          "),
+    ]
+    .join(",\n        ");
+    let text = format!(
+        "{{\n  \"tasks\": [\n    {{\n      \"id\": 1,\n      \"title\": \"Build\",\n      \"dependencies\": [],\n      \"status\": \"pending\",\n      \"subtasks\": [\n        {subs}\n      ]\n    }}\n  ]\n}}\n"
+    );
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions::dialect(DialectId::TASKMASTER),
+    )
+    .unwrap();
+    assert_eq!(
+        l.plan.task("1.4").unwrap().dependencies.as_deref(),
+        Some(&["1.2".to_owned()][..])
+    );
+    let options = toon_plan::ConvertOptions {
+        format: Some(Format::Toon),
+        ..Default::default()
+    };
+    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
+        .unwrap()
+        .text;
+    assert!(toon.contains("taskmaster.dotted_siblings: true"), "{toon}");
+    assert!(toon.contains("\"1.4\"[1]: 2"), "{toon}");
+    assert!(!toon.contains("taskmaster.patch"), "{toon}");
+    let file = toon_plan::convert(&l.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+    assert_eq!(file.text, text);
+}
