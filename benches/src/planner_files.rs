@@ -178,16 +178,18 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
              and subtasks in a table of their own, by their task and own number, with ids \
              local to their tag (each tag's `id_prefix` given once on its group row) so the id, \
              task and dependency columns hold bare numbers; extra fields a third of a table's \
-             rows have as its columns; `dependencies`, which every task has, named once \
-             (`every_task_has`) rather than counted on every row; each task's dependencies \
-             as one cell of its row (`\"2,1.2\"`, a subtask's siblings by number; edge rows \
-             only where a cell cannot say them); each key order the layout keeps given once \
-             with the ids of the tasks that use it. Where it still pays more than compact \
-             JSON: a one-item dependency cell is quoted (`\"1\"`); extra fields that \
-             are lists (`files`, `modules`) and fields fewer than a third of the rows have stay \
-             in the `task_extra` map keyed by whole id; subtask ids written as dotted strings \
+             rows have as its columns, lists among them (`files`, `modules`) as one cell \
+             each, the items joined by `,` (the columns named in `list_columns`); \
+             `dependencies`, which every task has, named once (`every_task_has`) rather than \
+             counted on every row; each task's dependencies as one cell of its row \
+             (`\"2,1.2\"`, a subtask's siblings by number, a single one in plain digits a \
+             bare number; edge rows only where a cell cannot say them); each key order the \
+             layout keeps given once with the ids of the tasks that use it. Where it still \
+             pays more than compact JSON: fields fewer than a third of the rows have stay in \
+             the `task_extra` map keyed by whole id; subtask ids written as dotted strings \
              (`\"1.1\"` under task 1) stay strings; and the layout keeps each dependency list \
-             and id written in a minority form, and a text patch.\n\n",
+             and id written in a minority form (once: the text patch holds only what the \
+             layout cannot say).\n\n",
         );
     }
     for (dialect, title) in [

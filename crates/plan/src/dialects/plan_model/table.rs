@@ -52,8 +52,7 @@ pub static PLAN: Table = Table {
             "body",
             Kind::Lines,
             false,
-            "Free text of the plan document (a Cursor plan's markdown body); written as its \
-             lines, a list of strings, when it has more than one.",
+            "Free text (a Cursor plan's markdown body), as its lines when it has several.",
         ),
         Field::new(
             "groups",
@@ -83,14 +82,13 @@ pub static PLAN: Table = Table {
             "every_task_has",
             Kind::Strings,
             false,
-            "List fields every task has (a task without edge rows: an empty list).",
+            "List fields every task has (no edge rows: an empty list).",
         ),
         Field::new(
             "list_columns",
             Kind::Strings,
             false,
-            "Columns of `tasks` and `subtasks` whose cells are lists: items joined by `,`, a \
-             number one item.",
+            "Columns whose cells are lists: items joined by `,`, a number one item.",
         ),
         Field::new(
             "tasks",
@@ -242,8 +240,8 @@ pub static TASK: Table = Table {
             "dependencies",
             Kind::StringsCountOrCell,
             false,
-            "Ids of the tasks it waits for: as `requirements` (edge table `deps`; with local \
-             ids, a subtask's cell names siblings by number).",
+            "Ids of the tasks it waits for: as `requirements` (rows in `deps`; a subtask's \
+             cell names siblings by number).",
         ),
         Field::new(
             "tools",
@@ -267,9 +265,8 @@ pub static TASK: Table = Table {
             "requirements",
             Kind::StringsCountOrCell,
             false,
-            "Requirements it meets: a list (nested form); in the flat form one cell, the items \
-             joined by `,` (`1.1,2.3`; `\"\"` for none), or their number (the items in \
-             `requirements`) when an item is empty, holds a comma or has white space at an end.",
+            "Requirements it meets: a list, or one cell, the items joined by `,` (`1.1,2.3`; \
+             `\"\"` for none), or their number (rows in `requirements`).",
         ),
         Field::new(
             "params",
@@ -305,8 +302,8 @@ pub static GROUP: Table = Table {
             "size",
             Kind::Number,
             false,
-            "Flat form, when the tasks table has no `group` column: the number of its tasks, \
-             which come in one run per group in the groups' order.",
+            "Its number of `tasks` rows, without a `group` column (one run per group, in \
+             order).",
         ),
         Field::new(
             "subtasks",
