@@ -81,12 +81,7 @@ pub fn is_not_started(status: Option<&str>) -> bool {
 /// ```
 pub fn next(plan: &Plan) -> Result<Next, ExecError> {
     let s = schedule(plan)?;
-    let index: HashMap<&str, usize> = plan
-        .tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.id.as_str(), i))
-        .collect();
+    let index = plan.task_positions();
     let finished = |id: &str| {
         index
             .get(id)

@@ -141,6 +141,25 @@ impl Plan {
         self.tasks.iter().find(|t| t.id == id)
     }
 
+    /// Each task's position in [`Plan::tasks`], by id (the last one when ids repeat).
+    ///
+    /// ```
+    /// use toon_plan::{Plan, Task};
+    /// let plan = Plan {
+    ///     tasks: vec![Task::new("a"), Task::new("b"), Task::new("a")],
+    ///     ..Plan::default()
+    /// };
+    /// let at = plan.task_positions();
+    /// assert_eq!((at["a"], at["b"], at.get("c")), (2, 1, None));
+    /// ```
+    pub fn task_positions(&self) -> std::collections::HashMap<&str, usize> {
+        self.tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.as_str(), i))
+            .collect()
+    }
+
     /// The group with this id, if any.
     pub fn group(&self, id: &str) -> Option<&Group> {
         self.groups.iter().find(|g| g.id == id)

@@ -46,12 +46,7 @@ struct Shape<'a> {
 
 impl<'a> Shape<'a> {
     fn of(plan: &'a Plan) -> Option<Shape<'a>> {
-        let index: HashMap<&str, usize> = plan
-            .tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.id.as_str(), i))
-            .collect();
+        let index = plan.task_positions();
         let mut parent = Vec::with_capacity(plan.tasks.len());
         let mut local = Vec::with_capacity(plan.tasks.len());
         for (i, t) in plan.tasks.iter().enumerate() {
