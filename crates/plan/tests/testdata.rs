@@ -1280,3 +1280,25 @@ fn a_minority_dependency_form_is_kept_once() {
     let file = toon_plan::convert(&l.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
     assert_eq!(file.text, text);
 }
+
+/// A file whose tasks write their ids in plain digits as strings (`"id": "3"`) says so
+/// once in the layout rather than once per task; its subtasks' ids, written so too,
+/// are kept one by one.
+#[test]
+fn string_task_ids_are_one_layout_flag() {
+    let path = root().join("taskmaster/valid/string-ids.json");
+    let l = load(&path);
+    let options = toon_plan::ConvertOptions {
+        format: Some(Format::Toon),
+        ..Default::default()
+    };
+    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
+        .unwrap()
+        .text;
+    assert!(toon.contains("\n  taskmaster.string_ids: true\n"), "{toon}");
+    let ids = toon.split("taskmaster.ids:\n").nth(1).unwrap();
+    let ids: Vec<&str> = ids.lines().take_while(|l| l.starts_with("    ")).collect();
+    assert_eq!(ids, ["    \"1.1\": \"1\"", "    \"1.2\": \"2\""], "{toon}");
+    let file = toon_plan::convert(&l.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+    assert_eq!(file.text, std::fs::read_to_string(&path).unwrap());
+}

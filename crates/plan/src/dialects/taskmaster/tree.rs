@@ -176,6 +176,8 @@ struct Style {
     empty_subtask_lists: bool,
     /// A task's dependency on a task numbered in plain digits as a string (`"3"`).
     string_deps: bool,
+    /// A task's own id in plain digits as a string (`"id": "3"`).
+    string_ids: bool,
 }
 
 /// Layout key: the file writes a subtask's sibling dependencies as dotted strings.
@@ -184,6 +186,8 @@ const DOTTED_SIBLINGS: &str = "taskmaster.dotted_siblings";
 const EMPTY_SUBTASK_LISTS: &str = "taskmaster.empty_subtask_lists";
 /// Layout key: the file writes a task's dependencies on numbered tasks as strings.
 const STRING_DEPS: &str = "taskmaster.string_deps";
+/// Layout key: the file writes its tasks' ids in plain digits as strings.
+const STRING_IDS: &str = "taskmaster.string_ids";
 /// Layout key: the key orders of the tasks written in another order than the file's
 /// first task (or subtask): a list of `{keys, tasks}`, each order once with the ids of
 /// the tasks that follow it.
@@ -194,10 +198,18 @@ impl Style {
     fn of_file(v: &Value) -> Style {
         let mut counts = [0usize; 4]; // dotted, plain, with list, without
         let (mut strings, mut numbers) = (0usize, 0usize);
+        let (mut string_ids, mut number_ids) = (0usize, 0usize);
         let top = lists(v)
             .into_iter()
             .filter_map(|(o, _)| o.get(TASKS)?.as_array())
             .flatten();
+        for id in top.clone().filter_map(|t| t.get("id")) {
+            match id {
+                Value::String(s) if id_value(s).is_number() => string_ids += 1,
+                Value::Number(_) => number_ids += 1,
+                _ => {}
+            }
+        }
         for d in top
             .clone()
             .filter_map(|t| t.get("dependencies")?.as_array())
@@ -241,6 +253,7 @@ impl Style {
             dotted_siblings: counts[0] > counts[1],
             empty_subtask_lists: counts[2] > counts[3],
             string_deps: strings > numbers,
+            string_ids: string_ids > number_ids,
         }
     }
 
@@ -251,6 +264,7 @@ impl Style {
             dotted_siblings: flag(DOTTED_SIBLINGS),
             empty_subtask_lists: flag(EMPTY_SUBTASK_LISTS),
             string_deps: flag(STRING_DEPS),
+            string_ids: flag(STRING_IDS),
         }
     }
 
@@ -260,6 +274,7 @@ impl Style {
             (self.dotted_siblings, DOTTED_SIBLINGS),
             (self.empty_subtask_lists, EMPTY_SUBTASK_LISTS),
             (self.string_deps, STRING_DEPS),
+            (self.string_ids, STRING_IDS),
         ] {
             if on {
                 plan.layout.entries.insert(key.into(), Value::Bool(true));
@@ -314,7 +329,7 @@ fn walk(items: &[Value], list: &List, depth: usize, w: &mut Walked) {
             (None, _) => String::new(),
         };
         if let (Some(v), Some(l)) = (obj.get("id"), &local)
-            && *v != id_value(l)
+            && *v != own_id_value(l, list)
         {
             note_form(&mut w.plan, ID_FORMS, &t.id, v.clone());
         }
@@ -789,7 +804,7 @@ impl Writer<'_> {
             .map(|deps| self.deps_value(t, deps, list));
         let id = match form(self.plan, ID_FORMS, &t.id) {
             Some(v) if id_text(v).as_deref() == Some(local.as_str()) => v.clone(),
-            _ => id_value(&local),
+            _ => own_id_value(&local, list),
         };
         let table: &Table = if subtask { &SUBTASK } else { &TASK };
         // A key the reader left as it was (an id that is neither number nor string,
@@ -881,6 +896,17 @@ fn id_value(id: &str) -> Value {
     match id.parse::<u64>() {
         Ok(n) if plain => Value::from(n),
         _ => Value::String(id.to_owned()),
+    }
+}
+
+/// A task's own id (`local`, within `list`) as written: as [`id_value`], but a task's
+/// (not a subtask's) id in plain digits as a string in a file that writes them so.
+fn own_id_value(local: &str, list: &List) -> Value {
+    match id_value(local) {
+        Value::Number(_) if list.parent.is_none() && list.style.string_ids => {
+            Value::String(local.to_owned())
+        }
+        v => v,
     }
 }
 
