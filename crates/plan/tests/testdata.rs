@@ -1134,13 +1134,7 @@ fn task_master_plan_toon_has_local_ids_and_round_trips() {
         l.plan.task("master:2.3.1").is_some(),
         "model ids stay whole"
     );
-    let options = toon_plan::ConvertOptions {
-        format: Some(Format::Toon),
-        ..Default::default()
-    };
-    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
-        .unwrap()
-        .text;
+    let toon = plan_toon(&l.plan);
     // The tables (the maps keyed by id and the layout come after them).
     let tables = toon.split("\ntask_extra:").next().unwrap();
     let tables = tables.split("\nlayout:").next().unwrap();
@@ -1238,6 +1232,17 @@ fn task_master_list_fields_are_cells_of_declared_list_columns() {
     );
 }
 
+/// A plan as the plan model's TOON.
+fn plan_toon(plan: &toon_plan::Plan) -> String {
+    let options = toon_plan::ConvertOptions {
+        format: Some(Format::Toon),
+        ..Default::default()
+    };
+    toon_plan::convert(plan, DialectId::PLAN, &options)
+        .unwrap()
+        .text
+}
+
 /// A dependency list written in the file's minority form (a sibling's number where
 /// most subtasks write dotted ids) is kept once, in the layout's dependency forms, and
 /// written back from there: the text patch holds nothing for it.
@@ -1267,13 +1272,7 @@ fn a_minority_dependency_form_is_kept_once() {
         l.plan.task("1.4").unwrap().dependencies.as_deref(),
         Some(&["1.2".to_owned()][..])
     );
-    let options = toon_plan::ConvertOptions {
-        format: Some(Format::Toon),
-        ..Default::default()
-    };
-    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
-        .unwrap()
-        .text;
+    let toon = plan_toon(&l.plan);
     assert!(toon.contains("taskmaster.dotted_siblings: true"), "{toon}");
     assert!(toon.contains("\"1.4\"[1]: 2"), "{toon}");
     assert!(!toon.contains("taskmaster.patch"), "{toon}");
@@ -1288,13 +1287,7 @@ fn a_minority_dependency_form_is_kept_once() {
 fn string_task_ids_are_one_layout_flag() {
     let path = root().join("taskmaster/valid/string-ids.json");
     let l = load(&path);
-    let options = toon_plan::ConvertOptions {
-        format: Some(Format::Toon),
-        ..Default::default()
-    };
-    let toon = toon_plan::convert(&l.plan, DialectId::PLAN, &options)
-        .unwrap()
-        .text;
+    let toon = plan_toon(&l.plan);
     assert!(toon.contains("\n  taskmaster.string_ids: true\n"), "{toon}");
     let ids = toon.split("taskmaster.ids:\n").nth(1).unwrap();
     let ids: Vec<&str> = ids.lines().take_while(|l| l.starts_with("    ")).collect();

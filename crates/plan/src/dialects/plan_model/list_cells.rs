@@ -230,17 +230,18 @@ mod tests {
         }
     }
 
+    /// The `requirements` cell of each row of a flat tree's tasks table.
+    fn requirement_cells(tree: &Value) -> Vec<&Value> {
+        let rows = tree["tasks"].as_array().into_iter().flatten();
+        rows.map(|r| &r["requirements"]).collect()
+    }
+
     #[test]
     fn requirements_are_one_cell_per_task_and_read_back() {
         let p = plan(&[Some(&["1.1", "2.3", "All requirements"]), None, Some(&[])]);
         let tree = flat::to_flat_tree(&p);
         assert!(tree.get("requirements").is_none(), "{tree:#}");
-        let cells: Vec<&Value> = tree["tasks"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| &r["requirements"])
-            .collect();
+        let cells = requirement_cells(&tree);
         assert_eq!(
             cells,
             [
@@ -261,12 +262,7 @@ mod tests {
             let rows = tree["requirements"].as_array().expect("an edge table");
             assert_eq!(rows.len(), 2, "{odd:?}: {tree:#}");
             assert!(rows.iter().all(|r| r["task"] == "1.1"), "{odd:?}: {tree:#}");
-            let cells: Vec<&Value> = tree["tasks"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|r| &r["requirements"])
-                .collect();
+            let cells = requirement_cells(&tree);
             assert_eq!(cells, [&Value::Null, &Value::Null, &Value::from("3.1,3.2")]);
             // `[]` stays apart from no list.
             let back = flat::from_tree(tree.as_object().expect("an object"));
@@ -279,12 +275,7 @@ mod tests {
         let p = plan(&[Some(&["7"]), Some(&["1", "2"]), Some(&["07"]), None]);
         let tree = flat::to_flat_tree(&p);
         assert_eq!(tree["list_columns"], serde_json::json!(["requirements"]));
-        let cells: Vec<&Value> = tree["tasks"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| &r["requirements"])
-            .collect();
+        let cells = requirement_cells(&tree);
         assert_eq!(
             cells,
             [
