@@ -1012,7 +1012,8 @@ fn task_master_files_read_as_a_user_expects() {
         Some(&["29.1".to_owned(), "setup-sync".to_owned()][..])
     );
     // The plan model's TOON is tables: tasks, each with its dependencies in one cell (a
-    // single one in plain digits a bare number: the column is declared a list).
+    // single one in plain digits a bare number: `every_task_has` says the column holds
+    // lists, not counts).
     let toon = toon_plan::convert(
         &load(&root().join("taskmaster/valid/legacy-basic.json")).plan,
         DialectId::PLAN,
@@ -1024,8 +1025,14 @@ fn task_master_files_read_as_a_user_expects() {
     .unwrap();
     assert!(
         toon.text.contains(
-            "every_task_has[1]: dependencies\nlist_columns[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
+            "every_task_has[1]: dependencies\ntasks[4]{id,title,description,status,priority,details,test_strategy,dependencies}:"
         ),
+        "{}",
+        toon.text
+    );
+    assert!(
+        toon.text
+            .contains(",Table-driven tests for each rule kind.,1\n"),
         "{}",
         toon.text
     );

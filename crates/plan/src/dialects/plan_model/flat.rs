@@ -287,7 +287,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
     }
     let every_task_has = f.strings(EVERY_TASK_HAS).unwrap_or_default();
     let list_columns = f.strings(LIST_COLUMNS).unwrap_or_default();
-    let declared = |k: &str| list_columns.iter().any(|c| c == k);
+    let declared = |k: &str| list_cells::declared(obj, k);
     let params = f.object(PARAMS).unwrap_or_default();
     let task_extra = f.object(TASK_EXTRA).unwrap_or_default();
     let group_extra = f.object("group_extra").unwrap_or_default();

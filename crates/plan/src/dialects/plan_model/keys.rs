@@ -20,7 +20,7 @@ pub(super) const PARAMS: &str = "params";
 /// The map of tasks' extra fields, keyed by task id.
 pub(super) const TASK_EXTRA: &str = "task_extra";
 /// The list fields every task has (some of them empty), named once rather than given
-/// as a count column of the tasks table.
+/// as a count column of the tasks table (so a number in such a column is one item).
 pub(super) const EVERY_TASK_HAS: &str = "every_task_has";
 /// The columns of the tasks and subtasks tables whose cells are lists (the items joined
 /// by `,`, a number one item): extra fields that are lists, and `dependencies` or

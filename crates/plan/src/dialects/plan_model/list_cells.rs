@@ -13,14 +13,14 @@
 //! be a cell keeps its items where the plan would have them without cells (edge rows,
 //! the `task_extra` map). A task without the field has a `null` cell, one with an empty
 //! list `""`. The document names the columns whose cells are lists in `list_columns`
-//! ([`LIST_COLUMNS`]); in those a number is a list of one item (`1`: `["1"]`), so a
-//! one-item list in plain digits is written as that number, unquoted. Without the
-//! declaration a number in `dependencies` or `requirements` is a count (the items in
-//! the edge table).
+//! ([`LIST_COLUMNS`]), or in `every_task_has` (whose columns hold no counts); in those
+//! a number is a list of one item (`1`: `["1"]`), so a one-item list in plain digits is
+//! written as that number, unquoted. Without the declaration a number in
+//! `dependencies` or `requirements` is a count (the items in the edge table).
 
 use serde_json::{Map, Value};
 
-use super::keys::LIST_COLUMNS;
+use super::keys::{EVERY_TASK_HAS, LIST_COLUMNS};
 use crate::model::{Plan, Task};
 
 /// What separates the items in a cell.
@@ -124,8 +124,12 @@ pub(super) fn put(out: &mut Map<String, Value>, table: &str, key: &str, cells: V
     }
 }
 
-/// Names `key` in the document's `list_columns` (placed before the tasks table).
+/// Names `key` in the document's `list_columns` (placed before the tasks table), unless
+/// `every_task_has` names it (which says as much: its column holds no counts).
 pub(super) fn declare(out: &mut Map<String, Value>, key: &str) {
+    if named(out, EVERY_TASK_HAS, key) {
+        return;
+    }
     if !out.contains_key(LIST_COLUMNS) {
         let at = out.keys().position(|k| k == "tasks").unwrap_or(out.len());
         out.shift_insert(at, LIST_COLUMNS.into(), Value::Array(Vec::new()));
@@ -137,9 +141,20 @@ pub(super) fn declare(out: &mut Map<String, Value>, key: &str) {
     }
 }
 
-/// The columns a document declares as lists.
-pub(super) fn declared(obj: &Map<String, Value>) -> Vec<String> {
-    super::flat::list(obj.get(LIST_COLUMNS)).unwrap_or_default()
+/// Whether the list of strings at `obj[list]` names `key`.
+fn named(obj: &Map<String, Value>, list: &str, key: &str) -> bool {
+    let names = obj
+        .get(list)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    names.into_iter().any(|n| n == key)
+}
+
+/// Whether a document declares column `key` a list: `list_columns` or `every_task_has`
+/// names it.
+pub(super) fn declared(obj: &Map<String, Value>, key: &str) -> bool {
+    named(obj, LIST_COLUMNS, key) || named(obj, EVERY_TASK_HAS, key)
 }
 
 /// Writes each of [`CELL_LISTS`] as a column of the `tasks` rows (which are `plan`'s
@@ -343,8 +358,9 @@ mod tests {
         let tree = flat::to_flat_tree(&cells);
         assert!(tree.get("deps").is_none() && tree.get("subtask_deps").is_none());
         // A sibling by its number (one item in plain digits: a number, the column
-        // declared a list); another task by its id (not plain digits).
-        assert_eq!(tree["list_columns"], serde_json::json!([DEPENDENCIES]));
+        // declared a list by `every_task_has`); another task by its id (not plain digits).
+        assert_eq!(tree["every_task_has"], serde_json::json!([DEPENDENCIES]));
+        assert!(tree.get("list_columns").is_none(), "{tree:#}");
         assert_eq!(
             tree["subtasks"][1][DEPENDENCIES],
             Value::from(1),

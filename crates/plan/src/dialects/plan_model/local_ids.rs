@@ -455,7 +455,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
     if !local {
         return None;
     }
-    let declared = list_cells::declared(obj).iter().any(|k| k == DEPENDENCIES);
+    let declared = list_cells::declared(obj, DEPENDENCIES);
     let count = |g: &Map<String, Value>, k: &str| {
         g.get(k)
             .and_then(Value::as_u64)

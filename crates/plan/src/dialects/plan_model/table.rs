@@ -82,7 +82,7 @@ pub static PLAN: Table = Table {
             "every_task_has",
             Kind::Strings,
             false,
-            "List fields every task has (no edge rows: an empty list).",
+            "List fields every task has (no edge rows: an empty list; a number: one item).",
         ),
         Field::new(
             "list_columns",
