@@ -836,7 +836,8 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
     let l = load(&root().join("kiro/valid/offline-sync.md"));
     assert_eq!(l.dialect, DialectId::KIRO);
     let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
-    assert_eq!(l.plan.title.as_deref(), Some("Implementation Plan"));
+    // `# Implementation Plan` is Kiro's own heading, not a title.
+    assert_eq!(l.plan.title, None);
     assert_eq!(t("2.2").parent.as_deref(), Some("2"));
     assert_eq!(t("2.2").status.as_deref(), Some("in_progress"));
     assert_eq!(t("1.1").status.as_deref(), Some("completed"));
