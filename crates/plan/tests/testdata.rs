@@ -968,11 +968,11 @@ fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
     assert_eq!(
         again,
         [
-            (Severity::Warning, "unique-ids", &Location::Line(21)),
-            (Severity::Warning, "unique-ids", &Location::Line(25)),
+            (Severity::Warning, "unique-ids", &Location::Line(34)),
+            (Severity::Warning, "unique-ids", &Location::Line(42)),
         ]
     );
-    assert!(told[0].message.contains("first at line 14"), "{}", told[0]);
+    assert!(told[0].message.contains("first at line 21"), "{}", told[0]);
     let dep = load(&root().join("speckit/invalid/known-dependencies.md"));
     assert_eq!(errors(&dep)[0].location, Location::Line(10));
     assert!(
