@@ -231,7 +231,9 @@ mod tests {
             _ => json!({}),
         };
         let plan = Plan {
-            tasks: (0..6).map(|i| task(&i.to_string(), "a", extra(i))).collect(),
+            tasks: (0..6)
+                .map(|i| task(&i.to_string(), "a", extra(i)))
+                .collect(),
             ..Plan::default()
         };
         let tree = to_flat_tree(&plan);
