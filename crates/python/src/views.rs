@@ -305,12 +305,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                             },
                         )?
                     } else {
-                        if !checked {
-                            // Keys that are not strs may spell the same as another key.
-                            unique_keys(d)?;
-                            checked = true;
-                        }
-                        let text = key_string(&k)?;
+                        let text = other_key(d, &k, &mut checked)?;
                         let key = text.as_str()?;
                         f(
                             i,
@@ -342,6 +337,42 @@ impl<'a, 'py> MapView<'a, 'py> {
             }
         }
     }
+}
+
+/// The text of `k`, a key of `d` read in place that is not an exact str, after
+/// checking (once per dict: `checked`) that no two keys of `d` spell the same.
+#[cold]
+fn other_key<'a, 'py>(
+    d: &Bound<'py, PyDict>,
+    k: &'a Bound<'py, PyAny>,
+    checked: &mut bool,
+) -> PyResult<Text<'a, 'py>> {
+    if !*checked {
+        // Keys that are not strs may spell the same as another key.
+        unique_keys(d)?;
+        *checked = true;
+    }
+    key_string(k)
+}
+
+/// The text of `k`, a key of the dict `d` read in place: an exact str's read in
+/// place (or its error), any other key's as [`MapView::each`] gives it.
+#[inline]
+pub(crate) fn live_key<'a, 'py>(
+    d: &Bound<'py, PyDict>,
+    k: &'a Bound<'py, PyAny>,
+    checked: &mut bool,
+) -> PyResult<Cow<'a, str>> {
+    if let Ok(s) = k.cast_exact::<PyString>() {
+        return match Text::in_place(s) {
+            Some(text) => Ok(Cow::Borrowed(text)),
+            None => Entry::key_text(s),
+        };
+    }
+    Ok(match other_key(d, k, checked)? {
+        Text::Str(text) => text,
+        text => Cow::Owned(text.as_str()?.to_owned()),
+    })
 }
 
 /// A list's or tuple's items as the walker reads them.
