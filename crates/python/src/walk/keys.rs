@@ -45,7 +45,10 @@ impl<'py> KeyTexts<'py> {
     /// The entry text of the str `k`; `None` if its text cannot be read in place
     /// (the caller takes the general path, which reads it or raises).
     #[inline]
-    pub(super) fn get<'s, 'k>(&'s mut self, k: &'k Bound<'py, PyString>) -> Option<KeyText<'s, 'k>> {
+    pub(super) fn get<'s, 'k>(
+        &'s mut self,
+        k: &'k Bound<'py, PyString>,
+    ) -> Option<KeyText<'s, 'k>> {
         if self.slots.is_empty() {
             self.slots = std::iter::repeat_with(|| Slot::Empty).take(SLOTS).collect();
         }
