@@ -54,7 +54,8 @@ impl<'py> KeyTexts<'py> {
         }
         let addr = k.as_ptr() as usize;
         // Objects are 16-byte aligned: the bits above those, mixed.
-        let index = ((addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (SLOTS - 1);
+        let index =
+            (((addr as u64) >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (SLOTS - 1);
         let (seen, kept) = match &self.slots[index] {
             Slot::Kept(key, _) => (key.as_ptr() as usize == addr, true),
             Slot::Seen(a) => (*a == addr, false),
