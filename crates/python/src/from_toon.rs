@@ -81,15 +81,14 @@ impl<'py> KeyCache<'py> {
     /// The str of key `text`, made once while its slot keeps it.
     #[inline]
     fn get(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
-        let mut hasher = WordHash::default();
-        hasher.write(text.as_bytes());
-        let hash = hasher.finish();
+        let bytes = text.as_bytes();
+        let hash = key_hash(bytes);
         let mask = self.slots.len() - 1;
         // The high bits: the multiply leaves its best mixing there.
         let slot = &mut self.slots[(hash >> 32) as usize & mask];
         if let Some(k) = slot
             && k.hash == hash
-            && k.text() == text.as_bytes()
+            && same_bytes(k.text(), bytes)
         {
             return k.key.clone();
         }
@@ -345,6 +344,48 @@ impl direct::Builder for Builder<'_> {
     fn failed(&self) -> bool {
         self.error.is_some()
     }
+}
+
+/// The first and last 8 bytes of `b` (8 to 16 bytes long) as two words: together
+/// they hold every byte.
+#[inline(always)]
+fn ends(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    (word(0), word(n - 8))
+}
+
+/// The hash of a key text: a key of 8 to 16 bytes (most keys) as its two end words,
+/// without a loop; any other through [`WordHash`].
+#[inline]
+fn key_hash(b: &[u8]) -> u64 {
+    if (8..=16).contains(&b.len()) {
+        let (lo, hi) = ends(b);
+        let mut h = WordHash(b.len() as u64);
+        h.add(lo);
+        h.add(hi);
+        return h.finish();
+    }
+    let mut h = WordHash::default();
+    h.write(b);
+    h.finish()
+}
+
+/// Whether two key texts are equal: of 8 to 16 bytes compared by their end words,
+/// without a call to `memcmp`.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if (8..=16).contains(&a.len()) {
+        return ends(a) == ends(b);
+    }
+    a == b
 }
 
 /// A word-at-a-time multiplicative hash (as rustc's `FxHasher`): object keys are
