@@ -2,8 +2,8 @@
 //! of a document's objects repeat (every item of a list of records has the same
 //! keys, interned or shared by the code that made them), and deciding whether a key
 //! needs quotes, then writing it, costs more than copying its text. A key is kept
-//! the second time its object is seen, so keys that never repeat (a keyed table's
-//! ids) cost no copy; a kept key holds its str, so its address stays its own.
+//! the second time its object is seen, so keys that never repeat (ids used as
+//! keys) cost no copy; a kept key holds its str, so its address stays its own.
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -38,6 +38,7 @@ pub(super) enum KeyText<'s, 'k> {
 }
 
 impl<'py> KeyTexts<'py> {
+    /// An empty table (its slots are made when the first key is asked for).
     pub(super) fn new() -> KeyTexts<'py> {
         KeyTexts { slots: Vec::new() }
     }
