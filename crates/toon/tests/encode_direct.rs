@@ -718,11 +718,26 @@ fn struct_names_checked_against_the_kept_list() {
     let cases: Vec<Vec<Either>> = vec![
         vec![Either::Struct(full()), Either::Struct(full())],
         vec![Either::Struct(full()), Either::Struct(with(&["a", "d"]))],
-        vec![Either::Struct(full()), Either::Struct(with(&["a", "b c", "a"]))],
-        vec![Either::Struct(full()), Either::Struct(with(&["d", "a", "e"]))],
-        vec![Either::Struct(full()), Either::Struct(with(&["a", "d", "d"]))],
-        vec![Either::Struct(full()), Either::Struct(with(&["e", leaked("e")]))],
-        vec![Either::Struct(full()), Either::Struct(with(&["b c", leaked("b c"), "d"]))],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["a", "b c", "a"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["d", "a", "e"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["a", "d", "d"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["e", leaked("e")])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["b c", leaked("b c"), "d"])),
+        ],
         vec![
             Either::Struct(full()),
             Either::Struct(Struct(vec![

@@ -191,9 +191,7 @@ impl<'w> Out<'w> {
             } => enc.field(key, &value, depth, level),
             Pos::FirstField {
                 key, depth, level, ..
-            } => {
-                enc.first_item_field(key, &value, depth, level)
-            }
+            } => enc.first_item_field(key, &value, depth, level),
             Pos::ListItem { depth, level } => enc.list_item(&value, depth, level),
         };
         Ok(done?)

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
 use super::super::analyze::same_name;
 use super::super::keys::{KeySet, key_into};
-use super::names::{Cursor, MAX_NAMES, Step};
+use super::names::{Cursor, MAX_NAMES};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
 
@@ -198,43 +198,47 @@ impl FieldEntries<'_, '_> {
         if self.keys.is_none() {
             return Ok(false);
         }
+        if let Some(cursor) = &mut self.cursor {
+            if let Some(plain) = self.fields.out.scratch.structs.advance(cursor, key) {
+                self.names += 1;
+                return Ok(plain);
+            }
+            self.leave_list();
+        }
         if self.spilled || self.names >= NAME_SCAN {
             self.check(key)?;
             return Ok(false);
         }
-        let scratch = &mut self.fields.out.scratch;
-        let names = &mut scratch.names;
+        let names = &mut self.fields.out.scratch.names;
         // A nested object that stopped early may have left its names above ours.
         names.truncate(self.names_from + self.names);
-        let mut plain = false;
-        let known = match &mut self.cursor {
-            Some(cursor) => match scratch.structs.advance(cursor, key) {
-                Step::Known { plain: p } => {
-                    plain = p;
-                    true
-                }
-                Step::Unknown => {
-                    self.cursor = None;
-                    false
-                }
-            },
-            None => false,
-        };
-        if !known
-            && names[self.names_from..]
-                .iter()
-                .any(|name| same_name(name, key))
+        if names[self.names_from..]
+            .iter()
+            .any(|name| same_name(name, key))
         {
             return Err(Halt::Repeat);
         }
         names.push(key);
         self.names += 1;
-        Ok(plain)
+        Ok(false)
+    }
+
+    /// Stops following the kept list: the names written so far are put where the
+    /// comparison by text reads them.
+    #[cold]
+    #[inline(never)]
+    fn leave_list(&mut self) {
+        if let Some(cursor) = self.cursor.take() {
+            let scratch = &mut self.fields.out.scratch;
+            scratch.names.truncate(self.names_from);
+            scratch.structs.finish(cursor, Some(&mut scratch.names));
+        }
     }
 
     /// Moves this object's struct field names into the fingerprint set.
     #[inline(never)]
     fn spill(&mut self) {
+        self.leave_list();
         self.spilled = true;
         let names = &mut self.fields.out.scratch.names;
         let end = (self.names_from + self.names).min(names.len());
@@ -275,8 +279,9 @@ impl MapVisit for FieldEntries<'_, '_> {
             self.fields.out.enc.w.empty_item(self.fields.depth);
         }
         let scratch = &mut self.fields.out.scratch;
-        if let Some(struct_name) = self.struct_name
-            && self.cursor.is_none()
+        if let Some(cursor) = self.cursor {
+            scratch.structs.finish(cursor, None);
+        } else if let Some(struct_name) = self.struct_name
             && self.keys.is_some()
             && !self.spilled
             && self.names <= MAX_NAMES
