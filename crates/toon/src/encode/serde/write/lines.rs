@@ -193,18 +193,24 @@ impl FieldEntries<'_, '_> {
     /// kept for the struct's name they are distinct by address; otherwise the few
     /// names of one object are compared directly (by address, then by text), with
     /// no fingerprint.
-    #[inline]
+    #[inline(always)]
     fn check_name(&mut self, key: &'static str) -> Res<bool> {
+        if let Some(cursor) = &mut self.cursor
+            && let Some(plain) = self.fields.out.scratch.structs.advance(cursor, key)
+        {
+            self.names += 1;
+            return Ok(plain);
+        }
+        self.check_name_by_text(key)
+    }
+
+    /// [`check_name`](Self::check_name) off the kept list.
+    #[inline(never)]
+    fn check_name_by_text(&mut self, key: &'static str) -> Res<bool> {
         if self.keys.is_none() {
             return Ok(false);
         }
-        if let Some(cursor) = &mut self.cursor {
-            if let Some(plain) = self.fields.out.scratch.structs.advance(cursor, key) {
-                self.names += 1;
-                return Ok(plain);
-            }
-            self.leave_list();
-        }
+        self.leave_list();
         if self.spilled || self.names >= NAME_SCAN {
             self.check(key)?;
             return Ok(false);
@@ -225,8 +231,7 @@ impl FieldEntries<'_, '_> {
 
     /// Stops following the kept list: the names written so far are put where the
     /// comparison by text reads them.
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn leave_list(&mut self) {
         if let Some(cursor) = self.cursor.take() {
             let scratch = &mut self.fields.out.scratch;
