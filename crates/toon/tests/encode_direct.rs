@@ -705,6 +705,74 @@ fn repeated_struct_field_names() {
     }
 }
 
+/// Objects of one struct name after each other: the names of the first are kept and
+/// the later ones checked against them by address (repeats, reorders, skipped and
+/// quoted names, the same text at another address, a nested object of the same
+/// struct name replacing the kept list half-way).
+#[test]
+fn struct_names_checked_against_the_kept_list() {
+    use Either::Value as V;
+    let names: [&'static str; 4] = ["a", "b c", "d", "e"];
+    let full = || Struct(names.iter().map(|n| (*n, V(toon!(1)))).collect());
+    let with = |picked: &[&'static str]| Struct(picked.iter().map(|n| (*n, V(toon!(2)))).collect());
+    let cases: Vec<Vec<Either>> = vec![
+        vec![Either::Struct(full()), Either::Struct(full())],
+        vec![Either::Struct(full()), Either::Struct(with(&["a", "d"]))],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["a", "b c", "a"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["d", "a", "e"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["a", "d", "d"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["e", leaked("e")])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(with(&["b c", leaked("b c"), "d"])),
+        ],
+        vec![
+            Either::Struct(full()),
+            Either::Struct(Struct(vec![
+                ("a", V(toon!(1))),
+                ("in", Either::Struct(with(&["x", "y"]))),
+                ("b c", V(toon!(2))),
+                ("a", V(toon!(3))),
+            ])),
+            Either::Struct(full()),
+            Either::Struct(with(&["x", "y", "x"])),
+        ],
+    ];
+    for list in &cases {
+        let seq: Vec<&Either> = list.iter().collect();
+        check_all(&seq);
+        check_all(&Wrapped(list));
+    }
+}
+
+/// The objects of a list as fields `f0`, `f1`, … of one struct (not a list, so
+/// that they are written as objects, not as table rows).
+struct Wrapped<'a>(&'a [Either]);
+
+impl Serialize for Wrapped<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        const KEYS: [&str; 4] = ["f0", "f1", "f2", "f3"];
+        let mut st = s.serialize_struct("Wrapped", self.0.len())?;
+        for (key, v) in KEYS.iter().zip(self.0) {
+            st.serialize_field(key, v)?;
+        }
+        st.end()
+    }
+}
+
 #[test]
 fn rows_out_of_order() {
     check_all(&vec![

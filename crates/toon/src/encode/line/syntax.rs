@@ -50,6 +50,31 @@ pub fn write_entry_key(out: &mut String, key: &str) {
     out.push_str(": ");
 }
 
+/// Appends `key` as a key: as it is when `plain` (the caller knows that it may be
+/// written unquoted), else quoted unless it may be written unquoted.
+#[inline]
+fn write_known_key(out: &mut String, key: &str, plain: bool) {
+    if plain {
+        out.push_str(key);
+    } else {
+        write_key(out, key);
+    }
+}
+
+/// [`write_entry_key`] for a key whose quoting may be known already (`plain`).
+#[inline]
+pub fn write_known_entry_key(out: &mut String, key: &str, plain: bool) {
+    write_known_key(out, key, plain);
+    out.push_str(": ");
+}
+
+/// [`write_object_key`] for a key whose quoting may be known already (`plain`).
+#[inline]
+pub fn write_known_object_key(out: &mut String, key: &str, plain: bool) {
+    write_known_key(out, key, plain);
+    out.push(':');
+}
+
 /// Appends `key:` (a field whose object follows on the lines below).
 #[inline]
 pub fn write_object_key(out: &mut String, key: &str) {

@@ -110,6 +110,13 @@ pub(crate) trait Visit: Sized {
     fn bytes(self, b: &[u8]) -> Res<Self::Ok>;
     fn seq(self, len: Option<usize>) -> Res<Self::Seq>;
     fn map(self, len: Option<usize>) -> Res<Self::Map>;
+    /// A struct named `name` of `len` fields: a map whose keys are the struct's
+    /// `&'static str` field names (visitors that do not care take it as a map).
+    #[inline]
+    fn struct_map(self, name: &'static str, len: usize) -> Res<Self::Map> {
+        let _ = name;
+        self.map(Some(len))
+    }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<Self::Ok>;
     fn tuple_variant(self, variant: &'static str, len: usize) -> Res<Self::Seq>;
     fn struct_variant(self, variant: &'static str, len: usize) -> Res<Self::Map>;
@@ -313,8 +320,8 @@ impl<V: Visit> ser::Serializer for Ser<V> {
     fn serialize_map(self, len: Option<usize>) -> Res<Self::SerializeMap> {
         self.0.map(len).map(MapS)
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Res<Self::SerializeStruct> {
-        self.0.map(Some(len)).map(MapS)
+    fn serialize_struct(self, name: &'static str, len: usize) -> Res<Self::SerializeStruct> {
+        self.0.struct_map(name, len).map(MapS)
     }
     fn serialize_struct_variant(
         self,

@@ -18,8 +18,8 @@ use super::analyze::{Field, count, plan_array, plan_object};
 use super::value_serializer::ValueSerializer;
 use crate::encode::form::{ArrayForm, Place, array_form, child_depth};
 use crate::encode::line::syntax::{
-    inline_separator, write_cell, write_empty_array, write_entry_key, write_header,
-    write_object_key, write_primitive, write_root_primitive,
+    inline_separator, write_cell, write_empty_array, write_header, write_known_entry_key,
+    write_known_object_key, write_primitive, write_root_primitive,
 };
 use crate::encode::line::{LineWriter, Mark};
 use crate::encode::value::Encoder;
@@ -36,12 +36,16 @@ pub(crate) enum Pos<'k> {
     /// A field of an object, on its own line at `depth`.
     Field {
         key: &'k str,
+        /// The key is known to need no quotes (else it is checked when written).
+        plain: bool,
         depth: usize,
         level: usize,
     },
     /// The first field of an object that is a list item at `depth` (on the `- ` line).
     FirstField {
         key: &'k str,
+        /// As in `Field`.
+        plain: bool,
         depth: usize,
         level: usize,
     },
@@ -56,6 +60,17 @@ impl<'k> Pos<'k> {
             Pos::Field { level, .. }
             | Pos::FirstField { level, .. }
             | Pos::ListItem { level, .. } => level,
+        }
+    }
+
+    /// The key, and whether it is known to need no quotes.
+    #[inline]
+    fn known_key(self) -> Option<(&'k str, bool)> {
+        match self {
+            Pos::Field { key, plain, .. } | Pos::FirstField { key, plain, .. } => {
+                Some((key, plain))
+            }
+            Pos::Root | Pos::ListItem { .. } => None,
         }
     }
 
@@ -171,10 +186,12 @@ impl<'w> Out<'w> {
         let enc = &mut self.enc;
         let done = match pos {
             Pos::Root => enc.root(&value),
-            Pos::Field { key, depth, level } => enc.field(key, &value, depth, level),
-            Pos::FirstField { key, depth, level } => {
-                enc.first_item_field(key, &value, depth, level)
-            }
+            Pos::Field {
+                key, depth, level, ..
+            } => enc.field(key, &value, depth, level),
+            Pos::FirstField {
+                key, depth, level, ..
+            } => enc.first_item_field(key, &value, depth, level),
             Pos::ListItem { depth, level } => enc.list_item(&value, depth, level),
         };
         Ok(done?)
@@ -284,9 +301,9 @@ impl<'w> Out<'w> {
         let (depth, item) = match pos {
             Pos::Root => (0, false),
             Pos::ListItem { depth, .. } => (depth, true),
-            Pos::Field { key, .. } | Pos::FirstField { key, .. } => {
+            Pos::Field { key, plain, .. } | Pos::FirstField { key, plain, .. } => {
                 self.start_line(pos);
-                write_object_key(self.out(), key);
+                write_known_object_key(self.out(), key, plain);
                 (pos.child_depth(), false)
             }
         };
@@ -342,8 +359,8 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
     fn prim(self, p: P<'_>) -> Res<()> {
         let out = self.out;
         out.start_line(self.pos);
-        if let Some(key) = self.pos.key() {
-            write_entry_key(out.out(), key);
+        if let Some((key, plain)) = self.pos.known_key() {
+            write_known_entry_key(out.out(), key, plain);
         }
         let delimiter = out.delimiter;
         match self.pos {
@@ -537,6 +554,7 @@ macro_rules! only_a_sequence {
 }
 
 mod lines;
+mod names;
 mod single;
 mod table;
 use lines::{Fields, Items};

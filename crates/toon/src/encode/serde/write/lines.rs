@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
 use super::super::analyze::same_name;
 use super::super::keys::{KeySet, key_into};
+use super::names::{Cursor, MAX_NAMES};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
 
@@ -56,21 +57,54 @@ pub(super) struct Fields<'a, 'w> {
 }
 
 impl<'a, 'w> Fields<'a, 'w> {
-    fn pos(&self, key: &'static str, n: usize) -> Pos<'static> {
-        field_pos(key, n, self.depth, self.level + 1, self.item)
+    fn pos(&self, key: &'static str, plain: bool, n: usize) -> Pos<'static> {
+        field_pos(key, plain, n, self.depth, self.level + 1, self.item)
+    }
+
+    /// The entries of the object, `struct_name` if it is a struct.
+    fn entries(self, struct_name: Option<&'static str>) -> Res<FieldEntries<'a, 'w>> {
+        open(self.level, self.out.max_depth)?;
+        let check = self.check_keys;
+        let scratch = &mut self.out.scratch;
+        Ok(FieldEntries {
+            keys: check.then(KeySet::default),
+            key: scratch.keys.take(),
+            names_from: scratch.names.len(),
+            names: 0,
+            spilled: false,
+            cursor: match struct_name {
+                Some(name) if check => scratch.structs.start(name),
+                _ => None,
+            },
+            struct_name,
+            fields: self,
+            n: 0,
+        })
     }
 }
 
-/// Where the `n`th field of an object goes.
-fn field_pos(key: &str, n: usize, depth: usize, level: usize, item: bool) -> Pos<'_> {
+/// Where the `n`th field of an object goes; `plain` says the key is known to need
+/// no quotes.
+fn field_pos(key: &str, plain: bool, n: usize, depth: usize, level: usize, item: bool) -> Pos<'_> {
     match (item, n) {
-        (true, 0) => Pos::FirstField { key, depth, level },
+        (true, 0) => Pos::FirstField {
+            key,
+            plain,
+            depth,
+            level,
+        },
         (true, _) => Pos::Field {
             key,
+            plain,
             depth: item_field_depth(depth),
             level,
         },
-        (false, _) => Pos::Field { key, depth, level },
+        (false, _) => Pos::Field {
+            key,
+            plain,
+            depth,
+            level,
+        },
     }
 }
 
@@ -92,20 +126,14 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
         Err(Halt::Inconsistent)
     }
     fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
-        open(self.level, self.out.max_depth)?;
-        Ok(FieldEntries {
-            keys: self.check_keys.then(KeySet::default),
-            key: self.out.scratch.keys.take(),
-            names_from: self.out.scratch.names.len(),
-            names: 0,
-            spilled: false,
-            fields: self,
-            n: 0,
-        })
+        self.entries(None)
+    }
+    fn struct_map(self, name: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
+        self.entries(Some(name))
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
         open(self.level, self.out.max_depth)?;
-        let pos = self.pos(variant, 0);
+        let pos = self.pos(variant, false, 0);
         self.out.write_at(pos, v)
     }
     fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
@@ -128,6 +156,11 @@ pub(super) struct FieldEntries<'a, 'w> {
     names: usize,
     /// Whether the names moved into `keys` (a map key came, or too many names).
     spilled: bool,
+    /// The struct's name, when the object is a struct.
+    struct_name: Option<&'static str>,
+    /// Where this object's names stand in the names kept for its struct name, while
+    /// they follow them (see [`StructNames`](super::names::StructNames)).
+    cursor: Option<Cursor>,
 }
 
 /// Struct field names compared one by one before an object's keys are checked by
@@ -155,16 +188,32 @@ impl FieldEntries<'_, '_> {
         Ok(())
     }
 
-    /// [`Halt::Repeat`] if the struct field name `key` was written already: the
-    /// names of a struct are `&'static str`s, so the few of one object are compared
-    /// directly (by address, then by text), with no fingerprint.
-    #[inline]
-    fn check_name(&mut self, key: &'static str) -> Res<()> {
-        if self.keys.is_none() {
-            return Ok(());
+    /// [`Halt::Repeat`] if the struct field name `key` was written already, else
+    /// whether `key` is known to need no quotes. While the names follow the list
+    /// kept for the struct's name they are distinct by address; otherwise the few
+    /// names of one object are compared directly (by address, then by text), with
+    /// no fingerprint.
+    #[inline(always)]
+    fn check_name(&mut self, key: &'static str) -> Res<bool> {
+        if let Some(cursor) = &mut self.cursor
+            && let Some(plain) = self.fields.out.scratch.structs.advance(cursor, key)
+        {
+            self.names += 1;
+            return Ok(plain);
         }
+        self.check_name_by_text(key)
+    }
+
+    /// [`check_name`](Self::check_name) off the kept list.
+    #[inline(never)]
+    fn check_name_by_text(&mut self, key: &'static str) -> Res<bool> {
+        if self.keys.is_none() {
+            return Ok(false);
+        }
+        self.leave_list();
         if self.spilled || self.names >= NAME_SCAN {
-            return self.check(key);
+            self.check(key)?;
+            return Ok(false);
         }
         let names = &mut self.fields.out.scratch.names;
         // A nested object that stopped early may have left its names above ours.
@@ -177,12 +226,24 @@ impl FieldEntries<'_, '_> {
         }
         names.push(key);
         self.names += 1;
-        Ok(())
+        Ok(false)
+    }
+
+    /// Stops following the kept list: the names written so far are put where the
+    /// comparison by text reads them.
+    #[inline]
+    fn leave_list(&mut self) {
+        if let Some(cursor) = self.cursor.take() {
+            let scratch = &mut self.fields.out.scratch;
+            scratch.names.truncate(self.names_from);
+            scratch.structs.finish(cursor, Some(&mut scratch.names));
+        }
     }
 
     /// Moves this object's struct field names into the fingerprint set.
     #[inline(never)]
     fn spill(&mut self) {
+        self.leave_list();
         self.spilled = true;
         let names = &mut self.fields.out.scratch.names;
         let end = (self.names_from + self.names).min(names.len());
@@ -208,13 +269,13 @@ impl MapVisit for FieldEntries<'_, '_> {
     }
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;
-        let pos = field_pos(&self.key, self.n, f.depth, f.level + 1, f.item);
+        let pos = field_pos(&self.key, false, self.n, f.depth, f.level + 1, f.item);
         self.n += 1;
         f.out.write_at(pos, v)
     }
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
-        self.check_name(key)?;
-        let pos = self.fields.pos(key, self.n);
+        let plain = self.check_name(key)?;
+        let pos = self.fields.pos(key, plain, self.n);
         self.n += 1;
         self.fields.out.write_at(pos, v)
     }
@@ -223,6 +284,18 @@ impl MapVisit for FieldEntries<'_, '_> {
             self.fields.out.enc.w.empty_item(self.fields.depth);
         }
         let scratch = &mut self.fields.out.scratch;
+        if let Some(cursor) = self.cursor {
+            scratch.structs.finish(cursor, None);
+        } else if let Some(struct_name) = self.struct_name
+            && self.keys.is_some()
+            && !self.spilled
+            && self.names <= MAX_NAMES
+        {
+            // Found distinct: the next object of this struct name is checked against them.
+            let end = (self.names_from + self.names).min(scratch.names.len());
+            let names = scratch.names.get(self.names_from..end).unwrap_or_default();
+            scratch.structs.keep(struct_name, names);
+        }
         scratch.names.truncate(self.names_from);
         scratch.keys.put(self.key);
         Ok(())

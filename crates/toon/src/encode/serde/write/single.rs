@@ -42,6 +42,8 @@ pub(crate) struct Scratch {
     /// The struct field names written so far by the objects being written, each
     /// object's after its parent's (see `lines::FieldEntries`).
     pub(super) names: Vec<&'static str>,
+    /// The distinct field names of structs written so far, by struct name.
+    pub(super) structs: super::names::StructNames,
 }
 
 /// The field list of the last table written, with the nesting level of its rows and
