@@ -236,6 +236,25 @@ impl StepQueue {
         }
     }
 
+    /// [`Sink::token`] of a quoted token: its string kept, or its error queued (checked
+    /// only while skipping).
+    fn quoted_token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
+        if self.skip > 0 {
+            // Only a quoted token can be malformed.
+            primitive(line, token)?;
+            return Ok(());
+        }
+        match self.keep_quoted(token) {
+            Some(tok) => self.steps.push_back(Step::Prim(tok)),
+            None => {
+                if let Err(e) = primitive(line, token) {
+                    self.steps.push_back(Step::Error(e));
+                }
+            }
+        }
+        Ok(())
+    }
+
     #[inline]
     fn open(&mut self, step: Step) {
         if self.skip > 0 {
@@ -307,20 +326,7 @@ impl Sink for StepQueue {
             }
             return Ok(());
         }
-        if self.skip > 0 {
-            // Only a quoted token can be malformed.
-            primitive(line, token)?;
-            return Ok(());
-        }
-        match self.keep_quoted(token) {
-            Some(tok) => self.steps.push_back(Step::Prim(tok)),
-            None => {
-                if let Err(e) = primitive(line, token) {
-                    self.steps.push_back(Step::Error(e));
-                }
-            }
-        }
-        Ok(())
+        self.quoted_token(line, token)
     }
     /// A row whose quoted cells are well formed is kept whole (its cells as tokens, its
     /// table's names kept once), read cell by cell when the deserializer gets to it;
