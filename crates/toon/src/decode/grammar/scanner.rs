@@ -95,7 +95,7 @@ pub(crate) fn classify(
             && first != b'#'
             && last != b' '
             && last != b'\r'
-            && !(strict && !spaces.is_multiple_of(indent_size))
+            && (!strict || spaces.is_multiple_of(indent_size))
         {
             return Ok(LineKind::Content(Line {
                 raw,
