@@ -655,17 +655,10 @@ fn notes(md: &mut String, r: &Report) {
          - The machine may be shared with other work: when the load average above is not \
          near zero, the figures are noisy and the report should be regenerated on a quiet \
          machine.\n\
-         - Where `to_string` (of structs or of a `serde_json::Value`) misses: it is one \
-         pass (a table is written row by row and taken back to a list at the first row that \
-         does not fit), and callgrind puts the rest on nested data (orders, events, config) \
-         in short copies of pieces into the output (about 12%), the check for repeated keys a \
-         hand-written `Serialize` may produce (about 10%) and the quoting scans of keys and \
-         strings (about 15%); config's TOON is also 18% longer than its compact JSON \
-         (indentation). `encode-core-profile.md` has the instruction counts \
-         (`benches/callgrind-table.sh`). Where the decode targets are missed, \
-         `decode-profile.md` gives the profile: on nested data the line machinery costs about \
-         1,460 instructions per line against about 600 for serde_json, spread over reading \
-         lines, the duplicate-key check and handing keys and tokens to serde."
+         - Where a target above is missed, the profiles say where the time goes, in \
+         instructions counted by callgrind (`benches/callgrind-table.sh`, independent of the \
+         machine's load): `encode-core-profile.md` for `to_string` of structs and of a \
+         `serde_json::Value`, `decode-profile.md` for the decoders."
     );
 }
 

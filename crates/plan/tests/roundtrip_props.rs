@@ -464,13 +464,12 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 })
             };
             Plan {
-                title: Some(
-                    p.title
-                        .as_deref()
-                        .map(line)
-                        .filter(|s| !s.is_empty())
-                        .unwrap_or_else(|| "Implementation Plan".into()),
-                ),
+                // Kiro's own heading is no title.
+                title: p
+                    .title
+                    .as_deref()
+                    .map(line)
+                    .filter(|s| !s.is_empty() && s != "Implementation Plan"),
                 tasks: p
                     .tasks
                     .iter()

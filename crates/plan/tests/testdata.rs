@@ -836,7 +836,8 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
     let l = load(&root().join("kiro/valid/offline-sync.md"));
     assert_eq!(l.dialect, DialectId::KIRO);
     let t = |id: &str| l.plan.task(id).unwrap_or_else(|| panic!("no task {id}"));
-    assert_eq!(l.plan.title.as_deref(), Some("Implementation Plan"));
+    // `# Implementation Plan` is Kiro's own heading, not a title.
+    assert_eq!(l.plan.title, None);
     assert_eq!(t("2.2").parent.as_deref(), Some("2"));
     assert_eq!(t("2.2").status.as_deref(), Some("in_progress"));
     assert_eq!(t("1.1").status.as_deref(), Some("completed"));
@@ -942,14 +943,36 @@ fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
         l.plan.task("T004").unwrap().dependencies.as_deref(),
         Some(&["T002".to_owned(), "T003".to_owned()][..])
     );
-    // The errors say where: the line of the second use.
-    let dup = load(&root().join("speckit/invalid/unique-ids.md"));
-    assert_eq!(errors(&dup)[0].location, Location::Line(11));
-    assert!(
-        errors(&dup)[0].message.contains("first at line 6"),
-        "{}",
-        errors(&dup)[0]
+    // A task id used again with another title (tasks added by hand) is a task of its
+    // own, with a warning where it stands; the order runs through it.
+    let added = load(&root().join("speckit/valid/added-tasks.md"));
+    let ids: Vec<&str> = added.plan.tasks.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "T001", "T002", "T005", "T006", "T003", "T004", "T005-2", "T006-2", "T007"
+        ]
     );
+    let t005 = added.plan.task("T005-2").unwrap();
+    assert_eq!(t005.group.as_deref(), Some("2"));
+    assert_eq!(t005.dependencies.as_deref(), Some(&["T004".to_owned()][..]));
+    assert_eq!(
+        added.plan.task("T007").unwrap().dependencies.as_deref(),
+        Some(&["T006-2".to_owned()][..])
+    );
+    let told = toon_plan::validate(&added);
+    let again: Vec<(Severity, &str, &Location)> = told
+        .iter()
+        .map(|p| (p.severity, p.rule, &p.location))
+        .collect();
+    assert_eq!(
+        again,
+        [
+            (Severity::Warning, "unique-ids", &Location::Line(34)),
+            (Severity::Warning, "unique-ids", &Location::Line(42)),
+        ]
+    );
+    assert!(told[0].message.contains("first at line 21"), "{}", told[0]);
     let dep = load(&root().join("speckit/invalid/known-dependencies.md"));
     assert_eq!(errors(&dep)[0].location, Location::Line(10));
     assert!(

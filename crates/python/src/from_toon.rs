@@ -43,11 +43,30 @@ const KEY_SLOTS_MAX: usize = 1024;
 
 /// The key strs made so far, one per slot of a direct-mapped table indexed by the
 /// key text's hash: a repeated key is found by one hash, one comparison of the hash
-/// and one of the text; a new key takes its slot over (no allocation, no rehash, so
-/// a document of keys that never repeat, a keyed table of ids, costs no more than
-/// making their strs).
+/// and one of the text (kept with the slot, not asked of the str again); a new key
+/// takes its slot over (no allocation, no rehash, so a document of keys that never
+/// repeat, a keyed table of ids, costs no more than making their strs).
 struct KeyCache<'py> {
-    slots: Vec<Option<(u64, Bound<'py, PyString>)>>,
+    slots: Vec<Option<KeySlot<'py>>>,
+}
+
+/// A cached key: its text's hash, the str, and its text: the str's own UTF-8 where
+/// CPython keeps it with the str (which the slot holds), else a copy (`_copy`).
+struct KeySlot<'py> {
+    hash: u64,
+    utf8: *const u8,
+    len: usize,
+    key: Bound<'py, PyString>,
+    _copy: Option<Box<[u8]>>,
+}
+
+impl KeySlot<'_> {
+    #[inline]
+    fn text(&self) -> &[u8] {
+        // SAFETY: `utf8` is `len` bytes of the UTF-8 CPython keeps with `key`, or of
+        // `_copy`, which live as long as the slot holds them.
+        unsafe { std::slice::from_raw_parts(self.utf8, self.len) }
+    }
 }
 
 impl<'py> KeyCache<'py> {
@@ -62,21 +81,33 @@ impl<'py> KeyCache<'py> {
     /// The str of key `text`, made once while its slot keeps it.
     #[inline]
     fn get(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
-        let mut hasher = WordHash::default();
-        hasher.write(text.as_bytes());
-        let hash = hasher.finish();
+        let bytes = text.as_bytes();
+        let hash = key_hash(bytes);
         let mask = self.slots.len() - 1;
         // The high bits: the multiply leaves its best mixing there.
         let slot = &mut self.slots[(hash >> 32) as usize & mask];
-        if let Some((h, k)) = slot
-            && *h == hash
-            && Text::in_place(k) == Some(text)
+        if let Some(k) = slot
+            && k.hash == hash
+            && same_bytes(k.text(), bytes)
         {
-            return k.clone();
+            return k.key.clone();
         }
-        let k = PyString::new(py, text);
-        *slot = Some((hash, k.clone()));
-        k
+        let key = PyString::new(py, text);
+        let (utf8, copy) = match Text::in_place(&key) {
+            Some(utf8) => (utf8.as_ptr(), None),
+            None => {
+                let copy: Box<[u8]> = text.as_bytes().into();
+                (copy.as_ptr(), Some(copy))
+            }
+        };
+        *slot = Some(KeySlot {
+            hash,
+            utf8,
+            len: text.len(),
+            key: key.clone(),
+            _copy: copy,
+        });
+        key
     }
 }
 
@@ -313,6 +344,48 @@ impl direct::Builder for Builder<'_> {
     fn failed(&self) -> bool {
         self.error.is_some()
     }
+}
+
+/// The first and last 8 bytes of `b` (8 to 16 bytes long) as two words: together
+/// they hold every byte.
+#[inline(always)]
+fn ends(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    (word(0), word(n - 8))
+}
+
+/// The hash of a key text: a key of 8 to 16 bytes (most keys) as its two end words,
+/// without a loop; any other through [`WordHash`].
+#[inline]
+fn key_hash(b: &[u8]) -> u64 {
+    if (8..=16).contains(&b.len()) {
+        let (lo, hi) = ends(b);
+        let mut h = WordHash(b.len() as u64);
+        h.add(lo);
+        h.add(hi);
+        return h.finish();
+    }
+    let mut h = WordHash::default();
+    h.write(b);
+    h.finish()
+}
+
+/// Whether two key texts are equal: of 8 to 16 bytes compared by their end words,
+/// without a call to `memcmp`.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if (8..=16).contains(&a.len()) {
+        return ends(a) == ends(b);
+    }
+    a == b
 }
 
 /// A word-at-a-time multiplicative hash (as rustc's `FxHasher`): object keys are

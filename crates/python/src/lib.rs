@@ -222,7 +222,12 @@ fn decode<'py>(
         .with_strict(strict)
         .with_indent_size(args::indent_size(&indent_size)?);
     let text: Cow<'_, str> = match text {
-        Input::Str(text) => text.to_cow()?,
+        // Read in place where CPython keeps the str's UTF-8 (no copy of the document);
+        // a str with an unpaired surrogate is read by `to_cow`, which raises.
+        Input::Str(text) => match to_toon::Text::in_place(text) {
+            Some(utf8) => Cow::Borrowed(utf8),
+            None => text.to_cow()?,
+        },
         Input::Bytes(b) => {
             toon::decode::text_from_bytes(b.as_bytes(), strict).map_err(|e| decode_error(e, s))?
         }

@@ -174,8 +174,10 @@ fn int_number(i: &Bound<'_, PyInt>) -> PyResult<Number> {
 /// same float; `None` for NaN and infinities (written `null`).
 #[inline]
 fn float_number(f: f64) -> Option<Number> {
-    // The range first: `fract` is a call to `trunc` on the baseline x86-64 target.
-    if f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM && f.fract() == 0.0 {
+    // Every float of magnitude 2^52 or more is an integer, so the range says it all
+    // (no `fract`: a call to `trunc` on the baseline x86-64 target, which the compiler
+    // hoists above the range test).
+    if f.abs() >= EXACT_FROM && f.abs() < EXPONENT_FROM {
         // Exact: the float is an integer below 2^70.
         return Some(Number::from(f as i128));
     }
@@ -305,12 +307,7 @@ impl<'a, 'py> MapView<'a, 'py> {
                             },
                         )?
                     } else {
-                        if !checked {
-                            // Keys that are not strs may spell the same as another key.
-                            unique_keys(d)?;
-                            checked = true;
-                        }
-                        let text = key_string(&k)?;
+                        let text = other_key(d, &k, &mut checked)?;
                         let key = text.as_str()?;
                         f(
                             i,
@@ -342,6 +339,42 @@ impl<'a, 'py> MapView<'a, 'py> {
             }
         }
     }
+}
+
+/// The text of `k`, a key of `d` read in place that is not an exact str, after
+/// checking (once per dict: `checked`) that no two keys of `d` spell the same.
+#[cold]
+fn other_key<'a, 'py>(
+    d: &Bound<'py, PyDict>,
+    k: &'a Bound<'py, PyAny>,
+    checked: &mut bool,
+) -> PyResult<Text<'a, 'py>> {
+    if !*checked {
+        // Keys that are not strs may spell the same as another key.
+        unique_keys(d)?;
+        *checked = true;
+    }
+    key_string(k)
+}
+
+/// The text of `k`, a key of the dict `d` read in place: an exact str's read in
+/// place (or its error), any other key's as [`MapView::each`] gives it.
+#[inline]
+pub(crate) fn live_key<'a, 'py>(
+    d: &Bound<'py, PyDict>,
+    k: &'a Bound<'py, PyAny>,
+    checked: &mut bool,
+) -> PyResult<Cow<'a, str>> {
+    if let Ok(s) = k.cast_exact::<PyString>() {
+        return match Text::in_place(s) {
+            Some(text) => Ok(Cow::Borrowed(text)),
+            None => Entry::key_text(s),
+        };
+    }
+    Ok(match other_key(d, k, checked)? {
+        Text::Str(text) => text,
+        text => Cow::Owned(text.as_str()?.to_owned()),
+    })
 }
 
 /// A list's or tuple's items as the walker reads them.

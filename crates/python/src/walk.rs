@@ -18,7 +18,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
+use pyo3::{Borrowed, ffi};
 use toon::__private::writer::{
     ArrayForm, Field, Kind, LineWriter, Place, array_form, child_depth, inline_separator,
     item_field_depth, write_cell, write_empty_array, write_entry_key, write_header,
@@ -27,10 +28,12 @@ use toon::__private::writer::{
 use toon::Delimiter;
 
 use crate::to_toon::{CHECK_EVERY, Ctx, MAX_DEPTH, RED_ZONE, SEGMENT};
-use crate::views::{Class, MapView, SeqView, classify, with_primitive};
+use crate::views::{Class, MapView, SeqView, classify, classify_exact, live_key, with_primitive};
 
+mod keys;
 mod table;
 
+use keys::{KeyText, KeyTexts};
 use table::{Rows, TableSpec};
 
 /// The `toon` crate's nesting limit for containers (the root container is level 1).
@@ -49,6 +52,7 @@ pub(crate) fn encode<'py>(
             w: LineWriter::new(indent_size),
             delimiter,
             failed: RefCell::new(HashMap::new()),
+            keys: KeyTexts::new(),
             stack_base: stack_here(),
         };
         walker.root(obj)?;
@@ -65,6 +69,8 @@ struct Walker<'c, 'py> {
     /// address (with the object, so the address stays its own): asked again, the
     /// same exception is raised without calling the hook again.
     failed: RefCell<HashMap<usize, (Bound<'py, PyAny>, PyErr)>>,
+    /// The entry keys written so far, by key object.
+    keys: KeyTexts<'py>,
     /// Where on the stack the walk started, with at least [`RED_ZONE`] left.
     stack_base: usize,
 }
@@ -247,11 +253,73 @@ impl<'c, 'py> Walker<'c, 'py> {
         level: usize,
         pd: usize,
     ) -> PyResult<()> {
+        if let MapView::Live(d) = map {
+            return self.live_fields(d, depth, false, level, pd);
+        }
         map.each(|_, e| {
             self.field(&e.key()?, e.value, depth, false, level, pd + 1)?;
             Ok(true)
         })?;
         Ok(())
+    }
+
+    /// The fields of the dict `d`, read in place ([`MapView::Live`]), of an object at
+    /// `level` (at `pd`), one per line at `depth`; with `hyphen`, of an object that is
+    /// a list item at `depth`: the first field on the hyphen line, the others at
+    /// [`item_field_depth`]. The usual field, an exact str key and a primitive of an
+    /// exact built-in type, is written here (its `key: ` from [`KeyTexts`]); any
+    /// other goes through [`field`](Self::field), in the same order of reads.
+    fn live_fields(
+        &mut self,
+        d: &Bound<'py, PyDict>,
+        depth: usize,
+        hyphen: bool,
+        level: usize,
+        pd: usize,
+    ) -> PyResult<()> {
+        let py = d.py();
+        let rest_depth = if hyphen {
+            item_field_depth(depth)
+        } else {
+            depth
+        };
+        let mut on_hyphen = hyphen;
+        let mut checked = false;
+        let mut pos: ffi::Py_ssize_t = 0;
+        loop {
+            let mut k = std::ptr::null_mut();
+            let mut v = std::ptr::null_mut();
+            // SAFETY: `d` is a live dict; `PyDict_Next` hands out borrowed references,
+            // and nothing changes the dict meanwhile (it is read in place).
+            if unsafe { ffi::PyDict_Next(d.as_ptr(), &mut pos, &mut k, &mut v) } == 0 {
+                return Ok(());
+            }
+            // SAFETY: the dict holds both.
+            let (k, v) = unsafe { (Borrowed::from_ptr(py, k), Borrowed::from_ptr(py, v)) };
+            let line_depth = if on_hyphen { depth } else { rest_depth };
+            if pd + 1 < MAX_DEPTH
+                && let Ok(ks) = k.cast_exact::<PyString>()
+                && let Some(class) = classify_exact(&v).filter(|c| c.is_primitive())
+                && let Some(key) = self.keys.get(&ks)
+            {
+                if on_hyphen {
+                    self.w.item(depth);
+                } else {
+                    self.w.line(line_depth);
+                }
+                let out = &mut self.w.out;
+                match key {
+                    KeyText::Written(text) => out.push_str(text),
+                    KeyText::Plain(text) => write_entry_key(out, text),
+                }
+                let delimiter = self.delimiter;
+                with_primitive(&v, class, |p| write_primitive(out, p, delimiter))?;
+            } else {
+                let key = live_key(d, &k, &mut checked)?;
+                self.field(&key, &v, line_depth, on_hyphen, level, pd + 1)?;
+            }
+            on_hyphen = false;
+        }
     }
 
     /// One field of an object at `level`, starting a line at `depth`; with `on_hyphen`,
@@ -459,6 +527,9 @@ impl<'c, 'py> Walker<'c, 'py> {
                 if map.len() == 0 {
                     self.w.empty_item(depth);
                     return Ok(());
+                }
+                if let MapView::Live(d) = &map {
+                    return self.live_fields(d, depth, true, level, pd);
                 }
                 map.each(|i, e| {
                     if i == 0 {

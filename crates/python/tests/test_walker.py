@@ -105,6 +105,24 @@ def test_keys_colliding_after_conversion_raise_inside_rows_and_keyed_tables():
     assert toonkit.encode(value) == 't[2]{"1",null}:\n  a,b\n  c,d' == official(value)
 
 
+def test_object_fields_with_repeated_shared_and_colliding_key_objects():
+    # Records that are list items (not a table: values of mixed kinds), their keys the
+    # same str objects in every record, more distinct keys than the entry-key table has
+    # slots, keys that need quotes, and equal keys made apart, in one document.
+    shared = [f"k{i}" for i in range(600)] + ["a b", "", "-x", "05", "é", 'q"t']
+    records = [{k: (i if j % 3 else [i, j]) for j, k in enumerate(shared)} for i in range(3)]
+    records.append({fresh(k): 1 for k in shared[:40]})
+    value = {"records": records, "tail": {k: True for k in shared[-6:]}}
+    assert ours(value) == official(value)
+    assert toonkit.decode(toonkit.encode(value)) == value
+    # A dict whose str keys come before and after keys that need converting: the
+    # fields keep their order, and a collision is found whatever comes first.
+    value = {"items": [{"a": 1, 2: "b", "c": None, 2.5: 1.5}, {"x": 1}]}
+    assert ours(value) == official(value)
+    value = {"items": [{"a": 1, "1": 2, 1: 3}, {"x": 1}]}
+    assert ours(value) == official(value) == "ValueError"
+
+
 def test_the_first_error_in_document_order_is_raised():
     class Opaque:
         pass

@@ -5,6 +5,10 @@
 //! or `[~]` one in progress. The tables [`PLAN`] and [`TASK`] describe its tree form
 //! (JSON, YAML, TOON) and what the markdown holds.
 //!
+//! `# Implementation Plan` is the heading of every Kiro task list, not a title: it reads
+//! as a plan without one, and a plan without a title is written with it. Another
+//! heading is the plan's title.
+//!
 //! A subtask's parent is the task its dotted number extends (`2.1` → `2`). Kiro states
 //! no dependencies: tasks run in order. Lines that are not tasks (an introduction,
 //! notes, checkpoints without a number) and any other spelling are kept as a text patch
@@ -20,7 +24,7 @@ use crate::dialects::checks::{self, Node};
 use crate::model::{Plan, Task};
 use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Document, Format};
-use crate::table::fill::{Fill, FillKind, rename_task_ids, title_from_words, translate_status};
+use crate::table::fill::{Fill, rename_task_ids, title_from_words, translate_status};
 use crate::table::{self, Field, Kind, PlanField, Table, TaskField, To, slot};
 
 /// The Kiro dialect.
@@ -41,7 +45,7 @@ pub static PLAN: Table = Table {
             "heading",
             Kind::Str,
             true,
-            "The file's heading (`Implementation Plan`).",
+            "The file's heading: `Implementation Plan`, or the plan's title.",
         )
         .to(To::Plan(PlanField::Title)),
         Field::new("tasks", Kind::Items(&TASK), true, "The tasks, in order.").to(To::Own),
@@ -166,6 +170,7 @@ impl Dialect for Kiro {
                 let mut f = crate::table::fields::Fields::new(o);
                 let mut plan = Plan::default();
                 slot::read(&PLAN, &mut f, &mut plan);
+                plan.title = plan.title.and_then(|h| title(&h));
                 if let Some(items) = f.array(TASKS) {
                     plan.tasks = items.iter().map(|t| slot::read_task(&TASK, t)).collect();
                 }
@@ -242,15 +247,6 @@ impl Dialect for Kiro {
     }
 
     fn fill(&self, plan: &mut Plan, _from: DialectId, fills: &mut Vec<Fill>) {
-        // A Kiro file without the heading (its layout kept) is written back without it.
-        if plan.title.is_none() && !plan.layout.contains(PATCH) {
-            plan.title = Some(HEADING.to_owned());
-            fills.push(crate::table::fill::plan_fill(
-                "title",
-                FillKind::Defaulted,
-                HEADING,
-            ));
-        }
         number_tasks(plan, fills);
         for t in &mut plan.tasks {
             title_from_words(t, fills);
@@ -280,6 +276,11 @@ fn number(rest: &str) -> Option<(&str, &str)> {
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     let id_like = token.ends_with('.') && checklist::is_id_like(num);
     (numbered || id_like).then_some((num, title))
+}
+
+/// The plan's title a heading gives: none for Kiro's own `Implementation Plan`.
+fn title(heading: &str) -> Option<String> {
+    (heading != HEADING).then(|| heading.to_owned())
 }
 
 /// The requirement numbers of a `_Requirements: 1.1, 2.3_` line.
@@ -317,13 +318,13 @@ fn graph_problems(nodes: &[Node<'_>]) -> Vec<Problem> {
 /// bullets. Never fails: what is not a task is left for the layout.
 pub fn read_markdown(text: &str) -> Plan {
     let mut plan = Plan::default();
+    let mut heading = false;
     let mut current: Option<(usize, usize)> = None; // (task index, indent)
     let mut repeats = Repeats::default();
     for (n, line) in text.lines().enumerate() {
-        if plan.title.is_none()
-            && let Some(h) = line.strip_prefix("# ")
-        {
-            plan.title = Some(h.trim_end().to_owned());
+        if !heading && let Some(h) = line.strip_prefix("# ") {
+            heading = true;
+            plan.title = title(h.trim_end());
             continue;
         }
         if let Some(c) = check_line(line)
@@ -415,9 +416,21 @@ fn render(plan: &Plan) -> String {
     out
 }
 
-/// The tree form: heading, tasks, and the layout when there is one.
+/// The tree form: heading (`Implementation Plan` for a plan without a title), tasks,
+/// and the layout when there is one.
 fn to_tree(plan: &Plan) -> Value {
     let tasks = slot::write_tasks(&TASK, &plan.tasks);
+    let titled;
+    let plan = match plan.title {
+        Some(_) => plan,
+        None => {
+            titled = Plan {
+                title: Some(HEADING.to_owned()),
+                ..plan.clone()
+            };
+            &titled
+        }
+    };
     slot::write(&PLAN, plan, |f| match f.key {
         LAYOUT if !plan.layout.is_empty() => {
             Some(crate::table::fields::object(&plan.layout.entries))

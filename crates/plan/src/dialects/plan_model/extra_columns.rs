@@ -1,4 +1,4 @@
-//! Extra fields that many tasks have (a third or more), as columns of the tasks table rather than entries
+//! Extra fields that many tasks have (a third or more; a sixth for a flag), as columns of the tasks table rather than entries
 //! of the `task_extra` map (which repeats each task's id and each key): a Task Master
 //! file's `updatedAt`, `complexity`, `estimatedHours`. A column is any key the task
 //! table does not name; its cell is the field's value, `null` where the task has none.
@@ -24,16 +24,22 @@ fn is_task_field(key: &str) -> bool {
 }
 
 /// The extra fields to write as columns, in column order: keys that at least a third of the
-/// tasks have, each always a cell, ordered as the tasks order them (where they agree).
+/// tasks have, or a sixth for a flag (a key that is `true` wherever a task has it, Kiro's
+/// `optional`: its `null` cells cost less than its entries in the map), each always a
+/// cell, ordered as the tasks order them (where they agree).
 fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
     let n = tasks.len();
     let mut order: Vec<&str> = Vec::new();
     let mut count: Vec<usize> = Vec::new();
     let mut refused: HashSet<&str> = HashSet::new();
+    let mut not_flags: HashSet<&str> = HashSet::new();
     for t in tasks {
         for (k, v) in &t.extra {
             if !is_cell(v) || is_task_field(k) {
                 refused.insert(k.as_str());
+            }
+            if *v != Value::Bool(true) {
+                not_flags.insert(k.as_str());
             }
             match order.iter().position(|o| o == k) {
                 Some(i) => count[i] += 1,
@@ -47,7 +53,10 @@ fn columns<'a>(tasks: &[&'a Task]) -> Vec<&'a str> {
     let mut left: Vec<&str> = order
         .iter()
         .zip(&count)
-        .filter(|(k, c)| **c * 3 >= n && !refused.contains(**k))
+        .filter(|(k, c)| {
+            let share = if not_flags.contains(**k) { 3 } else { 6 };
+            **c * share >= n && !refused.contains(**k)
+        })
         .map(|(k, _)| *k)
         .collect();
     // `a` comes before `b` in some task.
@@ -210,5 +219,29 @@ mod tests {
             assert!(a.extra.keys().eq(b.extra.keys()), "{}", a.id);
             assert_eq!(a.group, b.group);
         }
+    }
+
+    /// A flag (`true` wherever a task has it) a sixth of the tasks have is a column, its
+    /// other cells `null`; a value as rare that is no flag stays in the map.
+    #[test]
+    fn a_flag_a_sixth_of_the_tasks_have_is_a_column() {
+        let extra = |i: usize| match i {
+            0 => json!({"optional": true}),
+            1 => json!({"note": "n"}),
+            _ => json!({}),
+        };
+        let plan = Plan {
+            tasks: (0..6)
+                .map(|i| task(&i.to_string(), "a", extra(i)))
+                .collect(),
+            ..Plan::default()
+        };
+        let tree = to_flat_tree(&plan);
+        let rows = tree["tasks"].as_array().unwrap();
+        assert_eq!(rows[0]["optional"], json!(true));
+        assert_eq!(rows[5]["optional"], json!(null));
+        assert!(rows.iter().all(|r| r.get("note").is_none()));
+        assert_eq!(tree["task_extra"], json!({"1": {"note": "n"}}));
+        assert_eq!(from_tree(tree.as_object().unwrap()), plan);
     }
 }

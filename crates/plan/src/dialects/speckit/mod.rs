@@ -18,8 +18,6 @@
 //! Execution Order" section, other spellings) is kept as a text patch against the
 //! canonical rendering, so a file comes back byte for byte.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::checklist::{
@@ -36,7 +34,7 @@ use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Document, Format};
 use crate::table::fill::{Fill, title_from_words, translate_status};
 use crate::table::{self, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot};
-use ids::{number_phases, number_tasks, task_id, written_id};
+use ids::{OwnIds, number_phases, number_tasks, task_id, written_id};
 use order::{derive_order, implied, is_parallel};
 
 /// The Spec Kit dialect.
@@ -338,32 +336,42 @@ fn graph_problems(nodes: &[Node<'_>]) -> Vec<Problem> {
 }
 
 /// The 1-based lines of the tasks read, in order, and a warning for each task written
-/// again and each phase number used again.
+/// again, each task id and each phase number used again.
 fn task_lines(text: &str) -> (Vec<usize>, Vec<Problem>) {
     let mut repeats = Repeats::default();
-    let mut phases: HashMap<&str, usize> = HashMap::new();
+    let (mut phases, mut tasks) = (OwnIds::default(), OwnIds::default());
     let mut lines = Vec::new();
     let mut warnings = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        if let Some((number, _)) = phase(l) {
-            if let Some(&first) = phases.get(number) {
-                warnings.push(Problem::warning(
-                    "unique-phases",
-                    Location::Line(i + 1),
-                    format!(
-                        "phase {number} is numbered again (first at line {first}): it is read \
-                         as its own phase, after the one before it"
-                    ),
-                ));
-            } else {
-                phases.insert(number, i + 1);
-            }
+        if let Some((number, _)) = phase(l)
+            && let (own, Some(first)) = phases.place(number, i + 1)
+        {
+            warnings.push(Problem::warning(
+                "unique-phases",
+                Location::Line(i + 1),
+                format!(
+                    "phase {number} is numbered again (first at line {first}): it is read \
+                     as its own phase, {own}, after the one before it"
+                ),
+            ));
         }
         let Some(row) = task_line(l) else { continue };
-        match repeats.again(row.id, row.title, i + 1) {
-            Some(first) => warnings.push(repeated(row.id, i + 1, first)),
-            None => lines.push(i + 1),
+        if let Some(first) = repeats.again(row.id, row.title, i + 1) {
+            warnings.push(repeated(row.id, i + 1, first));
+            continue;
         }
+        if let (own, Some(first)) = tasks.place(row.id, i + 1) {
+            warnings.push(Problem::warning(
+                "unique-ids",
+                Location::Line(i + 1),
+                format!(
+                    "task {} is numbered again with another title (first at line {first}): \
+                     it is read as a task of its own, {own}",
+                    row.id
+                ),
+            ));
+        }
+        lines.push(i + 1);
     }
     (lines, warnings)
 }
@@ -462,6 +470,7 @@ pub fn read_markdown(text: &str) -> Plan {
     // The task of the line before (its index and indentation).
     let mut last: Option<(usize, usize)> = None;
     let mut repeats = Repeats::default();
+    let (mut phases, mut tasks) = (OwnIds::default(), OwnIds::default());
     for (n, line) in text.lines().enumerate() {
         if !heading && line.starts_with("# ") {
             heading = true;
@@ -470,12 +479,7 @@ pub fn read_markdown(text: &str) -> Plan {
         }
         if let Some((number, name)) = phase(line) {
             // A number used again (phases numbered alike) is a phase of its own.
-            let mut id = number.to_owned();
-            let mut k = 2;
-            while plan.groups.iter().any(|g| g.id == id) {
-                id = format!("{number}-{k}");
-                k += 1;
-            }
+            let (id, _) = phases.place(number, n + 1);
             plan.groups.push(Group {
                 id: id.clone(),
                 name: name.map(str::to_owned),
@@ -504,7 +508,8 @@ pub fn read_markdown(text: &str) -> Plan {
             last = None;
             continue;
         };
-        let mut t = Task::new(row.id);
+        // An id used again with another title is a task of its own.
+        let mut t = Task::new(tasks.place(row.id, n + 1).0);
         t.title = Some(row.title.to_owned());
         t.status = Some(status_of(row.mark).to_owned());
         if row.parallel {

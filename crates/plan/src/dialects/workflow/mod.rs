@@ -189,33 +189,59 @@ const STEP_TYPE_OF_INTENT: &[(&str, &str)] =
     &[("analysis", "ANALYSIS"), ("review", "CONDITION_CHECK")];
 
 /// Workflow steps belong to workflow tasks: a plan without groups gets one, named
-/// after the plan, holding every step.
+/// after the plan, holding every step; a plan whose groups leave some tasks out (a Spec
+/// Kit file's tasks before its first phase or in a section of no phase) gets one more,
+/// first, holding those.
 fn one_workflow_task(plan: &mut Plan, fills: &mut Vec<Fill>) {
-    if !plan.groups.is_empty() || plan.tasks.is_empty() {
+    let known: std::collections::HashSet<&str> =
+        plan.groups.iter().map(|g| g.id.as_str()).collect();
+    let outside = |t: &crate::model::Task| !t.group.as_deref().is_some_and(|g| known.contains(g));
+    if !plan.tasks.iter().any(outside) {
         return;
     }
-    let id = "task_1".to_owned();
-    plan.groups.push(Group {
-        id: id.clone(),
-        name: Some(plan.title.clone().unwrap_or_else(|| "Plan".to_owned())),
-        description: plan.goal.clone(),
-        ..Group::default()
-    });
-    if let Some(g) = plan.groups.last() {
-        fills.push(group_fill(
-            g,
-            "(whole)",
-            FillKind::Derived,
-            "one workflow task holding every step",
-        ));
+    let whole = plan.groups.is_empty();
+    let mut id = "task_1".to_owned();
+    let mut k = 1;
+    while known.contains(id.as_str()) {
+        k += 1;
+        id = format!("task_{k}");
     }
-    for t in &mut plan.tasks {
+    let (name, description, why) = if whole {
+        (
+            plan.title.clone().unwrap_or_else(|| "Plan".to_owned()),
+            plan.goal.clone(),
+            "one workflow task holding every step",
+        )
+    } else {
+        (
+            "Other tasks".to_owned(),
+            None,
+            "one workflow task holding the steps of no other",
+        )
+    };
+    let moved: Vec<usize> = (0..plan.tasks.len())
+        .filter(|&i| outside(&plan.tasks[i]))
+        .collect();
+    let group = Group {
+        id: id.clone(),
+        name: Some(name),
+        description,
+        ..Group::default()
+    };
+    fills.push(group_fill(&group, "(whole)", FillKind::Derived, why));
+    plan.groups.insert(0, group);
+    for i in moved {
+        let t = &mut plan.tasks[i];
         t.group = Some(id.clone());
         fills.push(task_fill(
             t,
             "group",
             FillKind::Derived,
-            "the one workflow task",
+            if whole {
+                "the one workflow task"
+            } else {
+                "the workflow task of the steps of no other"
+            },
         ));
     }
 }
