@@ -90,3 +90,100 @@ fn ids_as_numbers(out: &mut Map<String, Value>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::flat::{from_tree, to_flat_tree};
+    use super::*;
+    use crate::model::{Group, Task};
+
+    fn group(id: &str, deps: Option<&[&str]>) -> Group {
+        Group {
+            id: id.to_owned(),
+            dependencies: deps.map(|d| d.iter().map(|s| (*s).to_owned()).collect()),
+            ..Group::default()
+        }
+    }
+
+    fn plan(groups: Vec<Group>) -> Plan {
+        let tasks = groups.iter().map(|g| Task {
+            group: Some(g.id.clone()),
+            ..Task::new(format!("t{}", g.id))
+        });
+        Plan {
+            tasks: tasks.collect(),
+            groups,
+            ..Plan::default()
+        }
+    }
+
+    #[test]
+    fn group_dependencies_are_cells_and_digit_ids_numbers() {
+        let p = plan(vec![
+            group("1", None),
+            group("2", Some(&["1"])),
+            group("3", Some(&["1", "2"])),
+            group("x", Some(&[])),
+        ]);
+        let tree = to_flat_tree(&p);
+        assert!(tree.get(GROUP_DEPS).is_none(), "{tree:#}");
+        let ids: Vec<&Value> = tree["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| &g["id"])
+            .collect();
+        assert_eq!(ids, [&json!(1), &json!(2), &json!(3), &json!("x")]);
+        let cells: Vec<&Value> = tree["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| &g[DEPENDENCIES])
+            .collect();
+        // Undeclared: the one-item list in plain digits stays a string.
+        assert_eq!(
+            cells,
+            [&Value::Null, &json!("1"), &json!("1,2"), &json!("")]
+        );
+        assert!(tree.get("list_columns").is_none(), "{tree:#}");
+        assert_eq!(from_tree(tree.as_object().unwrap()), p);
+    }
+
+    #[test]
+    fn a_list_a_cell_cannot_hold_keeps_its_edge_rows() {
+        let p = plan(vec![
+            group("a,b", None),
+            group("c", Some(&["a,b"])),
+            group("d", Some(&["c"])),
+        ]);
+        let tree = to_flat_tree(&p);
+        assert_eq!(
+            tree[GROUP_DEPS],
+            json!([{"group": "c", "on": "a,b"}]),
+            "{tree:#}"
+        );
+        assert_eq!(tree["groups"][1][DEPENDENCIES], Value::Null);
+        assert_eq!(tree["groups"][2][DEPENDENCIES], json!("c"));
+        assert_eq!(from_tree(tree.as_object().unwrap()), p);
+    }
+
+    #[test]
+    fn a_declared_column_holds_a_bare_number_in_every_table() {
+        let mut p = plan(vec![group("1", None), group("2", Some(&["1"]))]);
+        p.tasks[1].dependencies = Some(vec!["7".to_owned()]);
+        p.tasks.push(Task::new("7"));
+        let tree = to_flat_tree(&p);
+        assert_eq!(tree["list_columns"], json!([DEPENDENCIES]), "{tree:#}");
+        assert_eq!(tree["groups"][1][DEPENDENCIES], json!(1), "{tree:#}");
+        assert_eq!(from_tree(tree.as_object().unwrap()), p);
+        // Without the declaration a number in a group's column is a count.
+        let mut undeclared = tree.as_object().unwrap().clone();
+        undeclared.shift_remove("list_columns");
+        assert_eq!(
+            from_tree(&undeclared).groups[1].dependencies,
+            Some(Vec::new())
+        );
+    }
+}
