@@ -328,7 +328,7 @@ pub static GROUP: Table = Table {
             "dependencies",
             Kind::StringsCountOrCell,
             false,
-            "Ids of the groups it waits for, as a task's `dependencies`.",
+            "Groups it waits for, as a task's `dependencies`.",
         ),
         Field::new(
             "tools",
