@@ -101,11 +101,6 @@ pub mod __private {
     /// `serialize_newtype_struct(BIG_INTEGER_KEY, digits)`.
     pub use crate::value::BIG_INTEGER_KEY;
 
-    /// The private name through which a deserializer built
-    /// [`with_number_text`](crate::Deserializer::with_number_text) hands a number
-    /// token to a visitor: a one-entry map `{NUMBER_TEXT_KEY: text as written}`.
-    pub use crate::value::NUMBER_TEXT_KEY;
-
     /// The one TOON line writer and the form rules, for a walker over data that is
     /// neither a [`Value`](crate::Value) nor `Serialize` (the Python package walks
     /// Python objects with it): the output buffer ([`LineWriter`](writer::LineWriter)),

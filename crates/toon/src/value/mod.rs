@@ -33,12 +33,6 @@ pub use number::Number;
 #[doc(hidden)]
 pub const BIG_INTEGER_KEY: &str = "$toon::private::BigInteger";
 
-/// The key of the one-entry map through which a deserializer built
-/// [`with_number_text`](crate::Deserializer::with_number_text) hands a number token's
-/// text to a visitor.
-#[doc(hidden)]
-pub const NUMBER_TEXT_KEY: &str = "$toon::private::NumberText";
-
 /// Any value of the JSON data model, with object key order kept.
 ///
 /// Five words: the variant is a tag byte of its own (`repr(u8)`), not hidden in a

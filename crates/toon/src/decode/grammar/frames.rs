@@ -133,6 +133,8 @@ pub(crate) struct KeySet {
     hashed: Option<Hashed>,
     /// Keys the object is expected to hold (a keyed table's declared count).
     expected: usize,
+    /// The union of [`Print::bit`] of the short keys (those of up to [`PRINTED`] bytes).
+    bloom: u64,
 }
 
 /// The hash index of a [`KeySet`] past its linear part.
@@ -151,6 +153,15 @@ const PRINTED: usize = 16;
 struct Print([u64; 2], usize);
 
 impl Print {
+    /// One bit of 64 chosen by the print (a filter before comparing prints).
+    #[inline]
+    fn bit(self) -> u64 {
+        let mixed = (self.0[0] ^ self.0[1].rotate_left(29) ^ self.1 as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        1 << (mixed >> 58)
+    }
+
+    #[inline]
     fn of(key: &[u8]) -> Print {
         let n = key.len();
         let word = |w: Option<&[u8; 8]>| w.map_or(0, |w| u64::from_le_bytes(*w));
@@ -192,19 +203,31 @@ impl KeySet {
     }
 
     /// Adds `key`; false if it was there already.
+    #[inline]
     pub fn insert(&mut self, key: &str) -> bool {
         let bytes = key.as_bytes();
-        let mark = Print::of(bytes);
-        let long = mark.1 > PRINTED;
         // A short key in a small object (the common case): its print is the key, and a
-        // long key's print never equals it (their lengths differ).
-        if !long && self.hashed.is_none() && self.keys.len() < LINEAR_KEYS {
-            if self.keys.iter().any(|k| k.0 == mark) {
+        // long key's print never equals it (their lengths differ). The prints are
+        // compared only when the key's bit is set in `bloom`, the bits of the short
+        // keys so far.
+        if bytes.len() <= PRINTED && self.hashed.is_none() && self.keys.len() < LINEAR_KEYS {
+            let mark = Print::of(bytes);
+            let bit = mark.bit();
+            if self.bloom & bit != 0 && self.keys.iter().any(|k| k.0 == mark) {
                 return false;
             }
+            self.bloom |= bit;
             self.keys.push((mark, self.long.len()));
             return true;
         }
+        self.insert_other(key)
+    }
+
+    /// [`KeySet::insert`] of a long key, or into a set past its linear part.
+    fn insert_other(&mut self, key: &str) -> bool {
+        let bytes = key.as_bytes();
+        let mark = Print::of(bytes);
+        let long = mark.1 > PRINTED;
         match &self.hashed {
             Some(hashed) => {
                 let hash = KeySet::hash(&hashed.hasher, mark, bytes);
@@ -258,6 +281,7 @@ impl KeySet {
         self.long.clear();
         self.hashed = None;
         self.expected = 0;
+        self.bloom = 0;
         self.long.capacity() <= 1024 && self.keys.capacity() <= 4 * LINEAR_KEYS
     }
 }

@@ -78,8 +78,9 @@ pub(crate) enum LineKind<'a> {
 /// Classifies one raw line (without its `\n`), numbered `number` (1-based): strips a
 /// BOM on line 1 and one trailing CR, computes the depth, and applies the strict-mode
 /// indentation checks. Shared by both line inputs (`decode/input/`).
+#[inline]
 pub(crate) fn classify(
-    mut raw: &str,
+    raw: &str,
     number: usize,
     indent_size: usize,
     strict: bool,
@@ -94,10 +95,8 @@ pub(crate) fn classify(
             && first != b'#'
             && last != b' '
             && last != b'\r'
+            && (!strict || spaces.is_multiple_of(indent_size))
         {
-            if strict && !spaces.is_multiple_of(indent_size) {
-                return Err(misaligned(raw, number, indent_size, spaces));
-            }
             return Ok(LineKind::Content(Line {
                 raw,
                 content: raw.get(spaces..).unwrap_or(raw),
@@ -105,7 +104,19 @@ pub(crate) fn classify(
                 number,
             }));
         }
-    } else {
+    }
+    classify_other(raw, number, indent_size, strict)
+}
+
+/// [`classify`] of the other lines: line 1, blank and comment lines, tabs, trailing
+/// spaces or CR, misaligned indentation.
+fn classify_other(
+    mut raw: &str,
+    number: usize,
+    indent_size: usize,
+    strict: bool,
+) -> Result<LineKind<'_>> {
+    if number == 1 {
         raw = raw.strip_prefix('\u{FEFF}').unwrap_or(raw);
     }
     raw = raw.strip_suffix('\r').unwrap_or(raw);
@@ -175,6 +186,7 @@ pub(crate) fn classify(
 
 /// The number of spaces `b` starts with, eight bytes at a time (indentation of nested
 /// data runs to tens of spaces).
+#[inline]
 fn leading_spaces(b: &[u8]) -> usize {
     const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
     let mut n = 0;

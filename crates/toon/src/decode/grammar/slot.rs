@@ -27,6 +27,7 @@ pub(crate) struct At {
 
 impl At {
     /// The position of `line`'s content.
+    #[inline]
     pub fn of(line: &Line<'_>) -> At {
         At {
             number: line.number,
@@ -178,6 +179,7 @@ pub(crate) fn own_header(h: Header<'_>) -> Header<'static> {
 }
 
 /// The byte range of `part`, a sub-slice of `line`'s raw text, in that text.
+#[inline]
 pub(crate) fn raw_range(line: &Line<'_>, part: &str) -> Range<usize> {
     let start = (part.as_ptr() as usize).saturating_sub(line.raw.as_ptr() as usize);
     start..start + part.len()

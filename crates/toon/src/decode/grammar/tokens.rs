@@ -342,6 +342,7 @@ pub(crate) enum PlainKey {
 /// Finds a plain key's colon in one scan. When a `:` comes before any `[` and any `"`,
 /// the line is not a header (spec §6 needs a `[` before the first unquoted colon) and
 /// that colon is the first unquoted one, so the key is everything before it.
+#[inline]
 pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
     let b = content.as_bytes();
     // Keys are short: eight bytes at a time finds their colon sooner than the vector
@@ -364,6 +365,7 @@ const PLAIN_KEY_HEAD: usize = 24;
 /// The index of the first `:`, `[` or `"` in `b`, eight bytes per step: a byte equal to
 /// one of them is a zero byte of the word XOR that byte repeated, and the lowest zero
 /// byte a word has is found exactly (the borrow of the test only marks bytes above it).
+#[inline]
 fn first_stop_in_words(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;

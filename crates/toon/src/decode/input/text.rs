@@ -15,8 +15,10 @@ pub struct TextSource<'de> {
     number: usize,
     /// The last consumed line.
     current: Option<Line<'de>>,
-    /// The next line, if fetched (`Some(None)`: the end of input).
-    peeked: Option<Option<Line<'de>>>,
+    /// The next line, if `filled` (`None`: the end of input).
+    peeked: Option<Line<'de>>,
+    /// `peeked` holds the next line (or the end): it was fetched and not consumed.
+    filled: bool,
     /// The first blank line skipped by the latest fetch, until taken.
     blank: Option<usize>,
 }
@@ -31,11 +33,13 @@ impl<'de> TextSource<'de> {
             number: 0,
             current: None,
             peeked: None,
+            filled: false,
             blank: None,
         }
     }
 
     /// The next physical line, without its `\n`.
+    #[inline]
     fn raw_line(&mut self) -> Option<&'de str> {
         let rest = self.rest?;
         match memchr::memchr(b'\n', rest.as_bytes()) {
@@ -50,54 +54,67 @@ impl<'de> TextSource<'de> {
         }
     }
 
-    /// Physical lines until a content line or the end of input.
-    fn fetch(&mut self) -> Result<Option<Line<'de>>> {
+    /// Physical lines until a content line or the end of input, into `peeked`.
+    fn fetch(&mut self) -> Result<()> {
+        self.filled = true;
         while let Some(raw) = self.raw_line() {
             self.number += 1;
-            match classify(raw, self.number, self.indent_size, self.strict)? {
-                LineKind::Comment => {}
-                LineKind::Blank(n) => {
+            match classify(raw, self.number, self.indent_size, self.strict) {
+                Ok(LineKind::Comment) => {}
+                Ok(LineKind::Blank(n)) => {
                     self.blank.get_or_insert(n);
                 }
-                LineKind::Content(line) => return Ok(Some(line)),
+                Ok(LineKind::Content(line)) => {
+                    self.peeked = Some(line);
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.filled = false;
+                    return Err(e);
+                }
             }
         }
-        Ok(None)
+        self.peeked = None;
+        Ok(())
     }
 }
 
+// Inlined across crates: the state machine is generic, so it is compiled where it is
+// used, and these are called once or twice per line.
 impl LineInput for TextSource<'_> {
+    #[inline]
     fn fill(&mut self) -> Result<()> {
-        if self.peeked.is_none() {
-            let line = self.fetch()?;
-            self.peeked = Some(line);
+        if !self.filled {
+            self.fetch()?;
         }
         Ok(())
     }
 
+    #[inline]
     fn peeked(&self) -> Option<Line<'_>> {
-        self.peeked.flatten()
+        self.peeked
     }
 
+    #[inline]
     fn current(&self) -> Option<Line<'_>> {
         self.current
     }
 
+    #[inline]
     fn take_blank(&mut self) -> Option<usize> {
         self.blank.take()
     }
 
+    #[inline]
     fn consume(&mut self) -> Result<bool> {
         self.fill()?;
-        match self.peeked.take().flatten() {
+        match self.peeked.take() {
             Some(line) => {
                 self.current = Some(line);
+                self.filled = false;
                 Ok(true)
             }
-            None => {
-                self.peeked = Some(None);
-                Ok(false)
-            }
+            None => Ok(false),
         }
     }
 }

@@ -66,9 +66,6 @@ pub struct Deserializer<'de, I = TextSource<'de>> {
     /// share a shape).
     nesting: usize,
     object_sizes: Vec<usize>,
-    /// Number tokens are handed to visitors as their text (see
-    /// [`with_number_text`](Deserializer::with_number_text)).
-    number_text: bool,
 }
 
 /// The [`Deserializer`] over a [`BufRead`]: the document is read line by line through
@@ -99,7 +96,6 @@ impl<R: BufRead> Deserializer<'static, IoSource<R>> {
             root: true,
             nesting: 0,
             object_sizes: Vec::new(),
-            number_text: false,
         }
     }
 }
@@ -117,7 +113,6 @@ impl<'de> Deserializer<'de, TextSource<'de>> {
             root: true,
             nesting: 0,
             object_sizes: Vec::new(),
-            number_text: false,
         }
     }
 }
@@ -145,34 +140,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
         TokenDe {
             text: self.text(tok),
             quoted: tok.quoted,
-            number_text: self.number_text,
         }
-    }
-
-    /// Hands every unquoted number token (spec §4) that `deserialize_any` reads to the
-    /// visitor as its text, exactly as written, in a one-entry map
-    /// `{NUMBER_TEXT_KEY: text}` (`toon::__private::NUMBER_TEXT_KEY`), instead of as
-    /// an integer or float. For callers that parse numbers themselves, as Python's
-    /// `parse_int`/`parse_float` hooks do, and that must tell an out-of-range number
-    /// (`1e400`) from the quoted string `"1e400"`. Typed requests (`u32`, `f64`, …)
-    /// are unaffected.
-    ///
-    /// ```
-    /// use serde::Deserialize;
-    /// use toon::{DecodeOptions, Deserializer, Value};
-    ///
-    /// let opts = DecodeOptions::default();
-    /// let mut de = Deserializer::from_str("a: 1e400\nb: \"1e400\"\nc: 1.50", &opts).with_number_text();
-    /// let v = serde_json::Value::deserialize(&mut de)?;
-    /// let key = toon::__private::NUMBER_TEXT_KEY;
-    /// assert_eq!(v["a"][key], "1e400");
-    /// assert_eq!(v["b"], "1e400");
-    /// assert_eq!(v["c"][key], "1.50");
-    /// # Ok::<(), toon::Error>(())
-    /// ```
-    pub fn with_number_text(mut self) -> Self {
-        self.number_text = true;
-        self
     }
 
     /// Reads the rest of the document (after the value deserialized from it), with the

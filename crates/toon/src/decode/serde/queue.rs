@@ -195,6 +195,7 @@ impl StepQueue {
 
     /// `part` as a token: its place in the document when it lies there, else copied
     /// into `text`.
+    #[inline]
     fn keep(&mut self, part: &str, quoted: bool) -> Tok {
         if !part.is_empty()
             && let Some(start) = (part.as_ptr() as usize).checked_sub(self.doc.0)
@@ -235,6 +236,26 @@ impl StepQueue {
         }
     }
 
+    /// [`Sink::token`] of a quoted token: its string kept, or its error queued (checked
+    /// only while skipping).
+    fn quoted_token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
+        if self.skip > 0 {
+            // Only a quoted token can be malformed.
+            primitive(line, token)?;
+            return Ok(());
+        }
+        match self.keep_quoted(token) {
+            Some(tok) => self.steps.push_back(Step::Prim(tok)),
+            None => {
+                if let Err(e) = primitive(line, token) {
+                    self.steps.push_back(Step::Error(e));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
     fn open(&mut self, step: Step) {
         if self.skip > 0 {
             self.skip += 1;
@@ -243,6 +264,7 @@ impl StepQueue {
         }
     }
 
+    #[inline]
     fn close(&mut self, step: Step) {
         if self.skip > 0 {
             self.skip -= 1;
@@ -253,18 +275,23 @@ impl StepQueue {
 }
 
 impl Sink for StepQueue {
+    #[inline]
     fn start_object(&mut self) {
         self.open(Step::StartObject);
     }
+    #[inline]
     fn end_object(&mut self) {
         self.close(Step::EndObject);
     }
+    #[inline]
     fn start_array(&mut self, _len: usize) {
         self.open(Step::StartArray);
     }
+    #[inline]
     fn end_array(&mut self) {
         self.close(Step::EndArray);
     }
+    #[inline]
     fn key(&mut self, key: &str) {
         if self.skip == 0 {
             let key = self.keep(key, true);
@@ -290,6 +317,7 @@ impl Sink for StepQueue {
         };
         self.steps.push_back(Step::Prim(tok));
     }
+    #[inline]
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
         if !token.starts_with('"') {
             if self.skip == 0 {
@@ -298,20 +326,7 @@ impl Sink for StepQueue {
             }
             return Ok(());
         }
-        if self.skip > 0 {
-            // Only a quoted token can be malformed.
-            primitive(line, token)?;
-            return Ok(());
-        }
-        match self.keep_quoted(token) {
-            Some(tok) => self.steps.push_back(Step::Prim(tok)),
-            None => {
-                if let Err(e) = primitive(line, token) {
-                    self.steps.push_back(Step::Error(e));
-                }
-            }
-        }
-        Ok(())
+        self.quoted_token(line, token)
     }
     /// A row whose quoted cells are well formed is kept whole (its cells as tokens, its
     /// table's names kept once), read cell by cell when the deserializer gets to it;

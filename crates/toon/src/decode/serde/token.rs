@@ -12,7 +12,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use crate::decode::grammar::tokens::{Num, number};
-use crate::value::{BIG_INTEGER_KEY, NUMBER_TEXT_KEY};
+use crate::value::BIG_INTEGER_KEY;
 use crate::{Error, Result};
 
 /// Text handed to a visitor: borrowed from the document for `'de`, or only for now.
@@ -55,8 +55,6 @@ pub(super) struct TokenDe<'de, 'a> {
     pub text: Text<'de, 'a>,
     /// The text is a quoted token's string: a string whatever it spells.
     pub quoted: bool,
-    /// `deserialize_any` hands a number token over as its text (`NumberText`).
-    pub number_text: bool,
 }
 
 impl<'de> TokenDe<'de, '_> {
@@ -114,7 +112,6 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
             _ => {}
         }
         match number(t) {
-            Some(_) if self.number_text => visitor.visit_map(NumberText(Some(t))),
             Some(Num::U64(u)) => visitor.visit_u64(u),
             Some(Num::I64(i)) => visitor.visit_i64(i),
             Some(Num::BigInt) => {
@@ -218,26 +215,5 @@ impl<'de> MapAccess<'de> for BigDigits<'_> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let digits = self.0.take().unwrap_or("0");
         seed.deserialize(StrDeserializer::<Error>::new(digits))
-    }
-}
-
-/// A number token as written, as the one-entry map `{NUMBER_TEXT_KEY: text}`
-/// ([`Deserializer::with_number_text`](super::Deserializer::with_number_text)).
-struct NumberText<'t>(Option<&'t str>);
-
-impl<'de> MapAccess<'de> for NumberText<'_> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.0.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(StrDeserializer::<Error>::new(NUMBER_TEXT_KEY))
-            .map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let text = self.0.take().unwrap_or("0");
-        seed.deserialize(StrDeserializer::<Error>::new(text))
     }
 }
