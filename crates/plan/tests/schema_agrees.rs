@@ -432,7 +432,7 @@ fn plan_model_values_of_the_wrong_kind_are_schema_errors_in_both_forms() {
         if form == "flat" {
             // An id cell is a number or a string.
             cases.push(("/capabilities/0/task", "capabilities[0].task", json!(true)));
-            cases.push(("/groups/0/id", "groups[0].id", json!(1)));
+            cases.push(("/groups/0/id", "groups[0].id", json!(true)));
         } else {
             cases.push(("/tasks/2/dependencies/0", "tasks[2].dependencies", json!(5)));
             cases.push(("/tasks/2/extra", "tasks[2].extra", json!("x")));

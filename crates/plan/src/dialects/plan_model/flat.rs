@@ -13,7 +13,7 @@ use super::derivable::{
 use super::keys::{EVERY_TASK_HAS, GROUP_LISTS, LIST_COLUMNS, PARAMS, TASK_EXTRA, TASK_LISTS};
 use super::list_cells::id_text;
 use super::local_ids;
-use super::{extra_columns, group_runs, list_cells};
+use super::{extra_columns, group_cells, group_runs, list_cells};
 use super::{table, to_nested_tree};
 use crate::model::{Extra, Group, Plan, Task};
 use crate::table::fields::Fields;
@@ -78,6 +78,7 @@ pub fn to_flat_tree(plan: &Plan) -> Value {
         group_runs::leave_out_group_column(plan, &mut out);
         leave_out_title_ids(plan, &mut out);
     }
+    group_cells::lift(plan, &mut out);
     Value::Object(out)
 }
 
@@ -156,7 +157,7 @@ fn flatten(
     let scalars = row_table
         .fields
         .iter()
-        .filter(|f| f.key != "id" && matches!(f.kind, Kind::Str | Kind::Number))
+        .filter(|f| f.key != "id" && matches!(f.kind, Kind::Str | Kind::Id | Kind::Number))
         .map(|f| f.key);
     cols.extend(scalars.filter(|k| has(k)));
     cols.extend(count_cols.iter().copied());
@@ -296,11 +297,11 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
             .iter()
             .filter_map(Value::as_object)
             .map(|g| Group {
-                id: text(g.get("id")).unwrap_or_default(),
+                id: id_text(g.get("id")).unwrap_or_default(),
                 name: text(g.get("name")),
                 description: text(g.get("description")),
                 mode: text(g.get("mode")),
-                dependencies: list(g.get("dependencies")),
+                dependencies: list_cells::read(g.get("dependencies"), declared("dependencies")),
                 executor: text(g.get("executor")),
                 tools: list(g.get("tools")),
                 extra: extra_of(g.get("extra")),
@@ -330,7 +331,7 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
                 outputs: list(t.get("outputs")),
                 expected_outcome: text(t.get("expected_outcome")),
                 parallel_group: number(t.get("parallel_group")),
-                group: text(t.get("group")),
+                group: id_text(t.get("group")),
                 branch: text(t.get("branch")),
                 parent: text(t.get("parent")),
                 priority: text(t.get("priority")),
@@ -387,7 +388,12 @@ pub fn from_tree(obj: &Map<String, Value>) -> Plan {
         .collect();
     for (field, name, col) in GROUP_LISTS {
         for e in tables.get(name).into_iter().flatten() {
-            let (Some(owner), Some(item)) = (text(e.get("group")), text(e.get(*col))) else {
+            let item = if *field == "dependencies" {
+                id_text(e.get(*col))
+            } else {
+                text(e.get(*col))
+            };
+            let (Some(owner), Some(item)) = (id_text(e.get("group")), item) else {
                 continue;
             };
             if let Some(&i) = group_index.get(&owner) {

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::list_cells::id_text;
 use crate::model::{Plan, Task};
 
 /// The column of a group row that holds the number of its tasks.
@@ -57,10 +58,10 @@ pub(super) fn give_groups(group_rows: &[Value], tasks: &mut [Task]) {
     if tasks.iter().any(|t| t.group.is_some()) {
         return;
     }
-    let runs: Option<Vec<(&str, usize)>> = group_rows
+    let runs: Option<Vec<(String, usize)>> = group_rows
         .iter()
         .map(|g| {
-            let id = g.get("id")?.as_str()?;
+            let id = id_text(g.get("id"))?;
             let n = usize::try_from(g.get(SIZE)?.as_u64()?).ok()?;
             Some((id, n))
         })
@@ -74,7 +75,7 @@ pub(super) fn give_groups(group_rows: &[Value], tasks: &mut [Task]) {
     let mut rest = tasks.iter_mut();
     for (id, n) in runs {
         for t in rest.by_ref().take(n) {
-            t.group = Some(id.to_owned());
+            t.group = Some(id.clone());
         }
     }
 }

@@ -504,7 +504,7 @@ pub(super) fn join(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
         row.insert("id".into(), Value::String(id));
         let g = match &top_groups {
             Some(g) => Some(runs[g[i]].id.clone()),
-            None => r.get("group").and_then(Value::as_str).map(str::to_owned),
+            None => id_text(r.get("group")),
         };
         if let Some(g) = &g {
             row.insert("group".into(), Value::String(g.clone()));

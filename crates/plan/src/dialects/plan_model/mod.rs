@@ -15,11 +15,13 @@
 //!
 //! A task's `requirements` (labels in another document, Kiro's `_Requirements: 1.1_`)
 //! are one cell of its row instead of an edge table, joined by `,`, where every item
-//! reads back from it (`list_cells`).
+//! reads back from it (`list_cells`); so are a group's `dependencies`, and group ids in
+//! plain digits are numbers (`group_cells`).
 
 mod derivable;
 mod extra_columns;
 mod flat;
+mod group_cells;
 mod group_runs;
 mod keys;
 mod list_cells;

@@ -204,7 +204,7 @@ pub static TASK: Table = Table {
         ),
         Field::new(
             "group",
-            Kind::Str,
+            Kind::Id,
             false,
             "Id of the group this task belongs to.",
         ),
@@ -288,7 +288,7 @@ pub static GROUP: Table = Table {
     title: "group",
     doc: "One group: its scalar fields, list fields as a task's.",
     fields: &[
-        Field::new("id", Kind::Str, true, "Identifier."),
+        Field::new("id", Kind::Id, true, "Identifier."),
         Field::new("name", Kind::Str, false, "Display name."),
         Field::new("description", Kind::Str, false, "Description in words."),
         Field::new(
@@ -326,9 +326,9 @@ pub static GROUP: Table = Table {
         ),
         Field::new(
             "dependencies",
-            Kind::StringsOrCount,
+            Kind::StringsCountOrCell,
             false,
-            "Ids of the groups it waits for (nested form), or their number (in `group_deps`).",
+            "Groups it waits for, as a task's `dependencies`.",
         ),
         Field::new(
             "tools",
@@ -390,8 +390,8 @@ static GROUP_ON: Table = Table {
     title: "group dependency",
     doc: "A group dependency.",
     fields: &[
-        Field::new("group", Kind::Str, true, "The waiting group."),
-        Field::new("on", Kind::Str, true, "The group it waits for."),
+        Field::new("group", Kind::Id, true, "The waiting group."),
+        Field::new("on", Kind::Id, true, "The group it waits for."),
     ],
 };
 
@@ -399,7 +399,7 @@ static GROUP_TOOL: Table = Table {
     title: "group tool",
     doc: "A tool a group needs.",
     fields: &[
-        Field::new("group", Kind::Str, true, "The group."),
+        Field::new("group", Kind::Id, true, "The group."),
         Field::new("tool", Kind::Str, true, "The tool."),
     ],
 };
