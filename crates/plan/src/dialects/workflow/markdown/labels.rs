@@ -48,7 +48,7 @@ pub(super) fn section_safe(s: &str) -> bool {
             !t.starts_with('#')
                 && !t.starts_with("```")
                 && !t.starts_with("~~~")
-                && !(t.len() >= 2 && (t.chars().all(|c| c == '-') || t.chars().all(|c| c == '=')))
+                && !(!t.is_empty() && (t.chars().all(|c| c == '-') || t.chars().all(|c| c == '=')))
         })
 }
 
@@ -181,5 +181,16 @@ mod tests {
             key_for_label("Steps", &TASK_LABELS).1,
             ValueKind::List
         ));
+    }
+
+    #[test]
+    fn a_setext_underline_of_any_length_is_not_section_text() {
+        // "a\n-" and "a\n=" are headings in CommonMark: the line under a paragraph
+        // needs only one `-` or `=`.
+        for text in ["a\n-", "a\n=", "a\n---", "a\n  ==  "] {
+            assert!(!section_safe(text), "{text:?}");
+        }
+        assert!(section_safe("a\n- b"));
+        assert!(section_safe("a -\nb ="));
     }
 }
