@@ -41,31 +41,14 @@ fn lift_dependencies(plan: &Plan, out: &mut Map<String, Value>) {
         Some(Value::Array(rows)) if rows.len() == all.len() => {}
         _ => return,
     }
-    let fitting = |l: &Option<&[String]>| l.is_none_or(|l| l.iter().all(|i| list_cells::fits(i)));
-    let lists: Vec<Option<&[String]>> = all.iter().map(|l| l.filter(|_| fitting(l))).collect();
-    let kept: Vec<&str> = plan
-        .groups
-        .iter()
-        .zip(&all)
-        .filter(|(_, l)| !fitting(l))
-        .map(|(g, _)| g.id.as_str())
-        .collect();
+    let (lists, kept) = list_cells::split_fitting(plan.groups.iter().map(|g| g.id.as_str()), &all);
     let numbers = list_cells::declared(out, DEPENDENCIES);
     let cells = lists.iter().map(|l| match l {
         Some(l) => list_cells::cell(l, numbers),
         None => Value::Null,
     });
     list_cells::put(out, "groups", DEPENDENCIES, cells.collect());
-    match out.get_mut(GROUP_DEPS) {
-        Some(Value::Array(rows)) if !kept.is_empty() => rows.retain(|r| {
-            r.get("group")
-                .and_then(Value::as_str)
-                .is_some_and(|g| kept.contains(&g))
-        }),
-        _ => {
-            out.shift_remove(GROUP_DEPS);
-        }
-    }
+    list_cells::keep_edge_rows(out, GROUP_DEPS, "group", &kept);
 }
 
 /// Every cell naming a group in plain digits as that number.

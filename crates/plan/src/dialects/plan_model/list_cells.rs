@@ -112,6 +112,42 @@ pub(super) fn some_item<S>(lists: &[Option<&[S]>]) -> bool {
     lists.iter().flatten().any(|l| !l.is_empty())
 }
 
+/// The lists that can be cells (`None` where a list cannot: every item must [`fits`]),
+/// and the ids (`ids`, one per list, in order) of the owners whose lists stay edge rows.
+pub(super) fn split_fitting<'a>(
+    ids: impl Iterator<Item = &'a str>,
+    all: &[Option<&'a [String]>],
+) -> (Vec<Option<&'a [String]>>, Vec<&'a str>) {
+    let fitting = |l: &Option<&[String]>| l.is_none_or(|l| l.iter().all(|i| fits(i)));
+    let lists = all.iter().map(|l| l.filter(|_| fitting(l))).collect();
+    let kept = ids
+        .zip(all)
+        .filter(|(_, l)| !fitting(l))
+        .map(|(id, _)| id)
+        .collect();
+    (lists, kept)
+}
+
+/// Keeps in the edge table `edges` only the rows whose `owner` cell is one of `kept`;
+/// leaves the table out when no owner is kept.
+pub(super) fn keep_edge_rows(
+    out: &mut Map<String, Value>,
+    edges: &str,
+    owner: &str,
+    kept: &[&str],
+) {
+    match out.get_mut(edges) {
+        Some(Value::Array(rows)) if !kept.is_empty() => rows.retain(|r| {
+            r.get(owner)
+                .and_then(Value::as_str)
+                .is_some_and(|o| kept.contains(&o))
+        }),
+        _ => {
+            out.shift_remove(edges);
+        }
+    }
+}
+
 /// Writes `cells` (one per row, in order) as column `key` of the rows of table `table`,
 /// in the place of its count column when there is one.
 pub(super) fn put(out: &mut Map<String, Value>, table: &str, key: &str, cells: Vec<Value>) {
@@ -168,8 +204,8 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
             continue;
         }
         let all: Vec<Option<&[String]>> = plan.tasks.iter().map(list).collect();
-        let fitting = |l: &Option<&[String]>| l.is_none_or(|l| l.iter().all(|i| fits(i)));
-        let lists: Vec<Option<&[String]>> = all.iter().map(|l| l.filter(|_| fitting(l))).collect();
+        // `kept`: ids of the tasks whose items stay edge rows.
+        let (lists, kept) = split_fitting(plan.tasks.iter().map(|t| t.id.as_str()), &all);
         if !some_item(&lists) {
             continue;
         }
@@ -179,14 +215,6 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
         if rows.len() != lists.len() {
             continue;
         }
-        // Ids of the tasks whose items stay edge rows.
-        let kept: Vec<&str> = plan
-            .tasks
-            .iter()
-            .zip(&all)
-            .filter(|(_, l)| !fitting(l))
-            .map(|(t, _)| t.id.as_str())
-            .collect();
         let numbers = some_number(&lists);
         let mut c = cells(&lists, numbers);
         if lists.iter().any(Option::is_none) && all.iter().all(Option::is_some) {
@@ -201,16 +229,7 @@ pub(super) fn lift(plan: &Plan, out: &mut Map<String, Value>, local_ids: bool) {
         if numbers {
             declare(out, key);
         }
-        match out.get_mut(*edges) {
-            Some(Value::Array(rows)) if !kept.is_empty() => rows.retain(|r| {
-                r.get("task")
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| kept.contains(&t))
-            }),
-            _ => {
-                out.shift_remove(*edges);
-            }
-        }
+        keep_edge_rows(out, edges, "task", &kept);
     }
 }
 
