@@ -302,11 +302,7 @@ impl<'c, 'py> Walker<'c, 'py> {
                 && let Some(class) = classify_exact(&v).filter(|c| c.is_primitive())
                 && let Some(key) = self.keys.get(&ks)
             {
-                if on_hyphen {
-                    self.w.item(depth);
-                } else {
-                    self.w.line(line_depth);
-                }
+                start_field(&mut self.w, line_depth, on_hyphen);
                 let out = &mut self.w.out;
                 match key {
                     KeyText::Written(text) => out.push_str(text),
@@ -335,11 +331,7 @@ impl<'c, 'py> Walker<'c, 'py> {
     ) -> PyResult<()> {
         let r = self.resolve(value, pd)?;
         let o = r.obj(value);
-        if on_hyphen {
-            self.w.item(depth);
-        } else {
-            self.w.line(depth);
-        }
+        start_field(&mut self.w, depth, on_hyphen);
         match r.class {
             Class::List | Class::Tuple => {
                 let rows = child_depth(depth, on_hyphen);
@@ -549,5 +541,16 @@ impl<'c, 'py> Walker<'c, 'py> {
                 Ok(())
             })
         })
+    }
+}
+
+/// Starts a field's line at `depth` in `w`: with `on_hyphen`, the hyphen line of the
+/// object that is a list item at `depth`.
+#[inline]
+fn start_field(w: &mut LineWriter<'_>, depth: usize, on_hyphen: bool) {
+    if on_hyphen {
+        w.item(depth);
+    } else {
+        w.line(depth);
     }
 }
