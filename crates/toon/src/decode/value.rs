@@ -200,8 +200,8 @@ impl Sink for ValueSink {
     fn value(&mut self, v: Value) {
         self.complete(v);
     }
-    /// Rows are clones of the table's shape (keys copied, not hashed) with the values
-    /// put in: the same map as inserting the keys one by one.
+    /// Rows are built over the table's shape (its keys copied, not hashed, nor
+    /// searched for): the same map as inserting the keys one by one.
     fn row(
         &mut self,
         cache: &mut RowCache,
@@ -215,9 +215,8 @@ impl Sink for ValueSink {
         let Some(shape) = &cache.shape else {
             return row_events(self, fields, cells, line);
         };
-        let mut map = shape.clone();
         let mut cell = 0;
-        fill(&mut map, cells, &mut cell, line)?;
+        let map = row_of(shape, cells, &mut cell, line)?;
         self.complete(Value::Object(map));
         Ok(())
     }
@@ -250,18 +249,22 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
     (ok && map.len() == count).then_some(map)
 }
 
-/// Puts the cells into a clone of the shape, depth first (groups nest at most a few
-/// levels: see [`RowCache::first_use`]).
-fn fill(map: &mut Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<()> {
-    for (_, v) in map.iter_mut() {
-        if let Value::Object(group) = v {
-            fill(group, cells, cell, line)?;
+/// The row object over `shape`: its keys in order, each leaf read from the next cell,
+/// depth first (groups nest at most a few levels: see [`RowCache::first_use`]). The
+/// shape's keys differ, so the entries are appended without a search.
+fn row_of(shape: &Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<Map> {
+    let mut entries = Vec::with_capacity(shape.len());
+    for (key, leaf) in shape {
+        let value = if let Value::Object(group) = leaf {
+            Value::Object(row_of(group, cells, cell, line)?)
         } else {
-            *v = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
+            let value = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
             *cell += 1;
-        }
+            value
+        };
+        entries.push((key.clone(), value));
     }
-    Ok(())
+    Ok(Map::from_unique_entries(entries))
 }
 
 impl<R: BufRead> EventReader<R> {
