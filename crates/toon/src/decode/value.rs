@@ -94,6 +94,7 @@ impl ValueBuilder {
     }
 
     /// Puts a complete value into the open container (or hands it back at the top).
+    #[inline]
     fn complete(&mut self, done: Value) -> Result<Option<Value>> {
         match self.stack.last_mut() {
             None => Ok(Some(done)),
@@ -121,9 +122,10 @@ impl ValueBuilder {
 pub(super) struct ValueSink {
     builder: ValueBuilder,
     result: Option<Value>,
-    /// Per nesting level, the size of the last object closed there (at most
-    /// [`SIZE_HINT_CAP`]): the capacity of the next one, as objects in a list tend to
-    /// have the same keys.
+    /// Per nesting level, the capacity for the next object opened there: the size of
+    /// the last one closed there, or an eighth less than the hint before when that was
+    /// more (objects in a list tend to have the same keys, some a few more: room for
+    /// those saves growing the entries), at most [`SIZE_HINT_CAP`].
     sizes: Vec<usize>,
 }
 
@@ -139,12 +141,14 @@ impl ValueSink {
         sink
     }
 
+    #[inline]
     fn pending_key(&mut self, key: Key) {
         if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
             *pending = Some(key);
         }
     }
 
+    #[inline]
     fn complete(&mut self, done: Value) {
         // The reader's calls are well formed, so this cannot fail.
         if let Ok(Some(v)) = self.builder.complete(done)
@@ -156,6 +160,7 @@ impl ValueSink {
 }
 
 impl Sink for ValueSink {
+    #[inline]
     fn start_object(&mut self) {
         let hint = self
             .sizes
@@ -166,18 +171,21 @@ impl Sink for ValueSink {
             .stack
             .push(Partial::Object(Map::with_capacity(hint), None));
     }
+    #[inline]
     fn start_object_sized(&mut self, fields: usize) {
         self.builder
             .stack
             .push(Partial::Object(Map::with_capacity(fields), None));
     }
+    #[inline]
     fn end_object(&mut self) {
         if let Some(Partial::Object(m, _)) = self.builder.stack.pop() {
             let level = self.builder.stack.len();
             if self.sizes.len() <= level {
                 self.sizes.resize(level + 1, 0);
             }
-            self.sizes[level] = m.len().min(SIZE_HINT_CAP);
+            let hint = &mut self.sizes[level];
+            *hint = m.len().max(*hint - *hint / 8).min(SIZE_HINT_CAP);
             self.complete(Value::Object(m));
         }
     }
@@ -191,12 +199,14 @@ impl Sink for ValueSink {
             self.complete(Value::Array(v));
         }
     }
+    #[inline]
     fn key(&mut self, key: &str) {
         self.pending_key(Key::from(key));
     }
     fn key_owned(&mut self, key: String) {
         self.pending_key(Key::from(key));
     }
+    #[inline]
     fn value(&mut self, v: Value) {
         self.complete(v);
     }
