@@ -325,3 +325,70 @@ fn build<I: LineInput>(mut driver: Driver<I, ValueSink>) -> Result<Value> {
     while driver.step()? {}
     Ok(driver.into_sink().result.unwrap_or(Value::Null))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Map, Value, decode_value};
+
+    /// A table row is the same map as inserting its keys one by one, also when it has
+    /// more keys than a map searches linearly (its index is built) and a field group.
+    #[test]
+    fn wide_rows_with_groups_equal_maps_built_by_insertion() {
+        let names: Vec<String> = (0..30).map(|i| format!("f{i}")).collect();
+        let header = format!("rows[2]{{{},g{{x,y}}}}:", names.join(","));
+        let row = |r: usize| {
+            let cells: Vec<String> = (0..30).map(|i| (r * 100 + i).to_string()).collect();
+            format!("  {},x{r},\"y\"", cells.join(","))
+        };
+        let text = format!("{header}\n{}\n{}", row(0), row(1));
+        let value = decode_value(&text).expect("valid table");
+        let rows = value["rows"].as_array().expect("an array");
+        assert_eq!(rows.len(), 2);
+        for (r, got) in rows.iter().enumerate() {
+            let mut want = Map::new();
+            for (i, name) in names.iter().enumerate() {
+                want.insert(name.as_str(), Value::from(r * 100 + i));
+            }
+            let mut group = Map::new();
+            group.insert("x", Value::from(format!("x{r}")));
+            group.insert("y", Value::from("y"));
+            want.insert("g", Value::Object(group));
+            let got = got.as_object().expect("an object");
+            assert_eq!(got, &want);
+            for (i, (key, value)) in want.iter().enumerate() {
+                assert_eq!(got.get_index_of(key), Some(i), "{key}");
+                assert_eq!(got.get(key), Some(value), "{key}");
+            }
+        }
+    }
+
+    /// Sibling objects of changing sizes (the size hint of one level carried from one
+    /// to the next) keep exactly their own keys, in order.
+    #[test]
+    fn siblings_of_changing_sizes_keep_their_own_keys() {
+        let text = "items[4]:\n  - a: 1\n    b: 2\n    c: 3\n  - a: 4\n  - a: 5\n    b: 6\n    c: 7\n    d: 8\n  - z: 9\n";
+        let value = decode_value(text).expect("valid list");
+        let keys: Vec<Vec<&str>> = value["items"]
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|o| {
+                o.as_object()
+                    .expect("an object")
+                    .keys()
+                    .map(|k| k.as_str())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                vec!["a", "b", "c"],
+                vec!["a"],
+                vec!["a", "b", "c", "d"],
+                vec!["z"]
+            ]
+        );
+        assert_eq!(value["items"][2]["d"], Value::from(8));
+    }
+}
