@@ -1449,3 +1449,68 @@ fn string_task_ids_are_one_layout_flag() {
     let file = toon_plan::convert(&l.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
     assert_eq!(file.text, std::fs::read_to_string(&path).unwrap());
 }
+
+/// A Task Master file that writes `null` for the texts a task lacks, and its subtasks'
+/// ids as dotted strings (`"1.2"`): the plan keeps the nulls as a style (no text patch),
+/// the plan model's TOON writes those ids as plain numbers, and the file comes back
+/// byte for byte; any decoder reads the TOON as the plan model's JSON.
+#[test]
+fn task_master_nulls_and_dotted_subtask_ids_cost_no_patch_and_no_quotes() {
+    let sub = |id: &str, title: &str| {
+        serde_json::json!({"id": id, "title": title, "description": "d", "details": null,
+            "testStrategy": null, "dependencies": [], "status": "pending"})
+    };
+    let file = serde_json::json!({"master": {"tasks": [
+        {"id": 1, "title": "Set up", "description": "d", "details": null,
+         "testStrategy": "run it", "priority": "high", "dependencies": [], "status": "done",
+         "subtasks": [sub("1.1", "Create the app"), sub("1.2", "Add the venv")]},
+        {"id": 2, "title": "Ship", "description": "d", "details": "tag it",
+         "testStrategy": null, "priority": "low", "dependencies": [1], "status": "pending",
+         "subtasks": []}
+    ]}});
+    let text = serde_json::to_string_pretty(&file).unwrap() + "\n";
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions::dialect(DialectId::TASKMASTER),
+    )
+    .unwrap();
+    // A null text is no text.
+    assert_eq!(l.plan.task("1").unwrap().details, None);
+    assert!(!l.plan.task("1").unwrap().extra.contains_key("details"));
+    let kept: Vec<&str> = l.plan.layout.names().collect();
+    assert!(!l.plan.layout.contains("taskmaster.patch"), "{kept:?}");
+    let toon = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(toon.report.is_lossless(), "{}", toon.report);
+    assert!(toon.text.contains("\n  1,1.1,"), "{}", toon.text);
+    assert!(!toon.text.contains("\"1.1\""), "{}", toon.text);
+    let json = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let decoded = serde_json::Value::from(toon::decode_value(&toon.text).unwrap());
+    let as_json: serde_json::Value = serde_json::from_str(&json.text).unwrap();
+    assert_eq!(decoded, as_json);
+    let back = toon_plan::read(
+        &toon.text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..toon_plan::ReadOptions::dialect(DialectId::PLAN)
+        },
+    )
+    .unwrap();
+    let again = toon_plan::convert(&back.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+    assert_eq!(again.text, text);
+}

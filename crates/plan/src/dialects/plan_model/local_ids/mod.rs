@@ -8,7 +8,9 @@
 //! within the group. A group whose tasks' ids carry a prefix gives it (`id_prefix`), and
 //! then each group row gives the number of its rows in each of these tables, which
 //! come in one run per group. Id cells in plain digits are numbers, so the columns hold
-//! bare numbers rather than quoted `"master:1.2"`. The plan model's ids stay what the
+//! bare numbers rather than quoted `"master:1.2"`; a subtask's own id in decimals (a
+//! Task Master subtask written `"id": "1.2"`) is a number too, `1.2`, where every
+//! decoder gives back that text. The plan model's ids stay what the
 //! dialect made them: [`join`] gives them back.
 //!
 //! [`split`] writes the tables (`write`, after [`shape`] decides whether and how a

@@ -113,7 +113,7 @@ pub(in crate::dialects::plan_model) fn split(plan: &Plan, out: &mut Map<String, 
             Some(p) => {
                 let mut sub = Map::new();
                 sub.insert(TASK.into(), cell(scoped(p)));
-                sub.insert("id".into(), cell(shape.local[i]));
+                sub.insert("id".into(), list_cells::decimal_scalar(shape.local[i]));
                 row.shift_remove("id");
                 sub.extend(row);
                 subs.push(Value::Object(sub));
@@ -140,7 +140,7 @@ pub(in crate::dialects::plan_model) fn split(plan: &Plan, out: &mut Map<String, 
                         .map(cell)
                         .filter(Value::is_number);
                     e.insert(TASK.into(), cell(scoped(p)));
-                    e.insert("id".into(), cell(shape.local[i]));
+                    e.insert("id".into(), list_cells::decimal_scalar(shape.local[i]));
                     e.insert("on".into(), sibling.unwrap_or_else(|| on.into()));
                     sub_deps.push(Value::Object(e));
                 }
