@@ -428,6 +428,20 @@ fn empty_stdin_is_no_plan() {
     }
 }
 
+/// `toon plan convert` and `toon plan validate` of `file` fail with `expected` on
+/// stderr and nothing on stdout.
+fn convert_and_validate_fail(file: &Path, expected: &str) {
+    for args in [
+        &["plan", "convert", path(file), "--to", "cursor"][..],
+        &["plan", "validate", path(file)],
+    ] {
+        let o = toon(args, "");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stderr(&o), expected, "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+}
+
 /// An empty file is said to be empty (in every format, by the plan commands and the
 /// codec), and a truncated JSON file's error gives line and column once, before the
 /// message.
@@ -452,15 +466,7 @@ fn empty_and_truncated_files_say_what_is_wrong() {
             "error: {}: the file is empty: there is no plan in it\n",
             path(&file)
         );
-        for args in [
-            &["plan", "convert", path(&file), "--to", "cursor"][..],
-            &["plan", "validate", path(&file)],
-        ] {
-            let o = toon(args, "");
-            assert_eq!(o.status.code(), Some(1), "{args:?}");
-            assert_eq!(stderr(&o), expected, "{args:?}");
-            assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
-        }
+        convert_and_validate_fail(&file, &expected);
         let record = json_of(&toon(&["plan", "validate", "--json", path(&file)], ""));
         let problem = &record[0]["problems"][0];
         assert_eq!(problem["rule"], "empty", "{record}");
@@ -503,13 +509,7 @@ fn empty_and_truncated_files_say_what_is_wrong() {
         "error: {}: line 1, column 41: invalid JSON: EOF while parsing an object\n",
         path(&truncated)
     );
-    for args in [
-        &["plan", "convert", path(&truncated), "--to", "cursor"][..],
-        &["plan", "validate", path(&truncated)],
-    ] {
-        let o = toon(args, "");
-        assert_eq!(stderr(&o), expected, "{args:?}");
-    }
+    convert_and_validate_fail(&truncated, &expected);
     let codec = toon(&[path(&truncated)], "");
     assert!(
         stderr(&codec).starts_with(&format!(

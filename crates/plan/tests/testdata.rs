@@ -40,6 +40,13 @@ fn load(p: &Path) -> toon_plan::Loaded {
     .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// Each problem's severity, rule and location.
+fn told_where(told: &[toon_plan::Problem]) -> Vec<(Severity, &str, &Location)> {
+    told.iter()
+        .map(|p| (p.severity, p.rule, &p.location))
+        .collect()
+}
+
 fn errors(l: &toon_plan::Loaded) -> Vec<toon_plan::Problem> {
     toon_plan::validate(l)
         .into_iter()
@@ -876,12 +883,8 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
         Some("Add POST /searches")
     );
     let told = toon_plan::validate(&added);
-    let again: Vec<(Severity, &str, &Location)> = told
-        .iter()
-        .map(|p| (p.severity, p.rule, &p.location))
-        .collect();
     assert_eq!(
-        again,
+        told_where(&told),
         [
             (Severity::Warning, "unique-ids", &Location::Line(18)),
             (Severity::Warning, "repeated-task", &Location::Line(22)),
@@ -1085,12 +1088,8 @@ fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
         Some(&["T006-2".to_owned()][..])
     );
     let told = toon_plan::validate(&added);
-    let again: Vec<(Severity, &str, &Location)> = told
-        .iter()
-        .map(|p| (p.severity, p.rule, &p.location))
-        .collect();
     assert_eq!(
-        again,
+        told_where(&told),
         [
             (Severity::Warning, "unique-ids", &Location::Line(34)),
             (Severity::Warning, "unique-ids", &Location::Line(42)),

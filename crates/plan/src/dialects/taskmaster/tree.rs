@@ -178,10 +178,9 @@ struct Style {
     string_deps: bool,
     /// A task's own id in plain digits as a string (`"id": "3"`).
     string_ids: bool,
-    /// A task without details with `"details": null`.
-    null_details: bool,
-    /// A task without a test strategy with `"testStrategy": null`.
-    null_test_strategy: bool,
+    /// Per text of [`NULL_TEXTS`]: a task without it with the key and `null`
+    /// (`"details": null`).
+    null_texts: [bool; 2],
 }
 
 /// Layout key: the file writes a subtask's sibling dependencies as dotted strings.
@@ -197,10 +196,10 @@ const NULL_DETAILS: &str = "taskmaster.null_details";
 /// Layout key: the file writes `"testStrategy": null` in tasks without one.
 const NULL_TEST_STRATEGY: &str = "taskmaster.null_test_strategy";
 /// The keys of the texts a file may write `null` for when a task has none, with the
-/// style that says it does.
-const NULL_TEXTS: [(&str, fn(&Style) -> bool); 2] = [
-    ("details", |s| s.null_details),
-    ("testStrategy", |s| s.null_test_strategy),
+/// layout key that says it does.
+const NULL_TEXTS: [(&str, &str); 2] = [
+    ("details", NULL_DETAILS),
+    ("testStrategy", NULL_TEST_STRATEGY),
 ];
 /// Layout key: the key orders of the tasks written in another order than the file's
 /// first task (or subtask): a list of `{keys, tasks}`, each order once with the ids of
@@ -279,8 +278,7 @@ impl Style {
             empty_subtask_lists: counts[2] > counts[3],
             string_deps: strings > numbers,
             string_ids: string_ids > number_ids,
-            null_details: nulls[0][0] > nulls[0][1],
-            null_test_strategy: nulls[1][0] > nulls[1][1],
+            null_texts: nulls.map(|[null, absent]| null > absent),
         }
     }
 
@@ -292,8 +290,7 @@ impl Style {
             empty_subtask_lists: flag(EMPTY_SUBTASK_LISTS),
             string_deps: flag(STRING_DEPS),
             string_ids: flag(STRING_IDS),
-            null_details: flag(NULL_DETAILS),
-            null_test_strategy: flag(NULL_TEST_STRATEGY),
+            null_texts: NULL_TEXTS.map(|(_, layout)| flag(layout)),
         }
     }
 
@@ -304,8 +301,8 @@ impl Style {
             (self.empty_subtask_lists, EMPTY_SUBTASK_LISTS),
             (self.string_deps, STRING_DEPS),
             (self.string_ids, STRING_IDS),
-            (self.null_details, NULL_DETAILS),
-            (self.null_test_strategy, NULL_TEST_STRATEGY),
+            (self.null_texts[0], NULL_TEXTS[0].1),
+            (self.null_texts[1], NULL_TEXTS[1].1),
         ] {
             if on {
                 plan.layout.entries.insert(key.into(), Value::Bool(true));
@@ -902,12 +899,9 @@ impl Writer<'_> {
 /// ([`NULL_TEXTS`]), where the table puts the key (the reader reads it as no text).
 fn write_nulls(m: &mut Map<String, Value>, table: &Table, t: &Task, style: Style) {
     let rank = |key: &str| table.fields.iter().position(|f| f.key == key);
-    for (key, on) in NULL_TEXTS {
-        let missing = match key {
-            "details" => t.details.is_none(),
-            _ => t.test_strategy.is_none(),
-        };
-        if !on(&style) || !missing || m.contains_key(key) {
+    let missing = [t.details.is_none(), t.test_strategy.is_none()];
+    for (((key, _), on), missing) in NULL_TEXTS.into_iter().zip(style.null_texts).zip(missing) {
+        if !on || !missing || m.contains_key(key) {
             continue;
         }
         let Some(at) = rank(key) else { continue };
