@@ -36,6 +36,12 @@ pub(crate) fn trim_spaces(s: &str) -> &str {
     if b.first() != Some(&b' ') && b.last() != Some(&b' ') {
         return s;
     }
+    trim_surrounding_spaces(s)
+}
+
+/// [`trim_spaces`] of a string that starts or ends with a space.
+fn trim_surrounding_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
     let mut start = 0;
     let mut end = b.len();
     while start < end && b[start] == b' ' {
