@@ -85,15 +85,13 @@ impl<S: Sink> State<S> {
                     f.in_item = true;
                 }
                 self.enter_line(&item)?;
-                let mut seen = self.new_keys();
-                if let Some(seen) = &mut seen {
+                if let Some(seen) = self.open_keys() {
                     seen.insert(key);
                 }
                 self.out.start_object();
                 self.stack.push(Frame::Object(ObjectFrame {
                     min_depth: item_depth + 1,
                     depth: Some(item_depth + 1),
-                    seen,
                 }));
                 self.out.key(key);
                 return self.out.token(&item, rest);
@@ -282,7 +280,8 @@ impl<S: Sink> State<S> {
         };
         f.span.start.get_or_insert(line.number);
         f.span.end = line.number;
-        if let Some(seen) = &mut f.seen
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
             && !seen.insert(&key)
         {
             return Err(line.error(format!("Duplicate sibling key \"{key}\"")));

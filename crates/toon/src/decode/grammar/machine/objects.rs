@@ -2,7 +2,7 @@
 //! duplicate-key check (§14).
 
 use super::{State, at_error};
-use crate::decode::grammar::frames::{Frame, ObjectFrame};
+use crate::decode::grammar::frames::Frame;
 use crate::decode::grammar::sink::Sink;
 use crate::decode::grammar::slot::{At, LineKey, Slot, field_line, over_indented, plain_field};
 use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_spaces};
@@ -35,9 +35,8 @@ impl<S: Sink> State<S> {
 
     /// The strict duplicate check of a key of the object on top.
     fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
             && !seen.insert(key)
         {
             return Err(at_error(
@@ -96,9 +95,8 @@ impl<S: Sink> State<S> {
         }
         // `key: primitive`, the commonest line: key and token straight from the line.
         let key = trim_spaces(line.content.get(..colon).unwrap_or(""));
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
             && !seen.insert(key)
         {
             return Err(At::of(&line).error(
