@@ -326,6 +326,18 @@ fn bracket_segment(input: &str) -> IResult<&str, (&str, bool, Option<char>)> {
 }
 
 fn parse_bracket_segment(seg: &str) -> Option<(usize, u8, bool)> {
+    // The commonest segment, a length alone (at most 9 digits: no overflow).
+    let b = seg.as_bytes();
+    if let Some((&first, _)) = b.split_first()
+        && b.len() <= 9
+        && (first != b'0' || b.len() == 1)
+        && b.iter().all(u8::is_ascii_digit)
+    {
+        let length = b
+            .iter()
+            .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
+        return Some((length, b',', false));
+    }
     let (_, (digits, keyed, delim)) = bracket_segment(seg).ok()?;
     if digits.len() > 1 && digits.starts_with('0') {
         return None;

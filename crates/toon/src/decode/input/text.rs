@@ -118,7 +118,7 @@ impl LineInput for TextSource<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self) -> Result<Option<Line<'_>>> {
         self.fill()?;
         match self.peeked.take() {

@@ -502,18 +502,34 @@ impl<S: Sink> State<S> {
     }
 
     /// Closes the frame on top.
+    #[inline]
     fn close(&mut self, object: bool) {
-        let (keyed, table) = match self.stack.pop() {
-            Some(Frame::Object(_)) => (true, None),
-            Some(Frame::Keyed(f)) => (true, Some((f.header, f.rows))),
-            Some(Frame::Tabular(f)) => (false, Some((f.header, f.rows))),
-            _ => (false, None),
-        };
-        if keyed && self.ctx.strict {
-            self.keys.close();
+        match self.stack.pop() {
+            Some(Frame::Object(_)) => {
+                if self.ctx.strict {
+                    self.keys.close();
+                }
+            }
+            Some(Frame::Keyed(f)) => {
+                if self.ctx.strict {
+                    self.keys.close();
+                }
+                self.stash_rows(f.header, f.rows);
+            }
+            Some(Frame::Tabular(f)) => self.stash_rows(f.header, f.rows),
+            _ => {}
         }
-        if let Some((header, rows)) = table
-            && rows.ready
+        if object {
+            self.out.end_object();
+        } else {
+            self.out.end_array();
+        }
+        self.leave();
+    }
+
+    /// Keeps the row cache of a closed table for the next table with the same fields.
+    fn stash_rows(&mut self, header: Header<'static>, rows: RowCache) {
+        if rows.ready
             && rows.simple
             && let Some(fields) = header.fields
         {
@@ -522,12 +538,6 @@ impl<S: Sink> State<S> {
             }
             self.row_stash.push((fields, rows));
         }
-        if object {
-            self.out.end_object();
-        } else {
-            self.out.end_array();
-        }
-        self.leave();
     }
 }
 
