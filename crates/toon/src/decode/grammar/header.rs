@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::tokens::{
-    TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
-    unquoted_bytes,
+    TokResult, TokenError, find_closing_quote, find_unquoted, find_unquoted_either,
+    parse_name_token, trim_spaces, unquoted_bytes,
 };
 
 pub(crate) use crate::fields::Field;
@@ -157,10 +157,11 @@ fn parse_header_inner<'a>(
         ));
     };
     let mut brace_end = bracket_end + 1;
-    let brace_start = find_unquoted(content, b'{', bracket_end);
-    let colon_after_bracket = find_unquoted(content, b':', bracket_end);
+    // A field list is a `{` before the first colon after the bracket segment.
+    let brace_start = find_unquoted_either(content, b'{', b':', bracket_end)
+        .filter(|&i| content.as_bytes().get(i) == Some(&b'{'));
     if let Some(bs) = brace_start
-        && colon_after_bracket.is_some_and(|c| bs < c)
+        && find_unquoted(content, b':', bs).is_some()
     {
         let gap = &content[bracket_end + 1..bs];
         if !gap.is_empty() {

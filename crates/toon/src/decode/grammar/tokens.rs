@@ -28,8 +28,15 @@ impl TokenError {
 
 pub(crate) type TokResult<T> = Result<T, TokenError>;
 
+/// [`trim_spaces`] of the text after a key's colon: its usual single space is
+/// dropped first, so the common `key: value` needs no trimming loop.
+#[inline(always)]
+pub(crate) fn trim_after_colon(rest: &str) -> &str {
+    trim_spaces(rest.strip_prefix(' ').unwrap_or(rest))
+}
+
 /// Trims surrounding U+0020 only (spec §12: no other whitespace is trimmed).
-#[inline]
+#[inline(always)]
 pub(crate) fn trim_spaces(s: &str) -> &str {
     let b = s.as_bytes();
     // Most tokens have no surrounding spaces.
@@ -71,6 +78,20 @@ pub(crate) fn find_unquoted(s: &str, target: u8, start: usize) -> Option<usize> 
         }
         // An unterminated quote hides everything after it.
         i = skip_quoted(b, at)? + 1;
+    }
+}
+
+/// Byte index of the first `a` or `b` outside double quotes, from `start`, as
+/// [`find_unquoted`] finds one of them.
+pub(crate) fn find_unquoted_either(s: &str, a: u8, b: u8, start: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = start;
+    loop {
+        let at = i + memchr::memchr3(a, b, b'"', bytes.get(i..)?)?;
+        if bytes[at] != b'"' {
+            return Some(at);
+        }
+        i = skip_quoted(bytes, at)? + 1;
     }
 }
 

@@ -12,7 +12,7 @@ use crate::decode::grammar::slot::{
 };
 use crate::decode::grammar::tokens::{
     ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
-    split_row, trim_spaces,
+    split_row, trim_after_colon, trim_spaces,
 };
 use crate::decode::input::LineInput;
 use crate::{Error, ErrorKind, Result};
@@ -77,7 +77,7 @@ impl<S: Sink> State<S> {
             && let Some(ItemStart::Rest(after)) = item_start(line.content)
             && let PlainKey::Colon(colon) = plain_key_colon(after)
         {
-            let rest = trim_spaces(&after[colon + 1..]);
+            let rest = trim_after_colon(&after[colon + 1..]);
             if !rest.is_empty() && rest != "[]" {
                 let item = line.with_content(after);
                 let key = trim_spaces(&after[..colon]);

@@ -5,7 +5,7 @@ use super::{State, at_error};
 use crate::decode::grammar::frames::Frame;
 use crate::decode::grammar::sink::Sink;
 use crate::decode::grammar::slot::{At, LineKey, Slot, field_line, over_indented, plain_field};
-use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_spaces};
+use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_after_colon, trim_spaces};
 use crate::decode::input::LineInput;
 use crate::{ErrorKind, Result};
 
@@ -85,9 +85,7 @@ impl<S: Sink> State<S> {
         let Some(line) = src.advance()? else {
             return Ok(());
         };
-        let rest = line.content.get(colon + 1..).unwrap_or("");
-        // `key: value`: one space, the usual case, before the trim's own check.
-        let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
+        let rest = trim_after_colon(line.content.get(colon + 1..).unwrap_or(""));
         if rest.is_empty() || rest == "[]" {
             let (key, slot) = plain_field(&line, colon, depth);
             let at = At::of(&line);
