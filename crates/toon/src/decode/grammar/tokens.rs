@@ -524,7 +524,7 @@ static ROW_SPECIAL: [bool; 256] = {
 };
 
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
-fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
+pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
     let mut i = open + 1;
     while let Some(off) = memchr::memchr2(b'"', b'\\', b.get(i..)?) {
         let at = i + off;
