@@ -505,11 +505,7 @@ impl<S: Sink> State<S> {
     #[inline]
     fn close(&mut self, object: bool) {
         match self.stack.pop() {
-            Some(Frame::Object(_)) => {
-                if self.ctx.strict {
-                    self.keys.close();
-                }
-            }
+            Some(Frame::Object(_)) if self.ctx.strict => self.keys.close(),
             Some(Frame::Keyed(f)) => {
                 if self.ctx.strict {
                     self.keys.close();
