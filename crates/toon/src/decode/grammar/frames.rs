@@ -17,10 +17,10 @@ pub(crate) enum Frame {
     Root { array: bool },
     /// Fields of an object, one line each.
     Object(ObjectFrame),
-    /// Items of an expanded list (`- item` lines).
-    List(ListFrame),
-    /// Rows of a tabular array (boxed: the commonest frames, objects, stay small to
-    /// push and pop).
+    /// Items of an expanded list (`- item` lines); boxed, as the tables are: the
+    /// commonest frames, objects, stay small to push and pop.
+    List(Box<ListFrame>),
+    /// Rows of a tabular array.
     Tabular(Box<TabularFrame>),
     /// Entries of a keyed table.
     Keyed(Box<KeyedFrame>),
@@ -72,8 +72,6 @@ pub(crate) struct ObjectFrame {
     pub min_depth: usize,
     /// The depth of every field line (from the first one if `None`).
     pub depth: Option<usize>,
-    /// Keys so far (strict mode only).
-    pub seen: Option<KeySet>,
 }
 
 /// Items of an expanded list.
@@ -110,8 +108,48 @@ pub(crate) struct KeyedFrame {
     pub count: usize,
     pub span: BlankSpan,
     pub head: At,
-    pub seen: Option<KeySet>,
     pub rows: RowCache,
+}
+
+/// The key sets of the open objects and keyed tables, innermost last, for the strict
+/// duplicate check (§14): kept apart from the frames, so that a frame stays small to
+/// push and pop, and reused from one object to the next (a closed set is emptied, and
+/// dropped only if it grew too big to keep).
+#[derive(Default)]
+pub(crate) struct KeyStack {
+    sets: Vec<KeySet>,
+    /// The sets in use: the first `open` of `sets`.
+    open: usize,
+}
+
+impl KeyStack {
+    /// Opens an empty set, now the innermost.
+    #[inline]
+    pub fn open(&mut self) -> Option<&mut KeySet> {
+        if self.open == self.sets.len() {
+            self.sets.push(KeySet::default());
+        }
+        self.open += 1;
+        self.top()
+    }
+
+    /// The innermost open set.
+    #[inline]
+    pub fn top(&mut self) -> Option<&mut KeySet> {
+        let i = self.open.checked_sub(1)?;
+        self.sets.get_mut(i)
+    }
+
+    /// Closes the innermost set.
+    #[inline]
+    pub fn close(&mut self) {
+        if let Some(set) = self.top()
+            && !set.reset()
+        {
+            *set = KeySet::default();
+        }
+        self.open = self.open.saturating_sub(1);
+    }
 }
 
 /// Keys an object holds before its duplicate check moves from a list to a hash set.

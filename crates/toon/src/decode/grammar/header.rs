@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::tokens::{
-    TokResult, TokenError, find_closing_quote, find_unquoted, parse_name_token, trim_spaces,
-    unquoted_bytes,
+    TokResult, TokenError, find_closing_quote, find_unquoted, find_unquoted_either,
+    parse_name_token, skip_quoted, trim_spaces, unquoted_bytes,
 };
 
 pub(crate) use crate::fields::Field;
@@ -157,16 +157,20 @@ fn parse_header_inner<'a>(
         ));
     };
     let mut brace_end = bracket_end + 1;
-    let brace_start = find_unquoted(content, b'{', bracket_end);
-    let colon_after_bracket = find_unquoted(content, b':', bracket_end);
+    // The `}` closing the field list, if it has one.
+    let mut brace_match = None;
+    // A field list is a `{` before the first colon after the bracket segment.
+    let brace_start = find_unquoted_either(content, b'{', b':', bracket_end)
+        .filter(|&i| content.as_bytes().get(i) == Some(&b'{'));
     if let Some(bs) = brace_start
-        && colon_after_bracket.is_some_and(|c| bs < c)
+        && find_unquoted(content, b':', bs).is_some()
     {
         let gap = &content[bracket_end + 1..bs];
         if !gap.is_empty() {
             return Err(gap_error(gap, "field list", bracket_end + 1));
         }
-        if let Some(end) = find_matching_brace(content, bs) {
+        brace_match = find_matching_brace(content, bs);
+        if let Some(end) = brace_match {
             brace_end = end + 1;
         }
     }
@@ -210,11 +214,9 @@ fn parse_header_inner<'a>(
     })?;
     let mut fields = None;
     let mut duplicate = None;
-    let field_span = brace_start.filter(|&bs| bs < colon).and_then(|bs| {
-        find_matching_brace(content, bs)
-            .filter(|&end| end < colon)
-            .map(|end| (bs, end))
-    });
+    let field_span = brace_start
+        .filter(|&bs| bs < colon)
+        .and_then(|bs| brace_match.filter(|&end| end < colon).map(|end| (bs, end)));
     if let Some((bs, end)) = field_span
         && let Some((hit, dup)) = cache.lookup(&content[bs + 1..end], delimiter)
     {
@@ -326,6 +328,18 @@ fn bracket_segment(input: &str) -> IResult<&str, (&str, bool, Option<char>)> {
 }
 
 fn parse_bracket_segment(seg: &str) -> Option<(usize, u8, bool)> {
+    // The commonest segment, a length alone (at most 9 digits: no overflow).
+    let b = seg.as_bytes();
+    if let Some((&first, _)) = b.split_first()
+        && b.len() <= 9
+        && (first != b'0' || b.len() == 1)
+        && b.iter().all(u8::is_ascii_digit)
+    {
+        let length = b
+            .iter()
+            .fold(0usize, |n, &d| n * 10 + usize::from(d - b'0'));
+        return Some((length, b',', false));
+    }
     let (_, (digits, keyed, delim)) = bracket_segment(seg).ok()?;
     if digits.len() > 1 && digits.starts_with('0') {
         return None;
@@ -339,22 +353,30 @@ fn parse_bracket_segment(seg: &str) -> Option<(usize, u8, bool)> {
     Some((length, delimiter, keyed))
 }
 
-/// Byte index of the `}` matching the `{` at `start`, ignoring quoted braces.
+/// Byte index of the `}` matching the `{` at `start`, ignoring quoted braces: jumps
+/// between braces and quotes with `memchr3`.
 fn find_matching_brace(s: &str, start: usize) -> Option<usize> {
+    let b = s.as_bytes();
     let mut depth = 0usize;
-    for (i, c) in unquoted_bytes(s, start) {
-        match c {
-            b'{' => depth += 1,
-            b'}' => {
+    let mut i = start;
+    loop {
+        let at = i + memchr::memchr3(b'{', b'}', b'"', b.get(i..)?)?;
+        match b.get(at) {
+            Some(b'{') => depth += 1,
+            Some(b'}') => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Some(i);
+                    return Some(at);
                 }
             }
-            _ => {}
+            // An unterminated quote hides everything after it.
+            _ => {
+                i = skip_quoted(b, at)? + 1;
+                continue;
+            }
         }
+        i = at + 1;
     }
-    None
 }
 
 /// The deepest unquoted `{` nesting in `s`.
@@ -625,5 +647,48 @@ mod tests {
             split_fields(r#"\,"\\",x"#, b','),
             [(0, r"\"), (2, r#""\\""#), (7, "x")]
         );
+    }
+
+    /// The byte-by-byte reading of a matching brace, over [`unquoted_bytes`].
+    fn matching_brace_bytewise(s: &str, start: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, c) in unquoted_bytes(s, start) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn matching_brace_agrees_with_the_bytewise_reading() {
+        // Every string of up to 7 bytes over braces, quotes, backslashes and a letter,
+        // from every start.
+        let alphabet = [b'{', b'}', b'"', b'\\', b'a'];
+        let mut text = Vec::new();
+        for len in 0..=7u32 {
+            for mut n in 0..alphabet.len().pow(len) {
+                text.clear();
+                for _ in 0..len {
+                    text.push(alphabet[n % alphabet.len()]);
+                    n /= alphabet.len();
+                }
+                let s = std::str::from_utf8(&text).unwrap_or_default();
+                for start in 0..s.len() {
+                    assert_eq!(
+                        find_matching_brace(s, start),
+                        matching_brace_bytewise(s, start),
+                        "{s:?} from {start}"
+                    );
+                }
+            }
+        }
     }
 }

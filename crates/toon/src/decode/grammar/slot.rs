@@ -11,7 +11,7 @@ use super::header::{Header, HeaderParse, OwnedFieldCache, parse_header};
 use super::scanner::Line;
 use super::tokens::{
     ItemStart, NOT_A_LIST_ITEM, PlainKey, TokenError, find_unquoted, item_start, parse_key,
-    plain_key_colon, trim_spaces,
+    plain_key_colon, trim_after_colon, trim_spaces,
 };
 use crate::{Error, ErrorKind, Result, Value};
 
@@ -224,7 +224,7 @@ pub(crate) fn value_slot(rest: &str, line: &Line<'_>, depth: usize) -> Slot {
 /// `colon` of its content: its key and value.
 pub(crate) fn plain_field(line: &Line<'_>, colon: usize, depth: usize) -> (LineKey, Slot) {
     let key = trim_spaces(&line.content[..colon]);
-    let rest = trim_spaces(&line.content[colon + 1..]);
+    let rest = trim_after_colon(&line.content[colon + 1..]);
     (
         LineKey::Raw(raw_range(line, key)),
         value_slot(rest, line, depth),
@@ -277,7 +277,7 @@ pub(crate) fn list_item(
     match plain_key_colon(after) {
         PlainKey::Colon(colon) => {
             let key = LineKey::Raw(raw_range(&item, trim_spaces(&after[..colon])));
-            let slot = value_slot(trim_spaces(&after[colon + 1..]), &item, depth);
+            let slot = value_slot(trim_after_colon(&after[colon + 1..]), &item, depth);
             return Ok(Slot::ListObject {
                 first: Box::new(Ok(FirstField { key, slot, at })),
                 depth,

@@ -28,14 +28,27 @@ impl TokenError {
 
 pub(crate) type TokResult<T> = Result<T, TokenError>;
 
+/// [`trim_spaces`] of the text after a key's colon: its usual single space is
+/// dropped first, so the common `key: value` needs no trimming loop.
+#[inline(always)]
+pub(crate) fn trim_after_colon(rest: &str) -> &str {
+    trim_spaces(rest.strip_prefix(' ').unwrap_or(rest))
+}
+
 /// Trims surrounding U+0020 only (spec §12: no other whitespace is trimmed).
-#[inline]
+#[inline(always)]
 pub(crate) fn trim_spaces(s: &str) -> &str {
     let b = s.as_bytes();
     // Most tokens have no surrounding spaces.
     if b.first() != Some(&b' ') && b.last() != Some(&b' ') {
         return s;
     }
+    trim_surrounding_spaces(s)
+}
+
+/// [`trim_spaces`] of a string that starts or ends with a space.
+fn trim_surrounding_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
     let mut start = 0;
     let mut end = b.len();
     while start < end && b[start] == b' ' {
@@ -65,6 +78,20 @@ pub(crate) fn find_unquoted(s: &str, target: u8, start: usize) -> Option<usize> 
         }
         // An unterminated quote hides everything after it.
         i = skip_quoted(b, at)? + 1;
+    }
+}
+
+/// Byte index of the first `a` or `b` outside double quotes, from `start`, as
+/// [`find_unquoted`] finds one of them.
+pub(crate) fn find_unquoted_either(s: &str, a: u8, b: u8, start: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = start;
+    loop {
+        let at = i + memchr::memchr3(a, b, b'"', bytes.get(i..)?)?;
+        if bytes[at] != b'"' {
+            return Some(at);
+        }
+        i = skip_quoted(bytes, at)? + 1;
     }
 }
 
@@ -497,7 +524,7 @@ static ROW_SPECIAL: [bool; 256] = {
 };
 
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
-fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
+pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
     let mut i = open + 1;
     while let Some(off) = memchr::memchr2(b'"', b'\\', b.get(i..)?) {
         let at = i + off;

@@ -35,4 +35,14 @@ pub(crate) trait LineInput {
     fn take_blank(&mut self) -> Option<usize>;
     /// Consumes the peeked line (fetching it first if needed); false at the end.
     fn consume(&mut self) -> Result<bool>;
+    /// [`LineInput::consume`], returning the line consumed (now the current line);
+    /// `None` at the end.
+    #[inline]
+    fn advance(&mut self) -> Result<Option<Line<'_>>> {
+        Ok(if self.consume()? {
+            self.current()
+        } else {
+            None
+        })
+    }
 }

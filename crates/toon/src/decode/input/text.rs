@@ -117,4 +117,17 @@ impl LineInput for TextSource<'_> {
             None => Ok(false),
         }
     }
+
+    #[inline(always)]
+    fn advance(&mut self) -> Result<Option<Line<'_>>> {
+        self.fill()?;
+        match self.peeked.take() {
+            Some(line) => {
+                self.current = Some(line);
+                self.filled = false;
+                Ok(Some(line))
+            }
+            None => Ok(None),
+        }
+    }
 }

@@ -12,7 +12,7 @@ use crate::decode::grammar::slot::{
 };
 use crate::decode::grammar::tokens::{
     ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
-    split_row, trim_spaces,
+    split_row, trim_after_colon, trim_spaces,
 };
 use crate::decode::input::LineInput;
 use crate::{Error, ErrorKind, Result};
@@ -77,7 +77,7 @@ impl<S: Sink> State<S> {
             && let Some(ItemStart::Rest(after)) = item_start(line.content)
             && let PlainKey::Colon(colon) = plain_key_colon(after)
         {
-            let rest = trim_spaces(&after[colon + 1..]);
+            let rest = trim_after_colon(&after[colon + 1..]);
             if !rest.is_empty() && rest != "[]" {
                 let item = line.with_content(after);
                 let key = trim_spaces(&after[..colon]);
@@ -85,15 +85,13 @@ impl<S: Sink> State<S> {
                     f.in_item = true;
                 }
                 self.enter_line(&item)?;
-                let mut seen = self.new_keys();
-                if let Some(seen) = &mut seen {
+                if let Some(seen) = self.open_keys() {
                     seen.insert(key);
                 }
                 self.out.start_object();
                 self.stack.push(Frame::Object(ObjectFrame {
                     min_depth: item_depth + 1,
                     depth: Some(item_depth + 1),
-                    seen,
                 }));
                 self.out.key(key);
                 return self.out.token(&item, rest);
@@ -282,7 +280,8 @@ impl<S: Sink> State<S> {
         };
         f.span.start.get_or_insert(line.number);
         f.span.end = line.number;
-        if let Some(seen) = &mut f.seen
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
             && !seen.insert(&key)
         {
             return Err(line.error(format!("Duplicate sibling key \"{key}\"")));

@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use crate::decode::input::{IoSource, LineInput, TextSource};
 
-use super::frames::{Frame, KeySet, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
+use super::frames::KeySet;
+use super::frames::{Frame, KeyStack, KeyedFrame, ListFrame, ObjectFrame, TabularFrame};
 use super::header::{Field, FieldList, Header, OwnedFieldCache};
 use super::scanner::Line;
 use super::sink::{RowCache, Sink};
@@ -43,8 +44,8 @@ struct State<S> {
     finished: bool,
     /// A reusable cell buffer.
     cells: Vec<&'static str>,
-    /// Key sets of closed objects, for reuse.
-    key_pool: Vec<KeySet>,
+    /// The key sets of the open objects and keyed tables (strict mode only).
+    keys: KeyStack,
     /// The field lists and row caches of the last tables closed (at most
     /// [`ROW_STASH`], oldest first), for the next table with the same fields (as in a
     /// list of objects that each hold the same tables).
@@ -52,9 +53,6 @@ struct State<S> {
     /// Field lists of recent headers.
     field_lists: OwnedFieldCache,
 }
-
-/// Key sets kept for reuse at most.
-const KEY_POOL: usize = 64;
 
 /// Row caches of closed tables kept for reuse at most.
 const ROW_STASH: usize = 8;
@@ -76,7 +74,7 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
                 started: false,
                 finished: false,
                 cells: Vec::new(),
-                key_pool: Vec::new(),
+                keys: KeyStack::default(),
                 row_stash: Vec::new(),
                 field_lists: OwnedFieldCache::default(),
             },
@@ -248,10 +246,13 @@ impl<S: Sink> State<S> {
         self.nesting = self.nesting.saturating_sub(1);
     }
 
-    fn new_keys(&mut self) -> Option<KeySet> {
-        self.ctx
-            .strict
-            .then(|| self.key_pool.pop().unwrap_or_default())
+    /// Opens the key set of a new object or keyed table (strict mode only).
+    fn open_keys(&mut self) -> Option<&mut KeySet> {
+        if self.ctx.strict {
+            self.keys.open()
+        } else {
+            None
+        }
     }
 
     fn step<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
@@ -382,11 +383,10 @@ impl<S: Sink> State<S> {
                 self.out.start_object();
                 if deeper {
                     self.enter(src, at)?;
-                    let seen = self.new_keys();
+                    self.open_keys();
                     self.stack.push(Frame::Object(ObjectFrame {
                         min_depth: parent_depth + 1,
                         depth: None,
-                        seen,
                     }));
                 } else {
                     self.out.end_object();
@@ -398,8 +398,7 @@ impl<S: Sink> State<S> {
                 let header = a.header;
                 if header.keyed {
                     let entry_depth = self.scope_content_depth(src, a.base_depth)?;
-                    let mut seen = self.new_keys();
-                    if let Some(seen) = &mut seen {
+                    if let Some(seen) = self.open_keys() {
                         seen.expect(header.length);
                     }
                     let rows = self.rows_for(&header);
@@ -412,7 +411,6 @@ impl<S: Sink> State<S> {
                         count: 0,
                         span: Default::default(),
                         head: a.at,
-                        seen,
                         rows,
                     })));
                 } else if let Some(range) = a.inline {
@@ -455,7 +453,7 @@ impl<S: Sink> State<S> {
                 } else {
                     let item_depth = self.scope_content_depth(src, a.base_depth)?;
                     self.out.start_array(header.length);
-                    self.stack.push(Frame::List(ListFrame {
+                    self.stack.push(Frame::List(Box::new(ListFrame {
                         length: header.length,
                         base_depth: a.base_depth,
                         item_depth,
@@ -463,17 +461,16 @@ impl<S: Sink> State<S> {
                         in_item: false,
                         span: Default::default(),
                         head: a.at,
-                    }));
+                    })));
                 }
             }
             Slot::ListObject { first, depth, at } => {
                 self.enter(src, at)?;
-                let seen = self.new_keys();
+                self.open_keys();
                 self.out.start_object();
                 self.stack.push(Frame::Object(ObjectFrame {
                     min_depth: depth,
                     depth: Some(depth),
-                    seen,
                 }));
                 let first = (*first)?;
                 self.object_field(src, first.key, first.slot, first.at)?;
@@ -505,21 +502,30 @@ impl<S: Sink> State<S> {
     }
 
     /// Closes the frame on top.
+    #[inline]
     fn close(&mut self, object: bool) {
-        let (seen, table) = match self.stack.pop() {
-            Some(Frame::Object(f)) => (f.seen, None),
-            Some(Frame::Keyed(f)) => (f.seen, Some((f.header, f.rows))),
-            Some(Frame::Tabular(f)) => (None, Some((f.header, f.rows))),
-            _ => (None, None),
-        };
-        if let Some(mut s) = seen
-            && s.reset()
-            && self.key_pool.len() < KEY_POOL
-        {
-            self.key_pool.push(s);
+        match self.stack.pop() {
+            Some(Frame::Object(_)) if self.ctx.strict => self.keys.close(),
+            Some(Frame::Keyed(f)) => {
+                if self.ctx.strict {
+                    self.keys.close();
+                }
+                self.stash_rows(f.header, f.rows);
+            }
+            Some(Frame::Tabular(f)) => self.stash_rows(f.header, f.rows),
+            _ => {}
         }
-        if let Some((header, rows)) = table
-            && rows.ready
+        if object {
+            self.out.end_object();
+        } else {
+            self.out.end_array();
+        }
+        self.leave();
+    }
+
+    /// Keeps the row cache of a closed table for the next table with the same fields.
+    fn stash_rows(&mut self, header: Header<'static>, rows: RowCache) {
+        if rows.ready
             && rows.simple
             && let Some(fields) = header.fields
         {
@@ -528,12 +534,6 @@ impl<S: Sink> State<S> {
             }
             self.row_stash.push((fields, rows));
         }
-        if object {
-            self.out.end_object();
-        } else {
-            self.out.end_array();
-        }
-        self.leave();
     }
 }
 

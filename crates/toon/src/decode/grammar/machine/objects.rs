@@ -2,12 +2,10 @@
 //! duplicate-key check (§14).
 
 use super::{State, at_error};
-use crate::decode::grammar::frames::{Frame, ObjectFrame};
+use crate::decode::grammar::frames::Frame;
 use crate::decode::grammar::sink::Sink;
-use crate::decode::grammar::slot::{
-    At, LineKey, Slot, field_line, over_indented, plain_field, raw_range,
-};
-use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_spaces};
+use crate::decode::grammar::slot::{At, LineKey, Slot, field_line, over_indented, plain_field};
+use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_after_colon, trim_spaces};
 use crate::decode::input::LineInput;
 use crate::{ErrorKind, Result};
 
@@ -37,9 +35,8 @@ impl<S: Sink> State<S> {
 
     /// The strict duplicate check of a key of the object on top.
     fn check_key<I: LineInput>(&mut self, src: &I, key: &str, at: At) -> Result<()> {
-        if let Some(Frame::Object(ObjectFrame {
-            seen: Some(seen), ..
-        })) = self.stack.last_mut()
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
             && !seen.insert(key)
         {
             return Err(at_error(
@@ -57,61 +54,66 @@ impl<S: Sink> State<S> {
             return Ok(());
         };
         let (min_depth, fixed) = (f.min_depth, f.depth);
-        let ctx = self.ctx;
-        let Some(line) = self.peek(src)? else {
-            self.close(true);
+        // The field line's depth and, for a plain key, its colon, read off the peeked
+        // line; a dedent (or the end) closes the object without consuming anything.
+        let (depth, colon) = match self.peek(src)? {
+            Some(line) if line.depth >= min_depth => {
+                let depth = fixed.unwrap_or(line.depth);
+                if line.depth != depth {
+                    return Err(over_indented(&line, depth));
+                }
+                match plain_key_colon(line.content) {
+                    PlainKey::Colon(colon) => (depth, colon),
+                    _ => {
+                        let (key, slot) =
+                            field_line(self.ctx, &mut self.field_lists, &line, depth)?;
+                        let at = At::of(&line);
+                        self.set_object_depth(fixed, depth);
+                        src.consume()?;
+                        return self.object_field(src, key, slot, at);
+                    }
+                }
+            }
+            _ => {
+                self.close(true);
+                return Ok(());
+            }
+        };
+        self.set_object_depth(fixed, depth);
+        // A plain key: the line is consumed and read in place (nothing on it can fail
+        // before the duplicate check).
+        let Some(line) = src.advance()? else {
             return Ok(());
         };
-        if line.depth < min_depth {
-            self.close(true);
-            return Ok(());
-        }
-        let depth = fixed.unwrap_or(line.depth);
-        if let Some(Frame::Object(f)) = self.stack.last_mut() {
-            f.depth = Some(depth);
-        }
-        if line.depth != depth {
-            return Err(over_indented(&line, depth));
-        }
-        // `key: primitive`, the commonest line: key and token straight from the line.
-        if let PlainKey::Colon(colon) = plain_key_colon(line.content) {
-            let rest = &line.content[colon + 1..];
-            // `key: value`: one space, the usual case, before the trim's own check.
-            let rest = trim_spaces(rest.strip_prefix(' ').unwrap_or(rest));
-            if !rest.is_empty() && rest != "[]" {
-                // The line read on is this one: its key and token are found once.
-                let key = raw_range(&line, trim_spaces(&line.content[..colon]));
-                let rest = raw_range(&line, rest);
-                src.consume()?;
-                let Some(line) = src.current() else {
-                    return Ok(());
-                };
-                let (key, rest) = (
-                    line.raw.get(key).unwrap_or(""),
-                    line.raw.get(rest).unwrap_or(""),
-                );
-                if let Some(Frame::Object(ObjectFrame {
-                    seen: Some(seen), ..
-                })) = self.stack.last_mut()
-                    && !seen.insert(key)
-                {
-                    return Err(At::of(&line).error(
-                        ErrorKind::Syntax,
-                        format!("Duplicate sibling key \"{key}\""),
-                        line.raw,
-                    ));
-                }
-                self.out.key(key);
-                return self.out.token(&line, rest);
-            }
+        let rest = trim_after_colon(line.content.get(colon + 1..).unwrap_or(""));
+        if rest.is_empty() || rest == "[]" {
             let (key, slot) = plain_field(&line, colon, depth);
             let at = At::of(&line);
-            src.consume()?;
             return self.object_field(src, key, slot, at);
         }
-        let (key, slot) = field_line(ctx, &mut self.field_lists, &line, depth)?;
-        let at = At::of(&line);
-        src.consume()?;
-        self.object_field(src, key, slot, at)
+        // `key: primitive`, the commonest line: key and token straight from the line.
+        let key = trim_spaces(line.content.get(..colon).unwrap_or(""));
+        if self.ctx.strict
+            && let Some(seen) = self.keys.top()
+            && !seen.insert(key)
+        {
+            return Err(At::of(&line).error(
+                ErrorKind::Syntax,
+                format!("Duplicate sibling key \"{key}\""),
+                line.raw,
+            ));
+        }
+        self.out.key(key);
+        self.out.token(&line, rest)
+    }
+
+    /// Notes the depth of the object's field lines when its first one is read.
+    #[inline]
+    fn set_object_depth(&mut self, fixed: Option<usize>, depth: usize) {
+        if fixed.is_none()
+            && let Some(Frame::Object(f)) = self.stack.last_mut()
+        {
+            f.depth = Some(depth);
+        }
     }
 }
