@@ -288,6 +288,7 @@ impl FieldEntries<'_, '_> {
         e
     }
 
+    #[inline(always)]
     fn map_key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         if !self.spilled {
             self.spill();
@@ -305,6 +306,7 @@ impl FieldEntries<'_, '_> {
         }
     }
 
+    #[inline(always)]
     fn map_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;
         let (key, plain) = self.map_keys.as_ref().map_or(("", false), |m| m.pending());
@@ -313,7 +315,7 @@ impl FieldEntries<'_, '_> {
         f.out.write_at(pos, v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn struct_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
         let plain = self.check_name(key)?;
         let pos = self.fields.pos(key, plain, self.n);
@@ -324,18 +326,21 @@ impl FieldEntries<'_, '_> {
 
 impl MapVisit for FieldEntries<'_, '_> {
     type Ok = ();
+    #[inline]
     fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         match self.map_key(k) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.undo(e)),
         }
     }
+    #[inline]
     fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         match self.map_value(v) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.undo(e)),
         }
     }
+    #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
         match self.struct_field(key, v) {
             Ok(()) => Ok(()),

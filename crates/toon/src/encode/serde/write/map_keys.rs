@@ -237,7 +237,8 @@ impl MapKeys {
     /// The pending key and whether it may be written unquoted.
     #[inline]
     pub(super) fn pending(&self) -> (&str, bool) {
-        let (key, plain) = match self.list.keys().get(self.pending) {
+        // Positions past the list's length are never pending (`add` sets them).
+        let (key, plain) = match self.list.keys.get(self.pending) {
             Some(entry) => entry,
             None => &self.extra,
         };
