@@ -5,7 +5,9 @@
 //! A value at a [`Pos`] is first serialized optimistically ([`Attempt`]): primitives
 //! are written at once, and an array is tried as one inline line (`key[N]: a,b`),
 //! which can be taken back because no line ends, so nothing reaches the sink, while it
-//! is written. A container that is not inline is then looked at once by
+//! is written. Without a sink, an object that is a list item (never a keyed table) is
+//! written in this first serialization too, under a mark that a repeated key rewinds.
+//! A container that is not inline is then looked at once by
 //! [`analyze`](super::analyze) — its length, whether it is a table or keyed table —
 //! and serialized a second time into that form. A container the look-ahead cannot
 //! decide (repeated keys, tuple and struct variants, errors) is serialized into a
