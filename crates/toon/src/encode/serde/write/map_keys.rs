@@ -88,6 +88,8 @@ fn slot_of(key: &str) -> usize {
 #[derive(Default)]
 pub(crate) struct MapKeyLists {
     levels: Vec<[Option<Box<MapKeys>>; SLOTS_PER_LEVEL]>,
+    /// Boxed as they are handed out: a state moves as a pointer.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<MapKeys>>,
 }
 
