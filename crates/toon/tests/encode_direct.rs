@@ -660,6 +660,64 @@ fn repeated_keys() {
     check_all(&vec![Pairs(vec![("k", 1), ("k", 2)])]);
 }
 
+/// Sibling maps at one level take their keys from the list kept for the previous
+/// map with the same first key; repeats must still be found (a key before the
+/// list position, a key after the list was left, past 64 keys), as list items
+/// (written in their first serialization) and as fields, with quoted keys.
+#[test]
+fn map_keys_checked_against_the_kept_lists() {
+    let sized = |n: usize| -> Vec<(String, Value)> {
+        (0..n).map(|i| (format!("k {i}"), toon!(i))).collect()
+    };
+    let maps = |pairs: &[&[(&str, Value)]]| -> Vec<Pairs<String, Value>> {
+        pairs
+            .iter()
+            .map(|p| Pairs(p.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()))
+            .collect()
+    };
+    let shapes: &[&[(&str, Value)]] = &[
+        &[
+            ("a", toon!(1)),
+            ("b c", toon!([{"x": 1}, {"x": 2, "y": 3}])),
+            ("d", toon!(2)),
+        ],
+        &[("a", toon!(3)), ("d", toon!(4))],
+        &[("a", toon!(5)), ("d", toon!(6)), ("a", toon!(7))],
+        &[
+            ("a", toon!(5)),
+            ("b c", toon!([{"x": 1}, {"x": 1, "x": 2}])),
+            ("b c", toon!(8)),
+        ],
+        &[
+            ("a", toon!(1)),
+            ("e", toon!(2)),
+            ("d", toon!(3)),
+            ("e", toon!(4)),
+        ],
+        &[("a", toon!(1)), ("e", toon!(2)), ("d", toon!(3))],
+        &[("a", toon!(1)), ("d", toon!(3)), ("e", toon!(2))],
+        &[("z", toon!({"a": 1})), ("a", toon!(2)), ("z", toon!(3))],
+        &[("z", toon!({"a": 1})), ("a", toon!(2))],
+    ];
+    let items = maps(shapes);
+    check_all(&items);
+    // The same maps as fields of an object, one level down.
+    let fields = Pairs(
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (format!("f{i}"), Pairs(m.0.clone())))
+            .collect(),
+    );
+    check_all(&fields);
+    check_all(&vec![fields]);
+    // Long maps: a repeat past the 64 keys a list follows.
+    let mut long = sized(70);
+    let long_again = Pairs(long.clone());
+    long.push(("k 66".to_string(), toon!("again")));
+    check_all(&vec![long_again, Pairs(long.clone()), Pairs(long)]);
+}
+
 #[test]
 fn repeated_struct_field_names() {
     use Either::Value as V;

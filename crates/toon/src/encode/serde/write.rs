@@ -5,7 +5,9 @@
 //! A value at a [`Pos`] is first serialized optimistically ([`Attempt`]): primitives
 //! are written at once, and an array is tried as one inline line (`key[N]: a,b`),
 //! which can be taken back because no line ends, so nothing reaches the sink, while it
-//! is written. A container that is not inline is then looked at once by
+//! is written. Without a sink, an object that is a list item (never a keyed table) is
+//! written in this first serialization too, under a mark that a repeated key rewinds.
+//! A container that is not inline is then looked at once by
 //! [`analyze`](super::analyze) — its length, whether it is a table or keyed table —
 //! and serialized a second time into that form. A container the look-ahead cannot
 //! decide (repeated keys, tuple and struct variants, errors) is serialized into a
@@ -164,6 +166,8 @@ impl<'w> Out<'w> {
         match visit(v, Attempt { out: self, pos }) {
             Ok(()) => Ok(()),
             Err(Halt::Container) => guarded(|| self.write_object(pos, v)),
+            // A list item written at once met a repeated key: its text is taken back.
+            Err(Halt::Repeat | Halt::Fallback) => guarded(|| self.fallback(pos, v)),
             Err(Halt::NoFit) => match self.attempt.take() {
                 Some(mark) => {
                     self.enc.w.rewind(mark);
@@ -351,10 +355,30 @@ struct Attempt<'a, 'w, 'k> {
     pos: Pos<'k>,
 }
 
+impl<'a, 'w, 'k> Attempt<'a, 'w, 'k> {
+    /// An object: written at once if it is a list item (which cannot be a keyed
+    /// table, spec §9.5) and the whole text stays in memory, else left to
+    /// [`Out::write_object`] ([`Halt::Container`]).
+    #[inline]
+    fn object(self, struct_name: Option<&'static str>) -> Res<FieldEntries<'a, 'w>> {
+        match self.pos {
+            Pos::ListItem { depth, level } if !self.out.streaming => Fields {
+                out: self.out,
+                depth,
+                level,
+                item: true,
+                check_keys: true,
+            }
+            .entries(struct_name, true),
+            _ => Err(Halt::Container),
+        }
+    }
+}
+
 impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
     type Ok = ();
     type Seq = Inline<'a, 'w, 'k>;
-    type Map = Never<()>;
+    type Map = FieldEntries<'a, 'w>;
 
     fn prim(self, p: P<'_>) -> Res<()> {
         let out = self.out;
@@ -409,8 +433,12 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         })
     }
 
-    fn map(self, _len: Option<usize>) -> Res<Never<()>> {
-        Err(Halt::Container)
+    fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
+        self.object(None)
+    }
+
+    fn struct_map(self, name: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
+        self.object(Some(name))
     }
 
     fn newtype_variant<T: Serialize + ?Sized>(self, _v: &'static str, _x: &T) -> Res<()> {
@@ -421,7 +449,7 @@ impl<'a, 'w, 'k> Visit for Attempt<'a, 'w, 'k> {
         Err(Halt::Container)
     }
 
-    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<Never<()>> {
+    fn struct_variant(self, _v: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
         Err(Halt::Container)
     }
 }
@@ -554,8 +582,9 @@ macro_rules! only_a_sequence {
 }
 
 mod lines;
+mod map_keys;
 mod names;
 mod single;
 mod table;
-use lines::{Fields, Items};
+use lines::{FieldEntries, Fields, Items};
 use table::{KeyedRows, Rows};

@@ -6,10 +6,13 @@ use serde::Serialize;
 
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open};
 use super::super::analyze::same_name;
-use super::super::keys::{KeySet, key_into};
+use super::super::keys::{KeySet, with_key};
+use super::map_keys::MapKeys;
 use super::names::{Cursor, MAX_NAMES};
 use super::{Out, Pos};
 use crate::encode::form::item_field_depth;
+use crate::encode::line::Mark;
+use crate::stack::guarded;
 
 /// The items of an expanded list.
 pub(super) struct Items<'a, 'w> {
@@ -34,7 +37,8 @@ impl SeqVisit for Items<'_, '_> {
             depth: self.depth,
             level: self.level,
         };
-        self.out.write_at(pos, v)?;
+        // An object item is written in its first serialization, on this stack.
+        guarded(|| self.out.write_at(pos, v))?;
         self.n += 1;
         Ok(())
     }
@@ -61,14 +65,22 @@ impl<'a, 'w> Fields<'a, 'w> {
         field_pos(key, plain, n, self.depth, self.level + 1, self.item)
     }
 
-    /// The entries of the object, `struct_name` if it is a struct.
-    fn entries(self, struct_name: Option<&'static str>) -> Res<FieldEntries<'a, 'w>> {
+    /// The entries of the object, `struct_name` if it is a struct; `marked` when
+    /// the object is written in its first serialization, so that a repeated key
+    /// takes back its text (the caller then encodes it through a `Value`).
+    pub(super) fn entries(
+        self,
+        struct_name: Option<&'static str>,
+        marked: bool,
+    ) -> Res<FieldEntries<'a, 'w>> {
         open(self.level, self.out.max_depth)?;
         let check = self.check_keys;
+        let mark = marked.then(|| self.out.enc.w.mark());
         let scratch = &mut self.out.scratch;
         Ok(FieldEntries {
+            mark,
             keys: check.then(KeySet::default),
-            key: scratch.keys.take(),
+            map_keys: None,
             names_from: scratch.names.len(),
             names: 0,
             spilled: false,
@@ -126,10 +138,10 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
         Err(Halt::Inconsistent)
     }
     fn map(self, _len: Option<usize>) -> Res<FieldEntries<'a, 'w>> {
-        self.entries(None)
+        self.entries(None, false)
     }
     fn struct_map(self, name: &'static str, _len: usize) -> Res<FieldEntries<'a, 'w>> {
-        self.entries(Some(name))
+        self.entries(Some(name), false)
     }
     fn newtype_variant<T: Serialize + ?Sized>(self, variant: &'static str, v: &T) -> Res<()> {
         open(self.level, self.out.max_depth)?;
@@ -145,8 +157,8 @@ impl<'a, 'w> Visit for Fields<'a, 'w> {
 pub(super) struct FieldEntries<'a, 'w> {
     fields: Fields<'a, 'w>,
     n: usize,
-    /// The pending map key.
-    key: String,
+    /// The keys of a map, and the pending one.
+    map_keys: Option<Box<MapKeys>>,
     /// The fingerprints of the keys written so far, when repeats are checked (all of
     /// them once `spilled`).
     keys: Option<KeySet>,
@@ -161,6 +173,9 @@ pub(super) struct FieldEntries<'a, 'w> {
     /// Where this object's names stand in the names kept for its struct name, while
     /// they follow them (see [`StructNames`](super::names::StructNames)).
     cursor: Option<Cursor>,
+    /// The start of the object's text, when it is written in its first
+    /// serialization: a repeated key takes it back.
+    mark: Option<Mark>,
 }
 
 /// Struct field names compared one by one before an object's keys are checked by
@@ -258,28 +273,84 @@ impl FieldEntries<'_, '_> {
     }
 }
 
-impl MapVisit for FieldEntries<'_, '_> {
-    type Ok = ();
-    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
-        key_into(k, &mut self.key)?;
+impl FieldEntries<'_, '_> {
+    /// Passes `e` on, taking the object's text back first when it was written in its
+    /// first serialization and is to be encoded through a `Value`.
+    #[cold]
+    #[inline(never)]
+    fn undo(&mut self, e: Halt) -> Halt {
+        if let Some(mark) = self.mark.take() {
+            match e {
+                Halt::Repeat | Halt::Fallback => self.fields.out.enc.w.rewind(mark),
+                _ => self.fields.out.enc.w.release(mark),
+            }
+        }
+        e
+    }
+
+    #[inline(always)]
+    fn map_key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
         if !self.spilled {
             self.spill();
         }
-        Self::check_print(&mut self.keys, &self.key)
+        let keys = &mut self.keys;
+        match &mut self.map_keys {
+            Some(map_keys) => with_key(k, |s| map_keys.key(s, keys))?,
+            None => {
+                let f = &mut self.fields;
+                let lists = &mut f.out.scratch.map_keys;
+                let state = with_key(k, |s| lists.first(s, f.level, keys))?;
+                self.map_keys = Some(state);
+                Ok(())
+            }
+        }
     }
-    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+
+    #[inline(always)]
+    fn map_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
         let f = &mut self.fields;
-        let pos = field_pos(&self.key, false, self.n, f.depth, f.level + 1, f.item);
+        let (key, plain) = self.map_keys.as_ref().map_or(("", false), |m| m.pending());
+        let pos = field_pos(key, plain, self.n, f.depth, f.level + 1, f.item);
         self.n += 1;
         f.out.write_at(pos, v)
     }
-    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+
+    #[inline(always)]
+    fn struct_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
         let plain = self.check_name(key)?;
         let pos = self.fields.pos(key, plain, self.n);
         self.n += 1;
         self.fields.out.write_at(pos, v)
     }
+}
+
+impl MapVisit for FieldEntries<'_, '_> {
+    type Ok = ();
+    #[inline]
+    fn key<K: Serialize + ?Sized>(&mut self, k: &K) -> Res<()> {
+        match self.map_key(k) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.undo(e)),
+        }
+    }
+    #[inline]
+    fn value<T: Serialize + ?Sized>(&mut self, v: &T) -> Res<()> {
+        match self.map_value(v) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.undo(e)),
+        }
+    }
+    #[inline]
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Res<()> {
+        match self.struct_field(key, v) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.undo(e)),
+        }
+    }
     fn end(self) -> Res<()> {
+        if let Some(mark) = self.mark {
+            self.fields.out.enc.w.release(mark);
+        }
         if self.fields.item && self.n == 0 {
             self.fields.out.enc.w.empty_item(self.fields.depth);
         }
@@ -297,7 +368,9 @@ impl MapVisit for FieldEntries<'_, '_> {
             scratch.structs.keep(struct_name, names);
         }
         scratch.names.truncate(self.names_from);
-        scratch.keys.put(self.key);
+        if let Some(map_keys) = self.map_keys {
+            map_keys.finish(&mut scratch.map_keys, self.fields.level);
+        }
         Ok(())
     }
 }

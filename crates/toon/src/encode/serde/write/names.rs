@@ -12,8 +12,13 @@
 
 use crate::encode::line::quote::is_unquoted_key;
 
-/// Lists kept (direct-mapped by the address of the struct's name).
-const SLOTS: usize = 128;
+/// Slots for kept lists (direct-mapped by the address of the struct's name) when the
+/// first list is kept: a small document pays for no more.
+const FIRST_SLOTS: usize = 8;
+
+/// Slots at most: the table grows (×16) when a list would take the slot of another
+/// struct name.
+const MAX_SLOTS: usize = 128;
 
 /// Names at most in one kept list (a bit per name records its quoting, and which
 /// of them an object has written).
@@ -36,21 +41,29 @@ struct Kept {
 /// The kept lists of one encoding run.
 #[derive(Default)]
 pub(crate) struct StructNames {
+    /// None, [`FIRST_SLOTS`] or [`MAX_SLOTS`] lists.
     slots: Vec<Kept>,
 }
 
 /// An object's position in a kept list: the names it has written are the ones
 /// marked in `written`, all before `next`.
 pub(super) struct Cursor {
+    /// The address of the struct name, which finds the list when the table grew
+    /// since the cursor was made.
+    struct_name: usize,
+    /// The list's slot when the cursor was made.
     slot: usize,
     next: usize,
     written: u64,
 }
 
-fn slot_of(struct_name: &'static str) -> usize {
-    let address = struct_name.as_ptr() as u64;
-    // Fibonacci hashing: the top bits of the product spread nearby addresses.
-    (address.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize % SLOTS
+/// The slot of the struct name at `address` in a table of `slots` slots (a power of
+/// two up to [`MAX_SLOTS`]). Fibonacci hashing: the top bits of the product spread
+/// nearby addresses; the slot in the small table is the low bits of the slot in the
+/// large one, so lists in distinct small slots stay distinct when the table grows.
+#[inline]
+fn slot_of(address: usize, slots: usize) -> usize {
+    ((address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize & (slots - 1)
 }
 
 impl StructNames {
@@ -58,17 +71,52 @@ impl StructNames {
     /// it must be given back with [`finish`](Self::finish).
     #[inline]
     pub(super) fn start(&mut self, struct_name: &'static str) -> Option<Cursor> {
-        let slot = slot_of(struct_name);
+        let address = struct_name.as_ptr() as usize;
+        let slots = self.slots.len();
+        if slots == 0 {
+            return None;
+        }
+        let slot = slot_of(address, slots);
         let kept = self.slots.get_mut(slot)?;
-        if kept.struct_name != struct_name.as_ptr() as usize {
+        if kept.struct_name != address {
             return None;
         }
         kept.readers += 1;
         Some(Cursor {
+            struct_name: address,
             slot,
             next: 0,
             written: 0,
         })
+    }
+
+    /// The slot of the struct name at `address`, if the table is allocated.
+    #[inline]
+    fn kept_mut(&mut self, address: usize) -> Option<&mut Kept> {
+        let slots = self.slots.len();
+        if slots == 0 {
+            return None;
+        }
+        self.slots.get_mut(slot_of(address, slots))
+    }
+
+    /// The list a cursor reads: in its slot, unless the table grew since.
+    #[inline]
+    fn kept(&self, cursor: &Cursor) -> Option<&Kept> {
+        match self.slots.get(cursor.slot) {
+            Some(kept) if kept.struct_name == cursor.struct_name => Some(kept),
+            _ => self.moved(cursor.struct_name),
+        }
+    }
+
+    /// The list of the struct name at `address` after the table grew.
+    #[cold]
+    fn moved(&self, address: usize) -> Option<&Kept> {
+        let slots = self.slots.len();
+        if slots == 0 {
+            return None;
+        }
+        self.slots.get(slot_of(address, slots))
     }
 
     /// Moves `cursor` past `name` if `name` (the same `&'static str`) is one of the
@@ -76,7 +124,7 @@ impl StructNames {
     /// before, and the answer says whether it may be written unquoted.
     #[inline]
     pub(super) fn advance(&self, cursor: &mut Cursor, name: &'static str) -> Option<bool> {
-        let kept = self.slots.get(cursor.slot)?;
+        let kept = self.kept(cursor)?;
         let rest = kept.names.get(cursor.next..)?;
         let i = rest
             .iter()
@@ -90,7 +138,7 @@ impl StructNames {
     /// Gives the cursor back, appending the names the object wrote to `names` (to
     /// go on checking its later names by text).
     pub(super) fn finish(&mut self, cursor: Cursor, names: Option<&mut Vec<&'static str>>) {
-        let Some(kept) = self.slots.get_mut(cursor.slot) else {
+        let Some(kept) = self.kept_mut(cursor.struct_name) else {
             return;
         };
         kept.readers -= 1;
@@ -111,16 +159,25 @@ impl StructNames {
         if names.len() > MAX_NAMES {
             return;
         }
+        let address = struct_name.as_ptr() as usize;
         if self.slots.is_empty() {
-            self.slots.resize_with(SLOTS, Kept::default);
+            self.slots.resize_with(FIRST_SLOTS, Kept::default);
         }
-        let Some(kept) = self.slots.get_mut(slot_of(struct_name)) else {
+        let slots = self.slots.len();
+        let taken = self
+            .slots
+            .get(slot_of(address, slots))
+            .is_some_and(|kept| kept.struct_name != 0 && kept.struct_name != address);
+        if taken && slots < MAX_SLOTS {
+            self.grow();
+        }
+        let Some(kept) = self.kept_mut(address) else {
             return;
         };
         if kept.readers > 0 {
             return;
         }
-        kept.struct_name = struct_name.as_ptr() as usize;
+        kept.struct_name = address;
         kept.names.clear();
         kept.names.extend_from_slice(names);
         kept.plain = names
@@ -128,6 +185,25 @@ impl StructNames {
             .enumerate()
             .filter(|(_, name)| is_unquoted_key(name))
             .fold(0, |bits, (i, _)| bits | 1 << i);
+    }
+}
+
+impl StructNames {
+    /// Moves the lists into a table of [`MAX_SLOTS`] slots, each to the slot of its
+    /// struct name there (distinct slots stay distinct; cursors find their list by
+    /// the struct name's address, so lists being read may move).
+    #[cold]
+    fn grow(&mut self) {
+        let mut large = Vec::with_capacity(MAX_SLOTS);
+        large.resize_with(MAX_SLOTS, Kept::default);
+        for kept in self.slots.drain(..) {
+            if kept.struct_name != 0
+                && let Some(slot) = large.get_mut(slot_of(kept.struct_name, MAX_SLOTS))
+            {
+                *slot = kept;
+            }
+        }
+        self.slots = large;
     }
 }
 
@@ -165,5 +241,42 @@ mod tests {
         kept.keep("S", &names[..1]);
         let mut fourth = kept.start("S").expect("kept");
         assert_eq!(kept.advance(&mut fourth, names[2]), None);
+    }
+
+    #[test]
+    fn lists_survive_the_table_growing_while_read() {
+        let mut kept = StructNames::default();
+        let outer: &'static str = "Outer";
+        let names: [&'static str; 2] = ["a", "b"];
+        kept.keep(outer, &names);
+        let mut cursor = kept.start(outer).expect("kept");
+        assert_eq!(kept.advance(&mut cursor, names[0]), Some(true));
+        // Enough other struct names that some take the slot of another: the
+        // table grows while "Outer" is read.
+        let others: Vec<&'static str> = (0..40)
+            .map(|i| &*Box::leak(format!("S{i}").into_boxed_str()))
+            .collect();
+        for other in &others {
+            kept.keep(other, &names[1..]);
+        }
+        assert_eq!(kept.slots.len(), MAX_SLOTS);
+        assert_eq!(kept.advance(&mut cursor, names[1]), Some(true));
+        let mut written = Vec::new();
+        kept.finish(cursor, Some(&mut written));
+        assert_eq!(written, names);
+        // Most of the other lists are found again (a few share a slot).
+        let found = others
+            .iter()
+            .filter(|other| {
+                let cursor = kept.start(other);
+                let found = cursor.is_some();
+                if let Some(cursor) = cursor {
+                    kept.finish(cursor, None);
+                }
+                found
+            })
+            .count();
+        assert!(found > 20, "{found}");
+        assert!(kept.start(outer).is_some());
     }
 }

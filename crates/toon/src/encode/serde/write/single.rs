@@ -44,6 +44,8 @@ pub(crate) struct Scratch {
     pub(super) names: Vec<&'static str>,
     /// The distinct field names of structs written so far, by struct name.
     pub(super) structs: super::names::StructNames,
+    /// The keys of maps written so far, by level.
+    pub(super) map_keys: super::map_keys::MapKeyLists,
 }
 
 /// The field list of the last table written, with the nesting level of its rows and
