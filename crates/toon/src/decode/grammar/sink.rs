@@ -5,8 +5,7 @@
 
 use super::header::Field;
 use super::scanner::Line;
-use super::slot::{count_message, primitive};
-use super::tokens::RowCells;
+use super::slot::primitive;
 use crate::{Map, Result, Value};
 
 /// A consumer of the reader's output, called in event order.
@@ -48,51 +47,6 @@ pub(crate) trait Sink {
         let _ = cache;
         row_events(self, fields, cells, line)
     }
-    /// Whether the next table row goes to [`Sink::row_line`] (split by the sink as it
-    /// reads it) instead of [`Sink::row`] (split by the reader first).
-    fn splits_rows(&self) -> bool {
-        false
-    }
-    /// One table row of `leaves` cells, of which only the `first` is split off; the sink
-    /// takes the rest from `line.content` with `rest` and owns the row's cell-count check
-    /// ([`row_count_error`]). Called only when [`Sink::splits_rows`] says so.
-    fn row_line<'l>(
-        &mut self,
-        cache: &mut RowCache,
-        fields: &[Field<'_>],
-        leaves: usize,
-        line: &Line<'l>,
-        (first, rest): (&'l str, RowCells),
-    ) -> Result<()>
-    where
-        Self: Sized,
-    {
-        let cells = all_cells(line, leaves, (first, rest))?;
-        self.row(cache, fields, &cells, line)
-    }
-}
-
-/// The cells of a row on `line` split as far as `first`: all of them, as many as the
-/// table's `leaves` (else the row's count error).
-pub(crate) fn all_cells<'a>(
-    line: &Line<'a>,
-    leaves: usize,
-    (first, mut rest): (&'a str, RowCells),
-) -> Result<Vec<&'a str>> {
-    let mut cells = Vec::with_capacity(leaves);
-    cells.push(first);
-    while let Some(cell) = rest.next(line.content) {
-        cells.push(cell);
-    }
-    if cells.len() != leaves {
-        return Err(row_count_error(line, leaves, cells.len()));
-    }
-    Ok(cells)
-}
-
-/// The error of a table row on `line` with `got` cells where its fields have `leaves`.
-pub(crate) fn row_count_error(line: &Line<'_>, leaves: usize, got: usize) -> crate::Error {
-    line.error(count_message(leaves, "tabular row values", got))
 }
 
 impl RowCache {

@@ -424,87 +424,38 @@ pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a s
 /// Splits a line at row depth of a table into cells, if it is a row (spec §9.3): a line
 /// with no unquoted colon, or whose first unquoted delimiter comes before its first
 /// unquoted colon. Returns `false` (a key-value line, ending the rows) otherwise.
-/// One pass over the line, cell by cell ([`RowCells`]).
+/// One pass over the line.
 pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) -> bool {
     out.clear();
-    let mut cells = RowCells::new(delim);
-    while let Some(cell) = cells.next(line) {
-        out.push(cell);
-    }
-    !cells.not_a_row
-}
-
-/// Where splitting a table row (spec §9.3) has got to: the row's cells are taken one at
-/// a time with [`RowCells::next`], each as the visitor of a row asks for it. The first
-/// call decides whether the line is a row at all (see [`split_row`]).
-#[derive(Clone, Copy)]
-pub(crate) struct RowCells {
-    /// The table's delimiter.
-    pub delim: u8,
-    /// Where the next cell starts.
-    pos: usize,
-    /// The last cell was taken (or the line is not a row).
-    done: bool,
-    /// A delimiter was passed: colons no longer end the rows.
-    seen_delim: bool,
-    /// The first unquoted colon came before any delimiter: the line is a `key: value`
-    /// line, not a row.
-    pub not_a_row: bool,
-}
-
-impl RowCells {
-    /// The cells of a row split on `delim`, from the start of the line.
-    pub fn new(delim: u8) -> RowCells {
-        RowCells {
-            delim,
-            pos: 0,
-            done: false,
-            seen_delim: false,
-            not_a_row: false,
+    let b = line.as_bytes();
+    let mut seen_delim = false;
+    let mut start = 0;
+    let mut i = 0;
+    // Skip ordinary bytes; stop at `"`, the delimiter and `:`. Inside quotes only `"`
+    // and `\\` matter (skip_quoted).
+    loop {
+        i = skip_ordinary(b, i);
+        if i >= b.len() {
+            break;
         }
-    }
-
-    /// The next cell of `line` (spaces around it trimmed), or `None` after the last one
-    /// or when the line turns out not to be a row ([`RowCells::not_a_row`]). An empty
-    /// line is one empty cell. Ordinary bytes are skipped four at a time, quoted parts
-    /// with `memchr2`.
-    #[inline(always)]
-    pub fn next<'a>(&mut self, line: &'a str) -> Option<&'a str> {
-        let delim = self.delim;
-        if self.done {
-            return None;
-        }
-        let b = line.as_bytes();
-        let start = self.pos;
-        let mut i = start;
-        // Stop at `"`, the delimiter and `:`. Inside quotes only `"` and `\\` matter
-        // (skip_quoted); an unterminated quote hides everything after it.
-        loop {
-            i = skip_ordinary(b, i);
-            let Some(&c) = b.get(i) else {
-                break;
-            };
-            match c {
-                b'"' => match skip_quoted(b, i) {
-                    Some(end) => i = end + 1,
-                    None => break,
-                },
-                b':' if !self.seen_delim => {
-                    self.done = true;
-                    self.not_a_row = true;
-                    return None;
-                }
-                c if c != delim => i += 1,
-                _ => {
-                    self.pos = i + 1;
-                    self.seen_delim = true;
-                    return Some(trim_spaces(line.get(start..i).unwrap_or("")));
-                }
+        match b[i] {
+            b'"' => match skip_quoted(b, i) {
+                Some(end) => i = end + 1,
+                None => break,
+            },
+            b':' if !seen_delim => return false,
+            b':' => i += 1,
+            c if c != delim => i += 1,
+            _ => {
+                out.push(trim_spaces(&line[start..i]));
+                start = i + 1;
+                seen_delim = true;
+                i += 1;
             }
         }
-        self.done = true;
-        Some(trim_spaces(line.get(start..).unwrap_or("")))
     }
+    out.push(trim_spaces(&line[start..]));
+    true
 }
 
 /// The index of the first byte at or after `i` that [`ROW_SPECIAL`] marks, or the

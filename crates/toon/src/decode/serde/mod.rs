@@ -247,7 +247,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
             Step::EndArray => "end of an array",
             Step::Key(_) => "key",
             Step::Prim(..) => "value",
-            Step::Row(_) | Step::RowLine(_) => "row",
+            Step::Row(_) => "row",
             Step::Error(_) => "error",
             Step::End => "end of the document",
         };
@@ -264,22 +264,20 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     fn skip_value(&mut self) -> Result<()> {
         let mut open = match self.next()? {
             (Step::Prim(..) | Step::Row(_), _) => return Ok(()),
-            (Step::RowLine(row), _) => return row::check_line_row(self, row),
             (Step::StartObject | Step::StartArray, _) => 1usize,
             (step, at) => return Err(self.misplaced(&step, at)),
         };
+        let queue = self.driver.sink();
         while open > 0 {
-            match self.driver.sink().steps.pop_front() {
+            match queue.steps.pop_front() {
                 Some(Step::StartObject | Step::StartArray) => open += 1,
                 Some(Step::EndObject | Step::EndArray) => open -= 1,
                 Some(Step::Error(e)) => return Err(e),
-                Some(Step::RowLine(row)) => row::check_line_row(self, row)?,
                 Some(_) => {}
                 None => break,
             }
         }
         if open > 0 {
-            let queue = self.driver.sink();
             queue.clear_text();
             queue.skip = open;
             while self.driver.sink().skip > 0 {
@@ -443,7 +441,6 @@ impl<'de, I: LineInput> de::Deserializer<'de> for &mut Deserializer<'de, I> {
         match self.next()? {
             (Step::Prim(tok), _) => self.token(tok).deserialize_any(visitor),
             (Step::Row(cells), at) => row::visit_row(self, visitor, cells.start, at),
-            (Step::RowLine(line), at) => row::visit_line_row(self, visitor, line, at),
             (Step::StartObject, at) => guarded(|| self.visit_object(visitor, at)),
             (Step::StartArray, _) => guarded(|| self.visit_array(visitor)),
             (step, at) => Err(self.misplaced(&step, at)),

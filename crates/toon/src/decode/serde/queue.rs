@@ -12,9 +12,9 @@ use std::borrow::Cow;
 
 use crate::decode::grammar::header::Field;
 use crate::decode::grammar::scanner::Line;
-use crate::decode::grammar::sink::{RowCache, Sink, Walk, all_cells, row_events, walk};
+use crate::decode::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
 use crate::decode::grammar::slot::primitive;
-use crate::decode::grammar::tokens::{RowCells, quoted_str};
+use crate::decode::grammar::tokens::quoted_str;
 use crate::{Result, Value};
 
 /// A key or primitive's text: where it is, and whether it is a quoted token's string.
@@ -50,9 +50,6 @@ pub(super) enum Step {
     /// A table row over a flat field list: its cells in [`StepQueue::spans`], its
     /// fields' names in [`StepQueue::names`].
     Row(Range<usize>),
-    /// A table row split only as far as its first cell: its entry in
-    /// [`StepQueue::lines`], its fields' names in [`StepQueue::names`].
-    RowLine(usize),
     /// A primitive.
     Prim(Tok),
     /// An error the reader found here: raised when the driver reaches it, so a
@@ -74,8 +71,6 @@ pub(super) struct StepQueue {
     pub text: String,
     /// The cells of queued rows.
     pub spans: Vec<Tok>,
-    /// The queued rows split by the deserializer as it reads them.
-    pub lines: Vec<LineRow>,
     /// The field list of the table whose rows are queued, depth first: kept while its
     /// rows come, not copied per row. A name is borrowed from the document's header
     /// where it lies there, else copied into `names_text`.
@@ -90,20 +85,6 @@ pub(super) struct StepQueue {
     /// The address and length of the document text the tokens may lie in (0, 0 when
     /// lines are copied from a reader).
     doc: (usize, usize),
-}
-
-/// A table row left on its line: the deserializer splits it cell by cell as the
-/// visitor asks, and checks its cell count.
-#[derive(Clone, Copy)]
-pub(super) struct LineRow {
-    /// The line's content, in the document.
-    pub content: Tok,
-    /// The first cell, in the document.
-    pub first: Tok,
-    /// Where splitting the rest of `content` starts.
-    pub rest: RowCells,
-    /// The cells the table's fields have.
-    pub leaves: usize,
 }
 
 /// One entry of a queued table's field list, depth first.
@@ -168,32 +149,6 @@ impl StepQueue {
         });
     }
 
-    /// Keeps the names of the table `cache` belongs to, unless they are kept already.
-    fn names_for(&mut self, cache: &mut RowCache, fields: &[Field<'_>]) {
-        if cache.id == 0 {
-            self.last_id += 1;
-            cache.id = self.last_id;
-        }
-        if cache.id != self.names_of {
-            // A row is queued only when the queue is empty: no queued row uses the
-            // names of the previous table.
-            self.names_of = cache.id;
-            self.keep_names(fields);
-        }
-    }
-
-    /// `part` of the document as a token (`None` when it does not lie there).
-    #[inline]
-    fn in_doc(&self, part: &str) -> Option<Tok> {
-        let start = (part.as_ptr() as usize).checked_sub(self.doc.0)?;
-        (start + part.len() <= self.doc.1).then_some(Tok {
-            start,
-            end: start + part.len(),
-            doc: true,
-            quoted: false,
-        })
-    }
-
     /// A field's name as a token: borrowed from the document when the header it was
     /// read from lies there, else copied into `names_text`. A name's
     /// [`origin`](Field::origin) is the address of the unescaped text it was read from
@@ -236,7 +191,6 @@ impl StepQueue {
     pub fn clear_text(&mut self) {
         self.text.clear();
         self.spans.clear();
-        self.lines.clear();
     }
 
     /// `part` as a token: its place in the document when it lies there, else copied
@@ -391,7 +345,16 @@ impl Sink for StepQueue {
             }
             return Ok(());
         }
-        self.names_for(cache, fields);
+        if cache.id == 0 {
+            self.last_id += 1;
+            cache.id = self.last_id;
+        }
+        if cache.id != self.names_of {
+            // A row is queued only when the queue is empty: no queued row uses the
+            // names of the previous table.
+            self.names_of = cache.id;
+            self.keep_names(fields);
+        }
         let (start, text_start) = (self.spans.len(), self.text.len());
         for i in 0..self.leaves {
             let cell = cells.get(i).copied().unwrap_or("");
@@ -411,39 +374,6 @@ impl Sink for StepQueue {
             }
         }
         self.steps.push_back(Step::Row(start..self.spans.len()));
-        Ok(())
-    }
-
-    /// Rows over the document text are left on their line while values are read (a
-    /// skipped row is checked whole, by [`Sink::row`]).
-    #[inline]
-    fn splits_rows(&self) -> bool {
-        self.skip == 0 && self.doc.1 > 0
-    }
-
-    #[inline]
-    fn row_line<'l>(
-        &mut self,
-        cache: &mut RowCache,
-        fields: &[Field<'_>],
-        leaves: usize,
-        line: &Line<'l>,
-        (first, rest): (&'l str, RowCells),
-    ) -> Result<()> {
-        let (Some(content), Some(first_tok)) = (self.in_doc(line.content), self.in_doc(first))
-        else {
-            // Not in the document (never for rows read from it): split here.
-            let cells = all_cells(line, leaves, (first, rest))?;
-            return self.row(cache, fields, &cells, line);
-        };
-        self.names_for(cache, fields);
-        self.lines.push(LineRow {
-            content,
-            first: first_tok,
-            rest,
-            leaves,
-        });
-        self.steps.push_back(Step::RowLine(self.lines.len() - 1));
         Ok(())
     }
 }

@@ -6,13 +6,13 @@ use std::borrow::Cow;
 use super::{State, at_error, recycle};
 use crate::decode::grammar::frames::{Frame, ObjectFrame};
 use crate::decode::grammar::scanner::Line;
-use crate::decode::grammar::sink::{Sink, row_count_error};
+use crate::decode::grammar::sink::Sink;
 use crate::decode::grammar::slot::{
     At, Slot, count_message, is_data_row, list_item, over_indented, tok,
 };
 use crate::decode::grammar::tokens::{
-    ItemStart, PlainKey, RowCells, find_unquoted, item_start, parse_key, plain_key_colon,
-    split_delimited, split_row, trim_spaces,
+    ItemStart, PlainKey, find_unquoted, item_start, parse_key, plain_key_colon, split_delimited,
+    split_row, trim_spaces,
 };
 use crate::decode::input::LineInput;
 use crate::{Error, ErrorKind, Result};
@@ -164,18 +164,7 @@ impl<S: Sink> State<S> {
                     if line.depth != row_depth {
                         return Err(over_indented(&line, row_depth));
                     }
-                    if self.out.splits_rows() {
-                        // The first cell says whether this is a row; the sink splits
-                        // the rest as it reads them.
-                        let mut rest = RowCells::new(delim);
-                        match rest.next(line.content) {
-                            Some(first) => {
-                                self.row_line(&line, (first, rest))?;
-                                true
-                            }
-                            None => false,
-                        }
-                    } else if split_row(line.content, delim, &mut cells) {
+                    if split_row(line.content, delim, &mut cells) {
                         self.row(&line, &cells)?;
                         true
                     } else {
@@ -212,24 +201,11 @@ impl<S: Sink> State<S> {
         f.span.start.get_or_insert(line.number);
         f.span.end = line.number;
         if cells.len() != f.leaves {
-            return Err(row_count_error(line, f.leaves, cells.len()));
+            return Err(line.error(count_message(f.leaves, "tabular row values", cells.len())));
         }
         f.count += 1;
         let fields = f.header.fields.as_deref().unwrap_or(&[]);
         self.out.row(&mut f.rows, fields, cells, line)
-    }
-
-    /// One table row on `line`, split by the sink after its first cell.
-    fn row_line(&mut self, line: &Line<'_>, cells: (&str, RowCells)) -> Result<()> {
-        let Some(Frame::Tabular(f)) = self.stack.last_mut() else {
-            return Ok(());
-        };
-        f.span.start.get_or_insert(line.number);
-        f.span.end = line.number;
-        f.count += 1;
-        let fields = f.header.fields.as_deref().unwrap_or(&[]);
-        self.out
-            .row_line(&mut f.rows, fields, f.leaves, line, cells)
     }
 
     pub(super) fn step_keyed<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
