@@ -184,12 +184,13 @@ pub fn section(dir: &Path, tokenizer: &dyn Tokenizer) -> Result<Option<String>, 
              counted on every row; each task's dependencies as one cell of its row \
              (`\"2,1.2\"`, a subtask's siblings by number, a single one in plain digits a \
              bare number; edge rows only where a cell cannot say them); each key order the \
-             layout keeps given once with the ids of the tasks that use it. Where it still \
-             pays more than compact JSON: fields fewer than a third of the rows have stay in \
-             the `task_extra` map keyed by whole id; subtask ids written as dotted strings \
-             (`\"1.1\"` under task 1) stay strings; and the layout keeps each dependency list \
-             and id written in a minority form (once: the text patch holds only what the \
-             layout cannot say).\n\n",
+             layout keeps given once with the ids of the tasks that use it; a subtask id \
+             written as a dotted string (`\"1.1\"` under task 1) as the number `1.1`; the \
+             `null` a file writes for a task's missing `details` or `testStrategy` as one \
+             style flag. Where it still pays more than compact JSON: fields fewer than a \
+             third of the rows have stay in the `task_extra` map keyed by whole id; and the \
+             layout keeps each dependency list and id written in a minority form (once: the \
+             text patch holds only what the layout cannot say).\n\n",
         );
     }
     for (dialect, title) in [

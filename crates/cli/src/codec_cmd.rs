@@ -186,6 +186,16 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
                 .caused_by(&e)
             })?;
             let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+            // Blank input is no JSON value: say so rather than where parsing stopped.
+            if text.trim().is_empty() {
+                let what = match output::named_file(args.input.as_deref()) {
+                    Some(_) => "file",
+                    None => "input",
+                };
+                return Err(Failure::new(format!(
+                    "{name}: the {what} is empty: there is no JSON value to encode"
+                )));
+            }
             // A compact tape of the JSON (strings borrowed from `text`), encoded as the
             // value tree would be: memory about twice the input, not nine times.
             let tape = toon::value::JsonTape::parse(text, args.max_depth).map_err(|e| {

@@ -125,7 +125,7 @@ fn toon_errors_in_plans_show_line_column_and_caret() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.contains("bad.toon: line 2: invalid TOON: Expected 2 tabular rows, but got 1 (column 3)\n  |\n2 |   a,search,q\n  |   ^"),
+        err.contains("bad.toon: line 2, column 3: invalid TOON: Expected 2 tabular rows, but got 1\n  |\n2 |   a,search,q\n  |   ^"),
         "{err}"
     );
 }
@@ -420,12 +420,105 @@ fn empty_stdin_is_no_plan() {
         let o = toon(&["plan", "convert", "-", "--to", "plan"], input);
         assert_eq!(o.status.code(), Some(1), "{input:?}: {}", stdout(&o));
         assert!(
-            stderr(&o).contains("the document is empty"),
+            stderr(&o).contains("error: <stdin>: the input is empty: there is no plan in it"),
             "{input:?}: {}",
             stderr(&o)
         );
         assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     }
+}
+
+/// `toon plan convert` and `toon plan validate` of `file` fail with `expected` on
+/// stderr and nothing on stdout.
+fn convert_and_validate_fail(file: &Path, expected: &str) {
+    for args in [
+        &["plan", "convert", path(file), "--to", "cursor"][..],
+        &["plan", "validate", path(file)],
+    ] {
+        let o = toon(args, "");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(stderr(&o), expected, "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    }
+}
+
+/// An empty file is said to be empty (in every format, by the plan commands and the
+/// codec), and a truncated JSON file's error gives line and column once, before the
+/// message.
+#[test]
+fn empty_and_truncated_files_say_what_is_wrong() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in [
+        "empty.json",
+        "empty.yaml",
+        "empty.toon",
+        "empty.md",
+        "blank.json",
+    ] {
+        let file = dir.path().join(name);
+        let text = if name.starts_with("blank") {
+            " \n\n"
+        } else {
+            ""
+        };
+        std::fs::write(&file, text).unwrap();
+        let expected = format!(
+            "error: {}: the file is empty: there is no plan in it\n",
+            path(&file)
+        );
+        convert_and_validate_fail(&file, &expected);
+        let record = json_of(&toon(&["plan", "validate", "--json", path(&file)], ""));
+        let problem = &record[0]["problems"][0];
+        assert_eq!(problem["rule"], "empty", "{record}");
+        assert_eq!(
+            problem["message"], "the file is empty: there is no plan in it",
+            "{record}"
+        );
+    }
+    let empty = dir.path().join("empty.json");
+    let codec = toon(&[path(&empty)], "");
+    assert_eq!(codec.status.code(), Some(1));
+    assert_eq!(
+        stderr(&codec),
+        format!(
+            "error: {}: the file is empty: there is no JSON value to encode\n",
+            path(&empty)
+        )
+    );
+    let piped = toon(&["-"], "");
+    assert_eq!(
+        stderr(&piped),
+        "error: <stdin>: the input is empty: there is no JSON value to encode\n"
+    );
+    // Empty TOON is a valid document (the empty object): the codec decodes it.
+    let toon_file = dir.path().join("empty.toon");
+    let decoded = toon(&[path(&toon_file)], "");
+    assert_eq!(
+        (decoded.status.code(), stdout(&decoded)),
+        (Some(0), "{}\n".to_owned())
+    );
+    // A blank Cursor plan file is an empty plan.
+    let blank_plan = dir.path().join("blank.plan.md");
+    std::fs::write(&blank_plan, "").unwrap();
+    let o = toon(&["plan", "validate", path(&blank_plan)], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Truncated JSON: `line 1, column 41: …`, not `line 1: … (column 41)`.
+    let truncated = dir.path().join("truncated.json");
+    std::fs::write(&truncated, r#"{"dag": [{"id": "a", "tool": "x", "query""#).unwrap();
+    let expected = format!(
+        "error: {}: line 1, column 41: invalid JSON: EOF while parsing an object\n",
+        path(&truncated)
+    );
+    convert_and_validate_fail(&truncated, &expected);
+    let codec = toon(&[path(&truncated)], "");
+    assert!(
+        stderr(&codec).starts_with(&format!(
+            "error: {}: line 1, column 41: Invalid JSON: EOF while parsing an object\n",
+            path(&truncated)
+        )),
+        "{}",
+        stderr(&codec)
+    );
 }
 
 /// One error style: `error: <stdin>: line …` from the codec and the plan commands.

@@ -175,8 +175,8 @@ pub struct PlanError {
     pub kind: ErrorKind,
     /// Where, when known.
     pub location: Location,
-    /// The 1-based column on the location's line, when the parser gives one (it is
-    /// also in the message).
+    /// The 1-based column on the location's line, when the parser gives one (shown
+    /// with the line: `line 3, column 7: …`).
     pub column: Option<usize>,
     /// What went wrong.
     pub message: String,
@@ -225,11 +225,13 @@ impl Serialize for PlanError {
     }
 }
 
+/// `location: message`, the column with the line (`line 3, column 7: …`) when known.
 impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.location {
-            Location::Document => f.write_str(&self.message),
-            ref loc => write!(f, "{loc}: {}", self.message),
+        match (&self.location, self.column) {
+            (Location::Document, _) => f.write_str(&self.message),
+            (Location::Line(n), Some(c)) => write!(f, "line {n}, column {c}: {}", self.message),
+            (loc, _) => write!(f, "{loc}: {}", self.message),
         }
     }
 }

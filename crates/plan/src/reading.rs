@@ -105,6 +105,25 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
     let format = options
         .format
         .unwrap_or_else(|| Format::of_file(path, text));
+    // Blank text is no plan in any format (not a JSON or YAML syntax error, not an
+    // empty TOON object), even though any markdown reads as a Cursor plan; blank
+    // markdown of a dialect with a markdown form, given or known by the file's name (a
+    // blank `*.plan.md` file), is an empty plan.
+    let blank = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .trim()
+        .is_empty();
+    let markdown_plan = options
+        .dialect
+        .or_else(|| path.and_then(dialect_from_path))
+        .is_some_and(|d| d.dialect().supports(Format::Md));
+    if blank && !(format == Format::Md && markdown_plan) {
+        return Err(PlanError::new(
+            ErrorKind::Empty,
+            "the document is empty: there is no plan in it",
+        ));
+    }
     if format == Format::Md
         && let Some(d) = options.dialect
         && !d.dialect().supports(Format::Md)
@@ -117,14 +136,6 @@ pub fn read(text: &str, options: &ReadOptions) -> Result<Loaded, PlanError> {
     let document = Document::parse(text, format)?;
     let dialect = match options.dialect {
         Some(d) => d,
-        // Blank text is no plan, even though any markdown reads as a Cursor plan; a
-        // blank `*.plan.md` file is an empty Cursor plan.
-        None if text.trim().is_empty() && path.and_then(dialect_from_path).is_none() => {
-            return Err(PlanError::new(
-                ErrorKind::Empty,
-                "the document is empty: there is no plan in it",
-            ));
-        }
         // A planner's own path (`.taskmaster/tasks/tasks.json`) says more than content
         // that other dialects' tasks lists share.
         None => match path

@@ -105,7 +105,7 @@ fn a_toon_plan_with_a_wrong_count_is_a_clean_error_with_its_line() {
     .expect_err("count");
     let msg = e.to_string();
     assert!(
-        msg.starts_with("line 4: invalid TOON: Expected 2 tabular rows"),
+        msg.starts_with("line 4, column 3: invalid TOON: Expected 2 tabular rows"),
         "{msg}"
     );
     // The message, then the source line with a caret (as `toon -d` shows it).
@@ -575,4 +575,82 @@ fn front_matter_that_never_closes_is_an_error_where_it_opens() {
     let loaded = read(&format!("{text}---\n"));
     assert!(!toon_plan::validate(&loaded).iter().any(|p| p.is_error()));
     assert_eq!(loaded.plan.tasks.len(), 1);
+}
+
+/// Blank text is no plan in any format, with or without a dialect or a file name,
+/// and says so (not a JSON or YAML syntax error, not an empty TOON object); blank
+/// markdown of a known dialect is an empty plan.
+#[test]
+fn blank_text_is_an_empty_document_in_every_format() {
+    use toon_plan::{ErrorKind, ReadOptions};
+    for text in ["", " \n\t\n", "\u{feff}"] {
+        for format in [
+            Some(Format::Json),
+            Some(Format::Yaml),
+            Some(Format::Toon),
+            Some(Format::Prompt),
+            Some(Format::Md),
+            None,
+        ] {
+            for (dialect, file) in [
+                (None, None),
+                (Some(DialectId::PLANDAG), None),
+                (None, Some("plan.json")),
+                (None, Some(".taskmaster/tasks/tasks.json")),
+            ] {
+                if format == Some(Format::Md) && (dialect.is_some() || file.is_some()) {
+                    continue;
+                }
+                let options = ReadOptions {
+                    dialect,
+                    format,
+                    file_name: file.map(Into::into),
+                };
+                let e = toon_plan::read(text, &options).expect_err("blank text");
+                assert_eq!(
+                    e.kind,
+                    ErrorKind::Empty,
+                    "{format:?} {dialect:?} {file:?}: {e}"
+                );
+                assert_eq!(
+                    e.to_string(),
+                    "the document is empty: there is no plan in it"
+                );
+            }
+        }
+    }
+    let blank_cursor = ReadOptions {
+        file_name: Some("x.plan.md".into()),
+        ..Default::default()
+    };
+    assert!(
+        toon_plan::read("", &blank_cursor)
+            .unwrap()
+            .plan
+            .tasks
+            .is_empty()
+    );
+    let cursor = ReadOptions::dialect(DialectId::CURSOR);
+    assert!(
+        toon_plan::read("\n", &cursor)
+            .unwrap()
+            .plan
+            .tasks
+            .is_empty()
+    );
+}
+
+/// A JSON syntax error gives its line and column once, before the message.
+#[test]
+fn json_errors_put_line_and_column_together() {
+    let options = toon_plan::ReadOptions::dialect(DialectId::PLANDAG);
+    let e = toon_plan::read("{\n  \"steps\": [1, 2", &options).expect_err("truncated");
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 16: invalid JSON: EOF while parsing a list"
+    );
+    assert_eq!(
+        (e.location, e.column),
+        (toon_plan::Location::Line(2), Some(16))
+    );
 }

@@ -464,12 +464,8 @@ fn project(p: &Plan, d: DialectId) -> Plan {
                 })
             };
             Plan {
-                // Kiro's own heading is no title.
-                title: p
-                    .title
-                    .as_deref()
-                    .map(line)
-                    .filter(|s| !s.is_empty() && s != "Implementation Plan"),
+                // A one-line title, even Kiro's own heading (written `# … #`).
+                title: p.title.as_deref().map(line).filter(|s| !s.is_empty()),
                 tasks: p
                     .tasks
                     .iter()

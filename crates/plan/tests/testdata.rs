@@ -40,6 +40,13 @@ fn load(p: &Path) -> toon_plan::Loaded {
     .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// Each problem's severity, rule and location.
+fn told_where(told: &[toon_plan::Problem]) -> Vec<(Severity, &str, &Location)> {
+    told.iter()
+        .map(|p| (p.severity, p.rule, &p.location))
+        .collect()
+}
+
 fn errors(l: &toon_plan::Loaded) -> Vec<toon_plan::Problem> {
     toon_plan::validate(l)
         .into_iter()
@@ -862,6 +869,57 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
         (told[0].severity, told[0].rule, &told[0].location),
         (Severity::Warning, "repeated-task", &Location::Line(11))
     );
+    // A number used again with another title (tasks added by hand) is a task of its
+    // own, as Spec Kit reads it, with a warning where it stands; its subtasks are under
+    // it. The same number and title again is the task written again.
+    let added = load(&root().join("kiro/valid/added-tasks.md"));
+    let ids: Vec<&str> = added.plan.tasks.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2", "2.1", "2.2", "3", "2-2", "2-2.1"]);
+    let share = added.plan.task("2-2.1").unwrap();
+    assert_eq!(share.parent.as_deref(), Some("2-2"));
+    assert_eq!(share.title.as_deref(), Some("Add the share link endpoint"));
+    assert_eq!(
+        added.plan.task("2.1").unwrap().title.as_deref(),
+        Some("Add POST /searches")
+    );
+    let told = toon_plan::validate(&added);
+    assert_eq!(
+        told_where(&told),
+        [
+            (Severity::Warning, "unique-ids", &Location::Line(18)),
+            (Severity::Warning, "repeated-task", &Location::Line(22)),
+        ]
+    );
+    assert!(told[0].message.contains("first at line 7"), "{}", told[0]);
+    assert!(told[0].message.contains("2-2"), "{}", told[0]);
+    // Written back as Kiro, the file comes back byte for byte; written canonically
+    // (no layout), it reads back as the same tasks.
+    let same = toon_plan::convert(
+        &added.plan,
+        DialectId::KIRO,
+        &toon_plan::ConvertOptions::default(),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(root().join("kiro/valid/added-tasks.md")).unwrap();
+    assert_eq!(same.text, text);
+    let lean = toon_plan::convert(
+        &added.plan,
+        DialectId::KIRO,
+        &toon_plan::ConvertOptions {
+            lean: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let back = toon_plan::read(
+        &lean.text,
+        &toon_plan::ReadOptions::dialect(DialectId::KIRO),
+    )
+    .unwrap();
+    assert_eq!(
+        back.plan.tasks,
+        toon_plan::conversion::lean(&added.plan).tasks
+    );
     let l = load(&root().join("kiro/valid/image-upload.md"));
     assert_eq!(l.plan.task("2.2").unwrap().extra["optional"], true);
     assert_eq!(l.plan.task("4").unwrap().extra["optional"], true);
@@ -869,6 +927,75 @@ fn kiro_tasks_read_with_parents_requirements_and_progress() {
     let next = toon_plan::next(&l.plan).unwrap();
     let ids: Vec<&str> = next.ready.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["1", "2.1", "2.2", "3", "4", "5"]);
+}
+
+/// A plan titled `Implementation Plan` (Kiro's own heading, which reads as no title)
+/// keeps its title through Kiro, in markdown and as a tree, and on to other dialects.
+#[test]
+fn a_plan_titled_as_kiros_heading_keeps_its_title_through_kiro() {
+    let text = "---\nname: Implementation Plan\ntodos:\n  - id: a\n    content: Build\n    status: pending\n---\n";
+    let cursor =
+        toon_plan::read(text, &toon_plan::ReadOptions::dialect(DialectId::CURSOR)).unwrap();
+    assert_eq!(cursor.plan.title.as_deref(), Some("Implementation Plan"));
+    for format in [Format::Md, Format::Json, Format::Yaml, Format::Toon] {
+        let options = toon_plan::ConvertOptions {
+            format: Some(format),
+            ..Default::default()
+        };
+        let kiro = toon_plan::convert(&cursor.plan, DialectId::KIRO, &options).unwrap();
+        assert!(
+            !kiro.report.dropped().any(|l| l.owner == "plan"),
+            "{format}: {}",
+            kiro.report
+        );
+        let read = toon_plan::ReadOptions {
+            format: Some(format),
+            ..toon_plan::ReadOptions::dialect(DialectId::KIRO)
+        };
+        let back = toon_plan::read(&kiro.text, &read).unwrap();
+        assert_eq!(
+            back.plan.title.as_deref(),
+            Some("Implementation Plan"),
+            "{format}: {}",
+            kiro.text
+        );
+        let again = toon_plan::convert(&back.plan, DialectId::CURSOR, &Default::default()).unwrap();
+        assert!(
+            again.text.contains("name: Implementation Plan\n"),
+            "{}",
+            again.text
+        );
+    }
+    let md = toon_plan::convert(&cursor.plan, DialectId::KIRO, &Default::default()).unwrap();
+    assert!(
+        md.text.starts_with("# Implementation Plan #\n"),
+        "{}",
+        md.text
+    );
+    // Kiro's own heading is still no title, and a closing sequence is no part of one.
+    let kiro = toon_plan::ReadOptions::dialect(DialectId::KIRO);
+    let plain = toon_plan::read("# Implementation Plan\n\n- [ ] 1. Build\n", &kiro).unwrap();
+    assert_eq!(plain.plan.title, None);
+    let closed = toon_plan::read("# Ship it ##\n\n- [ ] 1. Build\n", &kiro).unwrap();
+    assert_eq!(closed.plan.title.as_deref(), Some("Ship it"));
+    // A title that ends as a closing sequence would is written so that it reads back.
+    let sharp = toon_plan::Plan {
+        title: Some("Port to C #".into()),
+        ..closed.plan.clone()
+    };
+    let out = toon_plan::convert(
+        &toon_plan::conversion::lean(&sharp),
+        DialectId::KIRO,
+        &Default::default(),
+    )
+    .unwrap();
+    let back = toon_plan::read(&out.text, &kiro).unwrap();
+    assert_eq!(
+        back.plan.title.as_deref(),
+        Some("Port to C #"),
+        "{}",
+        out.text
+    );
 }
 
 #[test]
@@ -961,12 +1088,8 @@ fn spec_kit_tasks_read_with_phases_stories_and_parallel_runs() {
         Some(&["T006-2".to_owned()][..])
     );
     let told = toon_plan::validate(&added);
-    let again: Vec<(Severity, &str, &Location)> = told
-        .iter()
-        .map(|p| (p.severity, p.rule, &p.location))
-        .collect();
     assert_eq!(
-        again,
+        told_where(&told),
         [
             (Severity::Warning, "unique-ids", &Location::Line(34)),
             (Severity::Warning, "unique-ids", &Location::Line(42)),
@@ -1324,4 +1447,69 @@ fn string_task_ids_are_one_layout_flag() {
     assert_eq!(ids, ["    \"1.1\": \"1\"", "    \"1.2\": \"2\""], "{toon}");
     let file = toon_plan::convert(&l.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
     assert_eq!(file.text, std::fs::read_to_string(&path).unwrap());
+}
+
+/// A Task Master file that writes `null` for the texts a task lacks, and its subtasks'
+/// ids as dotted strings (`"1.2"`): the plan keeps the nulls as a style (no text patch),
+/// the plan model's TOON writes those ids as plain numbers, and the file comes back
+/// byte for byte; any decoder reads the TOON as the plan model's JSON.
+#[test]
+fn task_master_nulls_and_dotted_subtask_ids_cost_no_patch_and_no_quotes() {
+    let sub = |id: &str, title: &str| {
+        serde_json::json!({"id": id, "title": title, "description": "d", "details": null,
+            "testStrategy": null, "dependencies": [], "status": "pending"})
+    };
+    let file = serde_json::json!({"master": {"tasks": [
+        {"id": 1, "title": "Set up", "description": "d", "details": null,
+         "testStrategy": "run it", "priority": "high", "dependencies": [], "status": "done",
+         "subtasks": [sub("1.1", "Create the app"), sub("1.2", "Add the venv")]},
+        {"id": 2, "title": "Ship", "description": "d", "details": "tag it",
+         "testStrategy": null, "priority": "low", "dependencies": [1], "status": "pending",
+         "subtasks": []}
+    ]}});
+    let text = serde_json::to_string_pretty(&file).unwrap() + "\n";
+    let l = toon_plan::read(
+        &text,
+        &toon_plan::ReadOptions::dialect(DialectId::TASKMASTER),
+    )
+    .unwrap();
+    // A null text is no text.
+    assert_eq!(l.plan.task("1").unwrap().details, None);
+    assert!(!l.plan.task("1").unwrap().extra.contains_key("details"));
+    let kept: Vec<&str> = l.plan.layout.names().collect();
+    assert!(!l.plan.layout.contains("taskmaster.patch"), "{kept:?}");
+    let toon = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Toon),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(toon.report.is_lossless(), "{}", toon.report);
+    assert!(toon.text.contains("\n  1,1.1,"), "{}", toon.text);
+    assert!(!toon.text.contains("\"1.1\""), "{}", toon.text);
+    let json = toon_plan::convert(
+        &l.plan,
+        DialectId::PLAN,
+        &toon_plan::ConvertOptions {
+            format: Some(Format::Json),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let decoded = serde_json::Value::from(toon::decode_value(&toon.text).unwrap());
+    let as_json: serde_json::Value = serde_json::from_str(&json.text).unwrap();
+    assert_eq!(decoded, as_json);
+    let back = toon_plan::read(
+        &toon.text,
+        &toon_plan::ReadOptions {
+            format: Some(Format::Toon),
+            ..toon_plan::ReadOptions::dialect(DialectId::PLAN)
+        },
+    )
+    .unwrap();
+    let again = toon_plan::convert(&back.plan, DialectId::TASKMASTER, &Default::default()).unwrap();
+    assert_eq!(again.text, text);
 }

@@ -243,35 +243,54 @@ pub(crate) fn load(
 #[derive(Debug)]
 pub(crate) struct LoadError {
     message: String,
+    /// The first line of the message without the file's name (the `--json` problem's).
+    detail: String,
     error: toon_plan::PlanError,
 }
 
 impl LoadError {
-    /// The error `e` of the file `name`.
-    fn new(name: &str, e: toon_plan::PlanError) -> Self {
+    /// The error `e` of the input at `path` (`-`: stdin).
+    fn new(path: &Path, e: toon_plan::PlanError) -> Self {
+        let name = output::input_name(Some(path));
+        let what = match output::named_file(Some(path)) {
+            Some(_) => "file",
+            None => "input",
+        };
         let hint = match e.kind {
             ErrorKind::UnknownDialect => " (with --from)",
             _ => "",
         };
+        let detail = match e.kind {
+            // The library reads text: here the text is a file's (or stdin's).
+            ErrorKind::Empty => format!("the {what} is empty: there is no plan in it"),
+            _ => e.message.lines().next().unwrap_or_default().to_owned(),
+        };
         let message = match e.kind {
             // The library's message of an unreadable file names it already.
             ErrorKind::Unreadable => format!("{e}{hint}"),
+            ErrorKind::Empty => format!("{name}: {detail}"),
             _ => format!("{name}: {e}{hint}"),
         };
-        LoadError { message, error: e }
+        LoadError {
+            message,
+            detail,
+            error: e,
+        }
     }
 
     /// The error as a `--json` problem: `severity`, `rule` (`read` for a file that
-    /// cannot be read, `syntax` for one that does not parse as a plan), `line` and
-    /// `column` where the parser gives them, and the first line of the message.
+    /// cannot be read, `empty` for an empty one, `syntax` for one that does not parse
+    /// as a plan), `line` and `column` where the parser gives them, and the first line
+    /// of the message.
     fn problem(&self) -> serde_json::Value {
         let e = &self.error;
         let rule = match e.kind {
             ErrorKind::Unreadable => "read",
+            ErrorKind::Empty => "empty",
             _ => "syntax",
         };
-        let first = e.message.lines().next().unwrap_or_default();
-        let mut problem = serde_json::json!({"severity": "error", "rule": rule, "message": first});
+        let mut problem =
+            serde_json::json!({"severity": "error", "rule": rule, "message": self.detail});
         if let toon_plan::Location::Line(n) = e.location {
             problem["line"] = n.into();
         }
@@ -329,7 +348,7 @@ pub(crate) fn load_with_text(
     let name = output::input_name(Some(path));
     let unreadable = |message: String| {
         LoadError::new(
-            &name,
+            path,
             toon_plan::PlanError::new(ErrorKind::Unreadable, message),
         )
     };
@@ -343,7 +362,7 @@ pub(crate) fn load_with_text(
         format,
         file_name: Some(path.to_path_buf()),
     };
-    let loaded = toon_plan::read(&text, &options).map_err(|e| LoadError::new(&name, e))?;
+    let loaded = toon_plan::read(&text, &options).map_err(|e| LoadError::new(path, e))?;
     Ok((text, loaded))
 }
 

@@ -72,6 +72,56 @@ impl<'a> Repeats<'a> {
     }
 }
 
+/// The ids a file's tasks (or phases) are read with: a task list extended by hand may
+/// number a task (or a phase) again with another title (Spec Kit's `T034` in an "Added
+/// Tasks" section and again in a later phase; Kiro's `3.` again under a later
+/// heading). The first keeps its id; a later one is a task of its own, `T034-2` (then
+/// `-3`, …, the first suffix no other is read with), and the file is written back with
+/// the id as written (the layout's text patch). The same id with the same title is a
+/// task written again ([`Repeats`]), not a task of its own.
+#[derive(Default)]
+pub(crate) struct OwnIds {
+    /// Each id read so far, with the line it was first written at.
+    taken: HashMap<String, usize>,
+    /// Per id written again, the suffix to try next (so a file numbering one id again
+    /// and again is read in linear time).
+    next: HashMap<String, usize>,
+}
+
+impl OwnIds {
+    /// The id of the item written as `id` at `line`, and the line of its first
+    /// writing when `id` was written before.
+    pub fn place(&mut self, id: &str, line: usize) -> (String, Option<usize>) {
+        let Some(&first) = self.taken.get(id) else {
+            self.taken.insert(id.to_owned(), line);
+            return (id.to_owned(), None);
+        };
+        let k = self.next.entry(id.to_owned()).or_insert(2);
+        loop {
+            let candidate = format!("{id}-{k}");
+            *k += 1;
+            if let Entry::Vacant(v) = self.taken.entry(candidate) {
+                let own = v.key().clone();
+                v.insert(line);
+                return (own, Some(first));
+            }
+        }
+    }
+}
+
+/// The warning for a task numbered `id` again with another title at `line` (first at
+/// `first`), read as a task of its own, `own` ([`OwnIds`]).
+pub(crate) fn renumbered(id: &str, own: &str, line: usize, first: usize) -> Problem {
+    Problem::warning(
+        "unique-ids",
+        Location::Line(line),
+        format!(
+            "task {id} is numbered again with another title (first at line {first}): it is \
+             read as a task of its own, {own}"
+        ),
+    )
+}
+
 /// The warning for a task written again at `line`, first at `first`.
 pub(crate) fn repeated(id: &str, line: usize, first: usize) -> Problem {
     Problem::warning(

@@ -7,17 +7,26 @@
 //!
 //! `# Implementation Plan` is the heading of every Kiro task list, not a title: it reads
 //! as a plan without one, and a plan without a title is written with it. Another
-//! heading is the plan's title.
+//! heading is the plan's title (without a CommonMark closing sequence: `# Title #` is
+//! `Title`). A plan whose title is `Implementation Plan` itself is written
+//! `# Implementation Plan #`, which reads back as that title; the tree form's `heading`
+//! holds the heading's text as the markdown writes it.
 //!
-//! A subtask's parent is the task its dotted number extends (`2.1` → `2`). Kiro states
-//! no dependencies: tasks run in order. Lines that are not tasks (an introduction,
-//! notes, checkpoints without a number) and any other spelling are kept as a text patch
-//! against the canonical rendering, so a file comes back byte for byte.
+//! A subtask's parent is the task its dotted number extends (`2.1` → `2`). A number
+//! written again with another title (tasks added by hand) is a task of its own (`3-2`,
+//! its subtasks `3-2.1`, …), as Spec Kit reads its ids ([`checklist::OwnIds`]), with a
+//! warning. Kiro states no dependencies: tasks run in order. Lines that are not tasks
+//! (an introduction, notes, checkpoints without a number) and any other spelling are
+//! kept as a text patch against the canonical rendering, so a file comes back byte for
+//! byte.
+
+use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::checklist::{
-    self, DEPENDS_ON, Repeats, check_line, labelled, mark_of, repeated, status_of,
+    self, DEPENDS_ON, OwnIds, Repeats, check_line, labelled, mark_of, renumbered, repeated,
+    status_of,
 };
 use super::{Dialect, DialectId, Read};
 use crate::dialects::checks::{self, Node};
@@ -45,7 +54,8 @@ pub static PLAN: Table = Table {
             "heading",
             Kind::Str,
             true,
-            "The file's heading: `Implementation Plan`, or the plan's title.",
+            "The file's heading: `Implementation Plan` (no title), or the plan's title \
+             (`Implementation Plan #` for the title `Implementation Plan`).",
         )
         .to(To::Plan(PlanField::Title)),
         Field::new("tasks", Kind::Items(&TASK), true, "The tasks, in order.").to(To::Own),
@@ -278,9 +288,29 @@ fn number(rest: &str) -> Option<(&str, &str)> {
     (numbered || id_like).then_some((num, title))
 }
 
-/// The plan's title a heading gives: none for Kiro's own `Implementation Plan`.
+/// The plan's title a heading's text (after `# `) gives: none for Kiro's own
+/// `Implementation Plan`; otherwise the text without its CommonMark closing sequence
+/// (`# Title #` is the heading `Title`).
 fn title(heading: &str) -> Option<String> {
-    (heading != HEADING).then(|| heading.to_owned())
+    if heading == HEADING {
+        return None;
+    }
+    let open = heading.trim_end_matches('#');
+    let closed = open.len() < heading.len() && (open.is_empty() || open.ends_with([' ', '\t']));
+    Some(if closed { open.trim_end() } else { heading }.to_owned())
+}
+
+/// The heading's text (after `# `) a plan's title is written as: the title itself, or
+/// Kiro's `Implementation Plan` for a plan without one. A title the plain heading would
+/// not give back (the title `Implementation Plan` itself, a title ending in ` #`) is
+/// written with a closing sequence, `# Implementation Plan #`: the same heading to any
+/// markdown reader, and the title to [`title`].
+fn heading(plan_title: Option<&str>) -> String {
+    match plan_title {
+        None => HEADING.to_owned(),
+        Some(t) if title(t).as_deref() == Some(t) => t.to_owned(),
+        Some(t) => format!("{t} #"),
+    }
 }
 
 /// The requirement numbers of a `_Requirements: 1.1, 2.3_` line.
@@ -289,21 +319,82 @@ fn requirements(line: &str) -> Option<Vec<String>> {
 }
 
 /// The 1-based lines of the task lines, in order, and a warning for each task
-/// written again (not a task of the plan).
+/// written again (not a task of the plan) and each number used again with another
+/// title (a task of its own).
 fn task_lines(text: &str) -> (Vec<usize>, Vec<Problem>) {
-    let mut repeats = Repeats::default();
+    let mut ids = TaskIds::default();
     let mut lines = Vec::new();
     let mut warnings = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        let Some((id, title)) = check_line(l).and_then(|c| number(c.rest)) else {
+        let Some((written, title)) = check_line(l).and_then(|c| number(c.rest)) else {
             continue;
         };
-        match repeats.again(id, title, i + 1) {
-            Some(first) => warnings.push(repeated(id, i + 1, first)),
-            None => lines.push(i + 1),
+        match ids.place(written, title, i + 1) {
+            Placed::Again(first) => {
+                warnings.push(repeated(written, i + 1, first));
+                continue;
+            }
+            Placed::Task {
+                id,
+                renumbered: Some(first),
+                ..
+            } => warnings.push(renumbered(written, &id, i + 1, first)),
+            Placed::Task { .. } => {}
         }
+        lines.push(i + 1);
     }
     (lines, warnings)
+}
+
+/// The ids of a file's task lines, read in order: a task line written again (same
+/// number, same title) is no task; a subtask (`3.1`) is under the task its number
+/// extends as last written, and its id extends that task's id (`3-2.1` under a `3.`
+/// read as `3-2`); a number used again with another title is a task of its own
+/// ([`OwnIds`]).
+#[derive(Default)]
+struct TaskIds<'a> {
+    repeats: Repeats<'a>,
+    own: OwnIds,
+    /// Each number read so far, with the id of the task it last numbered.
+    numbered: HashMap<&'a str, String>,
+}
+
+/// What a task line is: a task written again, or a task with its id and parent.
+enum Placed {
+    /// The same task as at this line.
+    Again(usize),
+    /// A task of the plan.
+    Task {
+        /// Its id.
+        id: String,
+        /// The task its number extends.
+        parent: Option<String>,
+        /// The line of its id's first use, when the id was used before.
+        renumbered: Option<usize>,
+    },
+}
+
+impl<'a> TaskIds<'a> {
+    /// Places the task line numbered `written`, titled `title`, at `line`.
+    fn place(&mut self, written: &'a str, title: &'a str, line: usize) -> Placed {
+        if let Some(first) = self.repeats.again(written, title, line) {
+            return Placed::Again(first);
+        }
+        let parent = written
+            .rsplit_once('.')
+            .and_then(|(p, local)| Some((self.numbered.get(p)?.clone(), local)));
+        let base = match &parent {
+            Some((p, local)) => format!("{p}.{local}"),
+            None => written.to_owned(),
+        };
+        let (id, renumbered) = self.own.place(&base, line);
+        self.numbered.insert(written, id.clone());
+        Placed::Task {
+            id,
+            parent: parent.map(|(p, _)| p),
+            renumbered,
+        }
+    }
 }
 
 /// Ids repeated, dependencies on no task, cycles.
@@ -320,7 +411,7 @@ pub fn read_markdown(text: &str) -> Plan {
     let mut plan = Plan::default();
     let mut heading = false;
     let mut current: Option<(usize, usize)> = None; // (task index, indent)
-    let mut repeats = Repeats::default();
+    let mut ids = TaskIds::default();
     for (n, line) in text.lines().enumerate() {
         if !heading && let Some(h) = line.strip_prefix("# ") {
             heading = true;
@@ -328,22 +419,18 @@ pub fn read_markdown(text: &str) -> Plan {
             continue;
         }
         if let Some(c) = check_line(line)
-            && let Some((id, title)) = number(c.rest)
+            && let Some((written, title)) = number(c.rest)
         {
-            if repeats.again(id, title, n + 1).is_some() {
+            let Placed::Task { id, parent, .. } = ids.place(written, title, n + 1) else {
                 current = None;
                 continue;
-            }
+            };
             let mut t = Task::new(id);
             t.title = Some(title.to_owned());
             t.status = Some(status_of(c.mark).to_owned());
+            t.parent = parent;
             if c.optional {
                 t.extra.insert(OPTIONAL.into(), Value::Bool(true));
-            }
-            if let Some((parent, _)) = id.rsplit_once('.')
-                && plan.tasks.iter().any(|p| p.id == parent)
-            {
-                t.parent = Some(parent.to_owned());
             }
             plan.tasks.push(t);
             current = Some((plan.tasks.len() - 1, c.indent));
@@ -377,7 +464,7 @@ pub fn read_markdown(text: &str) -> Plan {
 
 /// The canonical markdown of a plan as a Kiro task list.
 fn render(plan: &Plan) -> String {
-    let mut out = format!("# {}\n", plan.title.as_deref().unwrap_or(HEADING));
+    let mut out = format!("# {}\n", heading(plan.title.as_deref()));
     let ids: std::collections::HashSet<&str> = plan.tasks.iter().map(|t| t.id.as_str()).collect();
     for t in &plan.tasks {
         let sub = t.parent.as_deref().is_some_and(|p| ids.contains(p));
@@ -416,22 +503,15 @@ fn render(plan: &Plan) -> String {
     out
 }
 
-/// The tree form: heading (`Implementation Plan` for a plan without a title), tasks,
-/// and the layout when there is one.
+/// The tree form: heading (as the markdown writes it: [`heading`]), tasks, and the
+/// layout when there is one.
 fn to_tree(plan: &Plan) -> Value {
     let tasks = slot::write_tasks(&TASK, &plan.tasks);
-    let titled;
-    let plan = match plan.title {
-        Some(_) => plan,
-        None => {
-            titled = Plan {
-                title: Some(HEADING.to_owned()),
-                ..plan.clone()
-            };
-            &titled
-        }
+    let headed = Plan {
+        title: Some(heading(plan.title.as_deref())),
+        ..plan.clone()
     };
-    slot::write(&PLAN, plan, |f| match f.key {
+    slot::write(&PLAN, &headed, |f| match f.key {
         LAYOUT if !plan.layout.is_empty() => {
             Some(crate::table::fields::object(&plan.layout.entries))
         }
@@ -451,9 +531,9 @@ fn number_tasks(plan: &mut Plan, fills: &mut Vec<Fill>) {
     if plan.tasks.iter().all(|t| reads_back(&t.id)) {
         return;
     }
-    let mut renamed: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut renamed: HashMap<String, String> = HashMap::new();
     let mut top = 0;
-    let mut subs: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut subs: HashMap<String, usize> = HashMap::new();
     for t in &plan.tasks {
         let parent = t.parent.as_ref().and_then(|p| renamed.get(p).cloned());
         let id = match parent {

@@ -238,12 +238,9 @@ impl Document {
                         let text = e.to_string();
                         let position = format!(" at line {} column {}", e.line(), e.column());
                         let message = text.strip_suffix(&position).unwrap_or(&text);
-                        PlanError::new(
-                            ErrorKind::Syntax,
-                            format!("invalid JSON: {message} (column {})", e.column().max(1)),
-                        )
-                        .at(Location::Line(e.line()))
-                        .with_column(Some(e.column().max(1)))
+                        PlanError::new(ErrorKind::Syntax, format!("invalid JSON: {message}"))
+                            .at(Location::Line(e.line()))
+                            .with_column(Some(e.column().max(1)))
                     })
             }
             Format::Yaml => yaml::parse(text).map(Document::Tree),
@@ -357,16 +354,12 @@ pub fn write_prompt(tree: &Value) -> Result<String, PlanError> {
     Ok(s)
 }
 
-/// A TOON syntax error as `toon -d` shows it: the line as the location, then the
-/// message, the column, and the source line with a caret under the column.
+/// A TOON syntax error as `toon -d` shows it: the line and column as the location,
+/// then the message and the source line with a caret under the column.
 fn toon_error(e: &toon::Error) -> PlanError {
-    let column = e
-        .column()
-        .map(|c| format!(" (column {c})"))
-        .unwrap_or_default();
     let rendered = e.to_string();
     let caret = rendered.split_once('\n').map(|(_, c)| c).unwrap_or("");
-    let mut message = format!("invalid TOON: {}{column}", e.message());
+    let mut message = format!("invalid TOON: {}", e.message());
     if !caret.is_empty() {
         message.push('\n');
         message.push_str(caret);
@@ -467,7 +460,7 @@ mod json_error_tests {
         };
         assert_eq!(
             e.to_string(),
-            "line 2: invalid TOON: Expected 2 list-form items, but got 1 (column 3)\n  |\n2 |   - id: a\n  |   ^"
+            "line 2, column 3: invalid TOON: Expected 2 list-form items, but got 1\n  |\n2 |   - id: a\n  |   ^"
         );
         assert_eq!((e.location, e.column), (Location::Line(2), Some(3)));
     }
@@ -479,14 +472,14 @@ mod json_error_tests {
         };
         assert_eq!(
             e.to_string(),
-            "line 1: invalid JSON: EOF while parsing a value (column 1)"
+            "line 1, column 1: invalid JSON: EOF while parsing a value"
         );
         let Err(e) = Document::parse("{\"a\": [1, 2", Format::Json) else {
             panic!("unclosed list is not JSON");
         };
         assert_eq!(
             e.to_string(),
-            "line 1: invalid JSON: EOF while parsing a list (column 11)"
+            "line 1, column 11: invalid JSON: EOF while parsing a list"
         );
         assert_eq!(e.column, Some(11));
         let Err(e) = Document::parse("a: 1\nb: [x\n", Format::Yaml) else {
@@ -494,5 +487,18 @@ mod json_error_tests {
         };
         assert!(matches!(e.location, Location::Line(n) if n >= 2), "{e:?}");
         assert!(e.column.is_some_and(|c| c >= 1), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("line {}, column ", n_of(&e))),
+            "{e}"
+        );
+    }
+
+    /// The line of an error located at one.
+    fn n_of(e: &PlanError) -> usize {
+        match e.location {
+            Location::Line(n) => n,
+            _ => 0,
+        }
     }
 }

@@ -94,6 +94,7 @@ impl ValueBuilder {
     }
 
     /// Puts a complete value into the open container (or hands it back at the top).
+    #[inline]
     fn complete(&mut self, done: Value) -> Result<Option<Value>> {
         match self.stack.last_mut() {
             None => Ok(Some(done)),
@@ -121,9 +122,10 @@ impl ValueBuilder {
 pub(super) struct ValueSink {
     builder: ValueBuilder,
     result: Option<Value>,
-    /// Per nesting level, the size of the last object closed there (at most
-    /// [`SIZE_HINT_CAP`]): the capacity of the next one, as objects in a list tend to
-    /// have the same keys.
+    /// Per nesting level, the capacity for the next object opened there: the size of
+    /// the last one closed there, or an eighth less than the hint before when that was
+    /// more (objects in a list tend to have the same keys, some a few more: room for
+    /// those saves growing the entries), at most [`SIZE_HINT_CAP`].
     sizes: Vec<usize>,
 }
 
@@ -139,12 +141,14 @@ impl ValueSink {
         sink
     }
 
+    #[inline]
     fn pending_key(&mut self, key: Key) {
         if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
             *pending = Some(key);
         }
     }
 
+    #[inline]
     fn complete(&mut self, done: Value) {
         // The reader's calls are well formed, so this cannot fail.
         if let Ok(Some(v)) = self.builder.complete(done)
@@ -156,6 +160,7 @@ impl ValueSink {
 }
 
 impl Sink for ValueSink {
+    #[inline]
     fn start_object(&mut self) {
         let hint = self
             .sizes
@@ -166,18 +171,21 @@ impl Sink for ValueSink {
             .stack
             .push(Partial::Object(Map::with_capacity(hint), None));
     }
+    #[inline]
     fn start_object_sized(&mut self, fields: usize) {
         self.builder
             .stack
             .push(Partial::Object(Map::with_capacity(fields), None));
     }
+    #[inline]
     fn end_object(&mut self) {
         if let Some(Partial::Object(m, _)) = self.builder.stack.pop() {
             let level = self.builder.stack.len();
             if self.sizes.len() <= level {
                 self.sizes.resize(level + 1, 0);
             }
-            self.sizes[level] = m.len().min(SIZE_HINT_CAP);
+            let hint = &mut self.sizes[level];
+            *hint = m.len().max(*hint - *hint / 8).min(SIZE_HINT_CAP);
             self.complete(Value::Object(m));
         }
     }
@@ -191,17 +199,19 @@ impl Sink for ValueSink {
             self.complete(Value::Array(v));
         }
     }
+    #[inline]
     fn key(&mut self, key: &str) {
         self.pending_key(Key::from(key));
     }
     fn key_owned(&mut self, key: String) {
         self.pending_key(Key::from(key));
     }
+    #[inline]
     fn value(&mut self, v: Value) {
         self.complete(v);
     }
-    /// Rows are clones of the table's shape (keys copied, not hashed) with the values
-    /// put in: the same map as inserting the keys one by one.
+    /// Rows are built over the table's shape (its keys copied, not hashed, nor
+    /// searched for): the same map as inserting the keys one by one.
     fn row(
         &mut self,
         cache: &mut RowCache,
@@ -215,9 +225,8 @@ impl Sink for ValueSink {
         let Some(shape) = &cache.shape else {
             return row_events(self, fields, cells, line);
         };
-        let mut map = shape.clone();
         let mut cell = 0;
-        fill(&mut map, cells, &mut cell, line)?;
+        let map = row_of(shape, cells, &mut cell, line)?;
         self.complete(Value::Object(map));
         Ok(())
     }
@@ -250,18 +259,22 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
     (ok && map.len() == count).then_some(map)
 }
 
-/// Puts the cells into a clone of the shape, depth first (groups nest at most a few
-/// levels: see [`RowCache::first_use`]).
-fn fill(map: &mut Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<()> {
-    for (_, v) in map.iter_mut() {
-        if let Value::Object(group) = v {
-            fill(group, cells, cell, line)?;
+/// The row object over `shape`: its keys in order, each leaf read from the next cell,
+/// depth first (groups nest at most a few levels: see [`RowCache::first_use`]). The
+/// shape's keys differ, so the entries are appended without a search.
+fn row_of(shape: &Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<Map> {
+    let mut entries = Vec::with_capacity(shape.len());
+    for (key, leaf) in shape {
+        let value = if let Value::Object(group) = leaf {
+            Value::Object(row_of(group, cells, cell, line)?)
         } else {
-            *v = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
+            let value = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
             *cell += 1;
-        }
+            value
+        };
+        entries.push((key.clone(), value));
     }
-    Ok(())
+    Ok(Map::from_unique_entries(entries))
 }
 
 impl<R: BufRead> EventReader<R> {
@@ -311,4 +324,71 @@ pub(crate) fn text_to_value(text: &str, options: &DecodeOptions) -> Result<Value
 fn build<I: LineInput>(mut driver: Driver<I, ValueSink>) -> Result<Value> {
     while driver.step()? {}
     Ok(driver.into_sink().result.unwrap_or(Value::Null))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Map, Value, decode_value};
+
+    /// A table row is the same map as inserting its keys one by one, also when it has
+    /// more keys than a map searches linearly (its index is built) and a field group.
+    #[test]
+    fn wide_rows_with_groups_equal_maps_built_by_insertion() {
+        let names: Vec<String> = (0..30).map(|i| format!("f{i}")).collect();
+        let header = format!("rows[2]{{{},g{{x,y}}}}:", names.join(","));
+        let row = |r: usize| {
+            let cells: Vec<String> = (0..30).map(|i| (r * 100 + i).to_string()).collect();
+            format!("  {},x{r},\"y\"", cells.join(","))
+        };
+        let text = format!("{header}\n{}\n{}", row(0), row(1));
+        let value = decode_value(&text).expect("valid table");
+        let rows = value["rows"].as_array().expect("an array");
+        assert_eq!(rows.len(), 2);
+        for (r, got) in rows.iter().enumerate() {
+            let mut want = Map::new();
+            for (i, name) in names.iter().enumerate() {
+                want.insert(name.as_str(), Value::from(r * 100 + i));
+            }
+            let mut group = Map::new();
+            group.insert("x", Value::from(format!("x{r}")));
+            group.insert("y", Value::from("y"));
+            want.insert("g", Value::Object(group));
+            let got = got.as_object().expect("an object");
+            assert_eq!(got, &want);
+            for (i, (key, value)) in want.iter().enumerate() {
+                assert_eq!(got.get_index_of(key), Some(i), "{key}");
+                assert_eq!(got.get(key), Some(value), "{key}");
+            }
+        }
+    }
+
+    /// Sibling objects of changing sizes (the size hint of one level carried from one
+    /// to the next) keep exactly their own keys, in order.
+    #[test]
+    fn siblings_of_changing_sizes_keep_their_own_keys() {
+        let text = "items[4]:\n  - a: 1\n    b: 2\n    c: 3\n  - a: 4\n  - a: 5\n    b: 6\n    c: 7\n    d: 8\n  - z: 9\n";
+        let value = decode_value(text).expect("valid list");
+        let keys: Vec<Vec<&str>> = value["items"]
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|o| {
+                o.as_object()
+                    .expect("an object")
+                    .keys()
+                    .map(|k| k.as_str())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                vec!["a", "b", "c"],
+                vec!["a"],
+                vec!["a", "b", "c", "d"],
+                vec!["z"]
+            ]
+        );
+        assert_eq!(value["items"][2]["d"], Value::from(8));
+    }
 }

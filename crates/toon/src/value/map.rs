@@ -174,6 +174,14 @@ impl Map {
         }
     }
 
+    /// A map of `entries`, whose keys the caller knows to differ (a table row built
+    /// from its header's field names, which were checked once).
+    #[inline]
+    pub(crate) fn from_unique_entries(entries: Vec<(Key, Value)>) -> Map {
+        let index = (entries.len() > INDEX_AFTER).then(|| Index::build(&entries));
+        Map { entries, index }
+    }
+
     /// The value of `key`.
     #[inline]
     pub fn get(&self, key: &str) -> Option<&Value> {

@@ -57,6 +57,26 @@ pub(super) fn scalar(s: &str) -> Value {
     Value::String(s.to_owned())
 }
 
+/// A text as a cell where a number in decimals reads back as well as one in plain
+/// digits (a subtask's own id, `1.2`, which the reader takes as a number's text): a
+/// number when every decoder gives that number back as this text (plain digits as
+/// [`scalar`]; or digits, a `.` and digits, at most 15 in all, without a leading or a
+/// trailing zero), else a string.
+pub(super) fn decimal_scalar(s: &str) -> Value {
+    let Some((int, frac)) = s.split_once('.') else {
+        return scalar(s);
+    };
+    let exact = plain_digits(int)
+        && !frac.is_empty()
+        && frac.bytes().all(|b| b.is_ascii_digit())
+        && !frac.ends_with('0')
+        && int.len() + frac.len() <= 15;
+    match s.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
+        Some(n) if exact && n.to_string() == s => Value::Number(n),
+        _ => Value::String(s.to_owned()),
+    }
+}
+
 /// Whether a text is a number in plain digits that every decoder keeps exactly (see
 /// [`scalar`]).
 fn plain_digits(s: &str) -> bool {
@@ -268,6 +288,32 @@ mod tests {
     fn requirement_cells(tree: &Value) -> Vec<&Value> {
         let rows = tree["tasks"].as_array().into_iter().flatten();
         rows.map(|r| &r["requirements"]).collect()
+    }
+
+    #[test]
+    fn decimals_are_numbers_only_where_every_decoder_gives_back_the_text() {
+        for s in ["1.2", "0.5", "12.25", "123456789.012345"] {
+            assert_eq!(
+                decimal_scalar(s),
+                serde_json::json!(s.parse::<f64>().unwrap()),
+                "{s}"
+            );
+            assert_eq!(id_text(Some(&decimal_scalar(s))).as_deref(), Some(s));
+        }
+        assert_eq!(decimal_scalar("3"), serde_json::json!(3));
+        for s in [
+            "1.10",
+            "01.2",
+            "1.",
+            ".5",
+            "1.2.3",
+            "1e5",
+            "-1.2",
+            "1234567890.1234567",
+            "a.1",
+        ] {
+            assert_eq!(decimal_scalar(s), Value::String(s.to_owned()), "{s}");
+        }
     }
 
     #[test]

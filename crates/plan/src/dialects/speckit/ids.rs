@@ -2,7 +2,6 @@
 //! phase numbers, and renumbering a plan whose ids it cannot.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use super::{PHASE_HEADING, checklist, phase};
 use crate::model::Plan;
@@ -81,40 +80,5 @@ pub(super) fn written_id(id: &str) -> String {
         id.to_owned()
     } else {
         format!("{id}.")
-    }
-}
-
-/// The ids a file's tasks (or phases) are read with: a task list extended by hand may
-/// number a task (or a phase) again with another title (`T034` in an "Added Tasks"
-/// section, `T034` again in a later phase). The first keeps its id; a later one is a
-/// task of its own, `T034-2` (then `-3`, …, the first suffix no other is read with),
-/// and the file is written back with the id as written (the layout's text patch).
-#[derive(Default)]
-pub(super) struct OwnIds {
-    /// Each id read so far, with the line it was first written at.
-    taken: HashMap<String, usize>,
-    /// Per id written again, the suffix to try next (so a file numbering one id again
-    /// and again is read in linear time).
-    next: HashMap<String, usize>,
-}
-
-impl OwnIds {
-    /// The id of the item written as `id` at `line`, and the line of its first
-    /// writing when `id` was written before.
-    pub fn place(&mut self, id: &str, line: usize) -> (String, Option<usize>) {
-        let Some(&first) = self.taken.get(id) else {
-            self.taken.insert(id.to_owned(), line);
-            return (id.to_owned(), None);
-        };
-        let k = self.next.entry(id.to_owned()).or_insert(2);
-        loop {
-            let candidate = format!("{id}-{k}");
-            *k += 1;
-            if let Entry::Vacant(v) = self.taken.entry(candidate) {
-                let own = v.key().clone();
-                v.insert(line);
-                return (own, Some(first));
-            }
-        }
     }
 }

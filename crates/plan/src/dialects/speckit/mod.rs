@@ -21,7 +21,8 @@
 use serde_json::Value;
 
 use super::checklist::{
-    self, DEPENDS_ON, Repeats, check_line, labelled, mark_of, repeated, status_of,
+    self, DEPENDS_ON, OwnIds, Repeats, check_line, labelled, mark_of, renumbered, repeated,
+    status_of,
 };
 use super::{Dialect, DialectId, Read};
 
@@ -34,7 +35,7 @@ use crate::problem::{ErrorKind, Location, PathBuf, PlanError, Problem};
 use crate::syntax::format::{self, Document, Format};
 use crate::table::fill::{Fill, title_from_words, translate_status};
 use crate::table::{self, Field, GroupField, Kind, PlanField, Table, TaskField, To, slot};
-use ids::{OwnIds, number_phases, number_tasks, task_id, written_id};
+use ids::{number_phases, number_tasks, task_id, written_id};
 use order::{derive_order, implied, is_parallel};
 
 /// The Spec Kit dialect.
@@ -361,15 +362,7 @@ fn task_lines(text: &str) -> (Vec<usize>, Vec<Problem>) {
             continue;
         }
         if let (own, Some(first)) = tasks.place(row.id, i + 1) {
-            warnings.push(Problem::warning(
-                "unique-ids",
-                Location::Line(i + 1),
-                format!(
-                    "task {} is numbered again with another title (first at line {first}): \
-                     it is read as a task of its own, {own}",
-                    row.id
-                ),
-            ));
+            warnings.push(renumbered(row.id, &own, i + 1, first));
         }
         lines.push(i + 1);
     }

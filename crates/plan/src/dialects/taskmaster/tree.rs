@@ -178,6 +178,9 @@ struct Style {
     string_deps: bool,
     /// A task's own id in plain digits as a string (`"id": "3"`).
     string_ids: bool,
+    /// Per text of [`NULL_TEXTS`]: a task without it with the key and `null`
+    /// (`"details": null`).
+    null_texts: [bool; 2],
 }
 
 /// Layout key: the file writes a subtask's sibling dependencies as dotted strings.
@@ -188,6 +191,16 @@ const EMPTY_SUBTASK_LISTS: &str = "taskmaster.empty_subtask_lists";
 const STRING_DEPS: &str = "taskmaster.string_deps";
 /// Layout key: the file writes its tasks' ids in plain digits as strings.
 const STRING_IDS: &str = "taskmaster.string_ids";
+/// Layout key: the file writes `"details": null` in tasks without details.
+const NULL_DETAILS: &str = "taskmaster.null_details";
+/// Layout key: the file writes `"testStrategy": null` in tasks without one.
+const NULL_TEST_STRATEGY: &str = "taskmaster.null_test_strategy";
+/// The keys of the texts a file may write `null` for when a task has none, with the
+/// layout key that says it does.
+const NULL_TEXTS: [(&str, &str); 2] = [
+    ("details", NULL_DETAILS),
+    ("testStrategy", NULL_TEST_STRATEGY),
+];
 /// Layout key: the key orders of the tasks written in another order than the file's
 /// first task (or subtask): a list of `{keys, tasks}`, each order once with the ids of
 /// the tasks that follow it.
@@ -249,11 +262,23 @@ impl Style {
                 None => counts[3] += 1,
             }
         }
+        // Per text key: tasks with `null`, tasks without the key.
+        let mut nulls = [[0usize; 2]; NULL_TEXTS.len()];
+        for t in task_objects(v).into_iter().flatten() {
+            for ((key, _), n) in NULL_TEXTS.iter().zip(&mut nulls) {
+                match t.get(*key) {
+                    Some(Value::Null) => n[0] += 1,
+                    None => n[1] += 1,
+                    Some(_) => {}
+                }
+            }
+        }
         Style {
             dotted_siblings: counts[0] > counts[1],
             empty_subtask_lists: counts[2] > counts[3],
             string_deps: strings > numbers,
             string_ids: string_ids > number_ids,
+            null_texts: nulls.map(|[null, absent]| null > absent),
         }
     }
 
@@ -265,6 +290,7 @@ impl Style {
             empty_subtask_lists: flag(EMPTY_SUBTASK_LISTS),
             string_deps: flag(STRING_DEPS),
             string_ids: flag(STRING_IDS),
+            null_texts: NULL_TEXTS.map(|(_, layout)| flag(layout)),
         }
     }
 
@@ -275,6 +301,8 @@ impl Style {
             (self.empty_subtask_lists, EMPTY_SUBTASK_LISTS),
             (self.string_deps, STRING_DEPS),
             (self.string_ids, STRING_IDS),
+            (self.null_texts[0], NULL_TEXTS[0].1),
+            (self.null_texts[1], NULL_TEXTS[1].1),
         ] {
             if on {
                 plan.layout.entries.insert(key.into(), Value::Bool(true));
@@ -815,6 +843,9 @@ impl Writer<'_> {
             (None, "dependencies") => deps.clone(),
             (None, _) => subtasks.clone(),
         });
+        if let Value::Object(m) = &mut value {
+            write_nulls(m, table, t, list.style);
+        }
         let order = match self.keys.own.get(t.id.as_str()) {
             Some(o) => o,
             None if subtask => &self.keys.subtask,
@@ -861,6 +892,24 @@ impl Writer<'_> {
         kids.iter()
             .any(|&k| self.plan.tasks[k].id == id)
             .then_some(id)
+    }
+}
+
+/// Puts `null` for each text task `t` lacks that the file's style writes so
+/// ([`NULL_TEXTS`]), where the table puts the key (the reader reads it as no text).
+fn write_nulls(m: &mut Map<String, Value>, table: &Table, t: &Task, style: Style) {
+    let rank = |key: &str| table.fields.iter().position(|f| f.key == key);
+    let missing = [t.details.is_none(), t.test_strategy.is_none()];
+    for (((key, _), on), missing) in NULL_TEXTS.into_iter().zip(style.null_texts).zip(missing) {
+        if !on || !missing || m.contains_key(key) {
+            continue;
+        }
+        let Some(at) = rank(key) else { continue };
+        let before = m
+            .keys()
+            .take_while(|k| rank(k).is_some_and(|r| r < at))
+            .count();
+        m.shift_insert(before, key.to_owned(), Value::Null);
     }
 }
 

@@ -7,11 +7,17 @@ use super::tokens::{Num, TokResult, number, quoted_str};
 use crate::{Number, Value};
 
 /// The value of a trimmed primitive token.
+#[inline]
 pub(crate) fn parse_primitive(token: &str) -> TokResult<Value> {
-    if token.is_empty() {
+    let Some(&first) = token.as_bytes().first() else {
         return Ok(Value::String(String::new()));
+    };
+    // Only `-` and digits start a number, only `t`, `f`, `n` a literal: other
+    // unquoted text is a string without trying either.
+    if !matches!(first, b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') {
+        return Ok(Value::String(token.to_owned()));
     }
-    if token.as_bytes()[0] == b'"' {
+    if first == b'"' {
         return Ok(Value::String(match quoted_str(token)? {
             Cow::Borrowed(s) => s.to_owned(),
             Cow::Owned(s) => s,
