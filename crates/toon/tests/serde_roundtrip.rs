@@ -303,3 +303,26 @@ fn size_hints_are_counts_or_cautious_guesses() {
         ]
     );
 }
+
+/// `deserialize_any` on a primitive decides by the token: keywords, numbers and the
+/// strings that only start like one (`tru`, `nullable`, `-x`, `1a`, `-`), in a table
+/// row, a field and an inline array, read into `serde_json::Value` as `decode_value`
+/// reads them.
+#[test]
+fn primitives_read_by_deserialize_any_like_decode_value() {
+    let text = "\
+rows[2]{a,b,c,d,e}:
+  true,false,null,tru,nullable
+  -x,1a,-,-7,2.5e3
+f: falsey
+g: -0
+h[5]: t,f,n,0,\"1\"
+";
+    let got: serde_json::Value = toon::from_str(text).unwrap();
+    let want = serde_json::to_value(toon::decode_value(text).unwrap()).unwrap();
+    assert_eq!(got, want);
+    assert_eq!(got["rows"][0]["d"], serde_json::json!("tru"));
+    assert_eq!(got["rows"][1]["c"], serde_json::json!("-"));
+    assert_eq!(got["rows"][1]["e"], serde_json::json!(2500.0));
+    assert_eq!(got["h"], serde_json::json!(["t", "f", "n", 0, "1"]));
+}

@@ -66,6 +66,9 @@ pub struct Deserializer<'de, I = TextSource<'de>> {
     /// share a shape).
     nesting: usize,
     object_sizes: Vec<usize>,
+    /// The names of the table whose rows are read (the queue's `names_of` and, when
+    /// all of them lie in the document, its names as `'de` text; else empty).
+    row_names: (usize, Vec<&'de str>),
 }
 
 /// The [`Deserializer`] over a [`BufRead`]: the document is read line by line through
@@ -96,6 +99,7 @@ impl<R: BufRead> Deserializer<'static, IoSource<R>> {
             root: true,
             nesting: 0,
             object_sizes: Vec::new(),
+            row_names: (0, Vec::new()),
         }
     }
 }
@@ -113,6 +117,7 @@ impl<'de> Deserializer<'de, TextSource<'de>> {
             root: true,
             nesting: 0,
             object_sizes: Vec::new(),
+            row_names: (0, Vec::new()),
         }
     }
 }

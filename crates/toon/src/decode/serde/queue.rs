@@ -80,7 +80,7 @@ pub(super) struct StepQueue {
     leaves: usize,
 
     /// The [`RowCache::id`] of the table `names` belong to, and the last id given.
-    names_of: usize,
+    pub names_of: usize,
     last_id: usize,
     /// The address and length of the document text the tokens may lie in (0, 0 when
     /// lines are copied from a reader).

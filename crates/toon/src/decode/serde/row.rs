@@ -20,7 +20,23 @@ pub(super) fn visit_row<'de, I: LineInput, V: Visitor<'de>>(
     cell: usize,
     at: Pos,
 ) -> Result<V::Value> {
-    let end = de.driver.sink_ref().names.len();
+    let queue = de.driver.sink_ref();
+    let end = queue.names.len();
+    let (of, names) = &mut de.row_names;
+    if *of != queue.names_of {
+        // Once per table: its names sliced from the document (none if one is not there).
+        *of = queue.names_of;
+        names.clear();
+        for name in queue.names.iter().map(Name::name) {
+            match de.doc.get(name.start..name.end).filter(|_| name.doc) {
+                Some(text) => names.push(text),
+                None => {
+                    names.clear();
+                    break;
+                }
+            }
+        }
+    }
     visitor.visit_map(RowAccess {
         de,
         entry: 0,
@@ -49,6 +65,10 @@ impl<'de, I: LineInput> MapAccess<'de> for RowAccess<'_, 'de, I> {
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.entry >= self.end {
             return Ok(None);
+        }
+        if let Some(&name) = self.de.row_names.1.get(self.entry) {
+            let key = Text::Doc(name).key(seed);
+            return key.map(Some).map_err(|e| self.de.locate(e, self.at));
         }
         let queue = self.de.driver.sink_ref();
         let name = queue.names.get(self.entry).map_or(Tok::EMPTY, Name::name);

@@ -105,11 +105,17 @@ impl<'de> de::Deserializer<'de> for TokenDe<'de, '_> {
             return self.text.visit(visitor);
         }
         let t = self.text.as_str();
-        match t {
-            "true" => return visitor.visit_bool(true),
-            "false" => return visitor.visit_bool(false),
-            "null" => return visitor.visit_unit(),
-            _ => {}
+        // A token's first byte says what it can be: only `t`, `f`, `n`, a digit or `-`
+        // start anything but a string (spec §4).
+        match t.as_bytes().first() {
+            Some(b'0'..=b'9' | b'-') => {}
+            Some(b't' | b'f' | b'n') => match t {
+                "true" => return visitor.visit_bool(true),
+                "false" => return visitor.visit_bool(false),
+                "null" => return visitor.visit_unit(),
+                _ => return self.text.visit(visitor),
+            },
+            _ => return self.text.visit(visitor),
         }
         match number(t) {
             Some(Num::U64(u)) => visitor.visit_u64(u),
