@@ -14,7 +14,7 @@
 //!
 //! A subtask's parent is the task its dotted number extends (`2.1` → `2`). A number
 //! written again with another title (tasks added by hand) is a task of its own (`3-2`,
-//! its subtasks `3-2.1`, …), as Spec Kit reads its ids ([`checklist::OwnIds`]), with a
+//! its subtasks `3-2.1`, …), as Spec Kit reads its ids (`checklist::OwnIds`), with a
 //! warning. Kiro states no dependencies: tasks run in order. Lines that are not tasks
 //! (an introduction, notes, checkpoints without a number) and any other spelling are
 //! kept as a text patch against the canonical rendering, so a file comes back byte for
