@@ -188,10 +188,7 @@ fn convert(args: &CodecArgs) -> Result<(), Failure> {
             let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
             // Blank input is no JSON value: say so rather than where parsing stopped.
             if text.trim().is_empty() {
-                let what = match output::named_file(args.input.as_deref()) {
-                    Some(_) => "file",
-                    None => "input",
-                };
+                let what = output::input_kind(args.input.as_deref());
                 return Err(Failure::new(format!(
                     "{name}: the {what} is empty: there is no JSON value to encode"
                 )));

@@ -225,6 +225,15 @@ pub(crate) fn input_name(path: Option<&Path>) -> String {
     }
 }
 
+/// What an input is called in messages about it as a whole: `file`, or `input` for the
+/// standard input (`-` or no path).
+pub(crate) fn input_kind(path: Option<&Path>) -> &'static str {
+    match named_file(path) {
+        Some(_) => "file",
+        None => "input",
+    }
+}
+
 /// Reads a whole input: a file, or stdin for `None` and `-`. Errors name the path.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
     match named_file(path) {

@@ -252,10 +252,7 @@ impl LoadError {
     /// The error `e` of the input at `path` (`-`: stdin).
     fn new(path: &Path, e: toon_plan::PlanError) -> Self {
         let name = output::input_name(Some(path));
-        let what = match output::named_file(Some(path)) {
-            Some(_) => "file",
-            None => "input",
-        };
+        let what = output::input_kind(Some(path));
         let hint = match e.kind {
             ErrorKind::UnknownDialect => " (with --from)",
             _ => "",
