@@ -1,9 +1,10 @@
 //! The open containers of the pull decoder, one frame each, with the state their
 //! strict-mode checks need.
 
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use super::header::Header;
 
@@ -155,6 +156,11 @@ impl KeyStack {
 /// Keys an object holds before its duplicate check moves from a list to a hash set.
 const LINEAR_KEYS: usize = 16;
 
+/// Stored keys one lookup may compare with before the set takes its hasher for
+/// adversarial: with a sound hash a lookup compares with about one key, so this many
+/// means keys built to collide under the fast hasher's seed.
+const COLLISIONS: usize = 32;
+
 /// The keys of one object, for the strict duplicate check: each as its [`Print`],
 /// which tells keys of up to [`PRINTED`] bytes apart exactly; longer keys also keep
 /// their text, compared when the prints match. Past [`LINEAR_KEYS`] keys they are
@@ -178,7 +184,42 @@ pub(crate) struct KeySet {
 /// The hash index of a [`KeySet`] past its linear part.
 struct Hashed {
     table: HashTable<usize>,
-    hasher: RandomState,
+    hasher: KeyHasher,
+}
+
+/// The hash of a [`KeySet`]'s index. Every set starts with foldhash (a fast hash made
+/// for hash tables, seeded per set; hashbrown's default, already in the dependency
+/// tree through indexmap and serde_json), about a tenth of SipHash's cost on short
+/// keys. A lookup that meets more than [`COLLISIONS`] colliding keys rebuilds the
+/// index with the standard library's keyed SipHash, so keys crafted to collide under
+/// one seed cost one rebuild, not a comparison with every key before them.
+enum KeyHasher {
+    Fast(foldhash::fast::RandomState),
+    Keyed(std::hash::RandomState),
+    /// Every key at one hash: the worst case, for the tests.
+    #[cfg(test)]
+    Colliding,
+}
+
+impl KeyHasher {
+    #[inline]
+    fn hash(&self, print: Print, text: &[u8]) -> u64 {
+        // A print determines a key of up to `PRINTED` bytes: its words and length are
+        // hashed, not its text.
+        fn with(state: &impl BuildHasher, print: Print, text: &[u8]) -> u64 {
+            if print.1 <= PRINTED {
+                state.hash_one((print.0[0], print.0[1], print.1))
+            } else {
+                state.hash_one(text)
+            }
+        }
+        match self {
+            KeyHasher::Fast(s) => with(s, print, text),
+            KeyHasher::Keyed(s) => with(s, print, text),
+            #[cfg(test)]
+            KeyHasher::Colliding => 0,
+        }
+    }
 }
 
 /// Keys up to this length are told apart by their print alone.
@@ -231,13 +272,11 @@ impl KeySet {
         self.long.get(start..end).unwrap_or_default()
     }
 
-    /// The hash of a key: of its print if that determines it, else of its text.
-    fn hash(hasher: &RandomState, print: Print, text: &[u8]) -> u64 {
-        if print.1 <= PRINTED {
-            hasher.hash_one(print.0)
-        } else {
-            hasher.hash_one(text)
-        }
+    /// Whether key `i` is `print` with text `text` (compared only for long keys).
+    #[inline]
+    fn is(&self, i: usize, print: Print, text: &[u8]) -> bool {
+        self.keys.get(i).is_some_and(|k| k.0 == print)
+            && (print.1 <= PRINTED || self.text(i) == text)
     }
 
     /// Adds `key`; false if it was there already.
@@ -265,52 +304,94 @@ impl KeySet {
     fn insert_other(&mut self, key: &str) -> bool {
         let bytes = key.as_bytes();
         let mark = Print::of(bytes);
-        let long = mark.1 > PRINTED;
-        match &self.hashed {
-            Some(hashed) => {
-                let hash = KeySet::hash(&hashed.hasher, mark, bytes);
-                let found = hashed.table.find(hash, |&i| {
-                    self.keys.get(i).is_some_and(|k| k.0 == mark)
-                        && (!long || self.text(i) == bytes)
-                });
-                if found.is_some() {
+        if self.hashed.is_none() {
+            let mut start = 0;
+            for &(other, end) in &self.keys {
+                if other == mark && (mark.1 <= PRINTED || self.long.get(start..end) == Some(bytes))
+                {
                     return false;
                 }
+                start = end;
             }
+            if self.keys.len() < LINEAR_KEYS {
+                self.push(mark, bytes);
+                return true;
+            }
+            self.hashed = Some(self.index(KeyHasher::Fast(Default::default())));
+        }
+        match self.insert_hashed(mark, bytes) {
+            Some(new) => new,
             None => {
-                let mut start = 0;
-                for &(other, end) in &self.keys {
-                    if other == mark && (!long || self.long.get(start..end) == Some(bytes)) {
-                        return false;
-                    }
-                    start = end;
-                }
+                // Too many collisions: the same lookup under a keyed hash.
+                self.hashed = Some(self.index(KeyHasher::Keyed(Default::default())));
+                self.insert_hashed(mark, bytes).unwrap_or(true)
             }
         }
-        if long {
-            self.long.extend_from_slice(bytes);
+    }
+
+    /// Appends a key not in the set (its text kept if its print does not determine it).
+    #[inline]
+    fn push(&mut self, print: Print, text: &[u8]) {
+        if print.1 > PRINTED {
+            self.long.extend_from_slice(text);
         }
-        self.keys.push((mark, self.long.len()));
-        let at = self.keys.len() - 1;
-        if self.hashed.is_none() && self.keys.len() <= LINEAR_KEYS {
-            return true;
-        }
-        let mut hashed = self.hashed.take().unwrap_or_else(|| Hashed {
-            table: HashTable::with_capacity(self.expected.clamp(LINEAR_KEYS * 2, 1 << 16)),
-            hasher: RandomState::new(),
-        });
-        let first = if hashed.table.is_empty() { 0 } else { at };
-        for i in first..=at {
-            let print = self.keys.get(i).map_or(mark, |k| k.0);
-            let hash = KeySet::hash(&hashed.hasher, print, self.text(i));
-            let Hashed { table, hasher } = &mut hashed;
+        self.keys.push((print, self.long.len()));
+    }
+
+    /// A hash index of the keys so far under `hasher`.
+    fn index(&self, hasher: KeyHasher) -> Hashed {
+        let capacity = self
+            .expected
+            .max(self.keys.len())
+            .clamp(LINEAR_KEYS * 2, 1 << 16);
+        let mut table = HashTable::with_capacity(capacity);
+        for (i, &(print, _)) in self.keys.iter().enumerate() {
+            let hash = hasher.hash(print, self.text(i));
             table.insert_unique(hash, i, |&j| {
-                let print = self.keys.get(j).map_or(mark, |k| k.0);
-                KeySet::hash(hasher, print, self.text(j))
+                let print = self.keys.get(j).map_or(print, |k| k.0);
+                hasher.hash(print, self.text(j))
             });
         }
-        self.hashed = Some(hashed);
-        true
+        Hashed { table, hasher }
+    }
+
+    /// Adds a key through the hash index (one probe finds it or its slot): whether it
+    /// is new, or `None` when the probe met more than [`COLLISIONS`] colliding keys
+    /// under the fast hasher (the key not added).
+    fn insert_hashed(&mut self, print: Print, text: &[u8]) -> Option<bool> {
+        let Some(Hashed { table, hasher }) = self.hashed.take() else {
+            return Some(true);
+        };
+        let hash = hasher.hash(print, text);
+        let mut compared = 0usize;
+        let mut table = table;
+        let at = self.keys.len();
+        let entry = table.entry(
+            hash,
+            |&i| {
+                compared += 1;
+                self.is(i, print, text)
+            },
+            |&j| {
+                let print = self.keys.get(j).map_or(print, |k| k.0);
+                hasher.hash(print, self.text(j))
+            },
+        );
+        let outcome = match entry {
+            Entry::Occupied(_) => Some(false),
+            Entry::Vacant(_) if compared > COLLISIONS && !matches!(hasher, KeyHasher::Keyed(_)) => {
+                None
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(at);
+                Some(true)
+            }
+        };
+        if outcome == Some(true) {
+            self.push(print, text);
+        }
+        self.hashed = Some(Hashed { table, hasher });
+        outcome
     }
 
     /// Empties the set for reuse; false if it holds more memory than is worth keeping.
@@ -326,7 +407,7 @@ impl KeySet {
 
 #[cfg(test)]
 mod tests {
-    use super::KeySet;
+    use super::{COLLISIONS, KeyHasher, KeySet};
 
     #[test]
     fn repeated_keys_are_found_whatever_their_length() {
@@ -372,5 +453,49 @@ mod tests {
         let mut small = KeySet::default();
         small.expect(1000);
         assert!(small.insert("x") && small.reset());
+    }
+
+    #[test]
+    fn keys_built_to_collide_move_the_set_to_the_keyed_hash() {
+        // Past the linear part every key hashes alike under the test's hasher, as keys
+        // built against the fast hasher's seed would: within a few lookups the set
+        // rebuilds its index under the keyed hash, and 100,000 keys are then checked
+        // at about one comparison each (at every key, a quadratic walk would not end
+        // in a test's time).
+        let mut set = KeySet::default();
+        set.expect(100_000);
+        let mut moved_at = None;
+        for i in 0..100_000 {
+            let key = if i % 2 == 0 {
+                format!("k{i}")
+            } else {
+                format!("a long key number {i}")
+            };
+            assert!(set.insert(&key), "{key} is new");
+            if i == super::LINEAR_KEYS {
+                assert!(set.hashed.is_some(), "hashed past the linear part");
+                set.hashed = Some(set.index(KeyHasher::Colliding));
+            }
+            let keyed = set
+                .hashed
+                .as_ref()
+                .is_some_and(|h| matches!(h.hasher, KeyHasher::Keyed(_)));
+            if keyed && moved_at.is_none() {
+                moved_at = Some(i);
+            }
+            assert!(
+                moved_at.is_some() || i <= super::LINEAR_KEYS + COLLISIONS + 2,
+                "still on the colliding hash at key {i}"
+            );
+        }
+        for i in [0, 1, 17, 18, 49, 50, 99_998, 99_999] {
+            let key = if i % 2 == 0 {
+                format!("k{i}")
+            } else {
+                format!("a long key number {i}")
+            };
+            assert!(!set.insert(&key), "{key} is there");
+        }
+        assert!(set.insert("k100000"));
     }
 }

@@ -543,17 +543,25 @@ pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
 /// index just after its colon. Keys without escapes borrow from the input.
 pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     if content.starts_with('"') {
-        let Some(close) = find_closing_quote(content, 0) else {
+        let b = content.as_bytes();
+        // One `memchr2` finds the closing quote of a key without escapes (the common
+        // case) and proves it has none.
+        let first = memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1);
+        let (close, escapes) = match first {
+            Some(i) if b[i] == b'"' => (Some(i), false),
+            Some(_) => (find_closing_quote(content, 0), true),
+            None => (None, false),
+        };
+        let Some(close) = close else {
             return Err(TokenError::new("Unterminated quoted key", 0));
         };
         let body = &content[1..close];
-        let key = if body.contains('\\') {
+        let key = if escapes {
             Cow::Owned(unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))?)
         } else {
             Cow::Borrowed(body)
         };
         let mut pos = close + 1;
-        let b = content.as_bytes();
         while pos < b.len() && b[pos] == b' ' {
             pos += 1;
         }

@@ -268,12 +268,15 @@ impl<S: Sink> State<S> {
                 colon + 1,
             ),
             PlainKey::Nothing => return Err(line.error(NOT_AN_ENTRY)),
-            PlainKey::Other => {
-                if find_unquoted(line.content, b':', 0).is_none() {
+            // A line without an unquoted colon is not an entry; one with a key that
+            // does not parse is a malformed entry (the colon is looked for only then).
+            PlainKey::Other => match parse_key(line.content) {
+                Ok(key) => key,
+                Err(_) if find_unquoted(line.content, b':', 0).is_none() => {
                     return Err(line.error(NOT_AN_ENTRY));
                 }
-                parse_key(line.content).map_err(|e| tok(line, line.content, e))?
-            }
+                Err(e) => return Err(tok(line, line.content, e)),
+            },
         };
         let Some(Frame::Keyed(f)) = self.stack.last_mut() else {
             return Ok(());
