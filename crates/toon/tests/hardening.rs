@@ -193,6 +193,44 @@ fn many_duplicate_keys_resolve_last_wins_when_lenient_and_fail_when_strict() {
 }
 
 #[test]
+fn a_duplicate_key_past_the_first_keys_is_an_error_at_its_line_and_column() {
+    // Past its first 16 keys a key set is hashed: a duplicate found there is still the
+    // error at the repeated key, for short and long keys, in an object and in a keyed
+    // table (quoted keys and plain ones), with 40 and 5,000 keys before it.
+    for before in [40usize, 5_000] {
+        for long in [false, true] {
+            let name = |i: usize| {
+                if long {
+                    format!("a rather long key number {i}")
+                } else {
+                    format!("k{i}")
+                }
+            };
+            let repeated = name(before / 2);
+            let quoted = |k: &str| if long { format!("\"{k}\"") } else { k.to_owned() };
+            let mut object = String::from("root:\n");
+            let mut keyed = format!("root[{}:]{{a,b}}:\n", before + 1);
+            for i in 0..before {
+                object.push_str(&format!("  {}: {i}\n", quoted(&name(i))));
+                keyed.push_str(&format!("  {}: {i},x\n", quoted(&name(i))));
+            }
+            object.push_str(&format!("  {}: 0\n", quoted(&repeated)));
+            keyed.push_str(&format!("  {}: 0,x\n", quoted(&repeated)));
+            for text in [object, keyed] {
+                let e = decode_all(&text, &strict()).expect_err("duplicate");
+                assert_eq!(
+                    (e.line(), e.column()),
+                    (Some(before + 2), Some(3)),
+                    "{before} {long}: {e}"
+                );
+                assert!(e.to_string().contains(&repeated), "{e}");
+                decode_all(&text, &lenient()).expect("last write wins");
+            }
+        }
+    }
+}
+
+#[test]
 fn invalid_utf8_names_its_byte_offset_when_strict_and_is_replaced_when_not() {
     let bytes = b"a: 1\nb: ok\nc: x\xe2\x82\ny: 2";
     let e = toon::decode_slice_with(bytes, &strict()).expect_err("invalid UTF-8");

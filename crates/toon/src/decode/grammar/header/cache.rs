@@ -1,9 +1,12 @@
 //! The field-list cache: field lists parsed lately, reused when a header carries the
 //! same field-list text.
 
-use super::FieldList;
+use std::borrow::Cow;
+use std::ops::Range;
+
 use super::fields::parse_field_list;
-use crate::decode::grammar::tokens::TokResult;
+use super::{FieldList, Header, HeaderParse};
+use crate::decode::grammar::tokens::{TokResult, TokenError};
 
 /// Field lists a field-list cache keeps.
 const CACHED_FIELD_LISTS: usize = 8;
@@ -23,14 +26,93 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
 /// differs only in its length): a reused field list skips the parse and its checks,
 /// which passed for that exact text and delimiter. Texts and names are owned, as the
 /// lines of a reader do not outlive the next read. Holds a few entries, replaced
-/// round-robin.
+/// round-robin. Also keeps the last header line without inline values, whole: a
+/// header repeated line for line (`ports[1]{name,port,protocol}:` in every record) is
+/// then read by one comparison instead of its scans.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
     entries: Vec<(String, u8, FieldList, Option<String>)>,
     next: usize,
+    last: Option<LastHeader>,
 }
 
+/// A header line and what it parsed to, positions in the line as byte ranges.
+struct LastHeader {
+    text: String,
+    key: Option<LastKey>,
+    length: usize,
+    delimiter: u8,
+    fields: Option<FieldList>,
+    keyed: bool,
+    strict_error: Option<(String, usize)>,
+}
+
+/// A [`LastHeader`]'s key: where it is in the line, or its unescaped text.
+enum LastKey {
+    At(Range<usize>),
+    Owned(String),
+}
+
+/// Header lines longer than this are not kept whole.
+const LAST_HEADER_BYTES: usize = 256;
+
 impl OwnedFieldCache {
+    /// The parse of `content` if it is the last header line kept.
+    pub(crate) fn last_header<'a>(&self, content: &'a str) -> Option<HeaderParse<'a>> {
+        let last = self.last.as_ref().filter(|l| l.text == content)?;
+        let key = match &last.key {
+            None => None,
+            Some(LastKey::At(range)) => Some(Cow::Borrowed(content.get(range.clone())?)),
+            Some(LastKey::Owned(key)) => Some(Cow::Owned(key.clone())),
+        };
+        Some(HeaderParse::Header {
+            header: Header {
+                key,
+                length: last.length,
+                delimiter: last.delimiter,
+                fields: last.fields.clone(),
+                keyed: last.keyed,
+            },
+            inline: None,
+            strict_error: last
+                .strict_error
+                .as_ref()
+                .map(|(message, offset)| TokenError::new(message.clone(), *offset)),
+        })
+    }
+
+    /// Keeps `header`, parsed from `content` without inline values, as the last header
+    /// line (reusing the kept line's buffer).
+    pub(crate) fn keep_header(
+        &mut self,
+        content: &str,
+        header: &Header<'_>,
+        strict_error: Option<&TokenError>,
+    ) {
+        if content.len() > LAST_HEADER_BYTES || strict_error.is_some_and(|e| e.depth) {
+            return;
+        }
+        let key = header.key.as_ref().map(|key| match key {
+            Cow::Borrowed(k) => {
+                let start = (k.as_ptr() as usize).wrapping_sub(content.as_ptr() as usize);
+                LastKey::At(start..start + k.len())
+            }
+            Cow::Owned(k) => LastKey::Owned(k.clone()),
+        });
+        let mut text = self.last.take().map(|l| l.text).unwrap_or_default();
+        text.clear();
+        text.push_str(content);
+        self.last = Some(LastHeader {
+            text,
+            key,
+            length: header.length,
+            delimiter: header.delimiter,
+            fields: header.fields.clone(),
+            keyed: header.keyed,
+            strict_error: strict_error.map(|e| (e.message.clone(), e.offset)),
+        });
+    }
+
     /// The fields of the field list `text` (between the braces) under `delimiter`, and
     /// the message of a duplicate name in it (a strict-mode error): from the cache if
     /// the same text was parsed before with the same delimiter (its checks passed for

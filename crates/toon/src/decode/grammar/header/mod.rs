@@ -65,12 +65,20 @@ pub(crate) fn parse_header<'a>(
     max_depth: usize,
     cache: &mut OwnedFieldCache,
 ) -> HeaderParse<'a> {
+    if let Some(hit) = cache.last_header(content) {
+        return hit;
+    }
     match parse_header_inner(content, max_depth, cache) {
-        Ok(Some((header, inline, strict_error))) => HeaderParse::Header {
-            header,
-            inline,
-            strict_error,
-        },
+        Ok(Some((header, inline, strict_error))) => {
+            if inline.is_none() {
+                cache.keep_header(content, &header, strict_error.as_ref());
+            }
+            HeaderParse::Header {
+                header,
+                inline,
+                strict_error,
+            }
+        }
         Ok(None) => HeaderParse::NotHeader,
         Err(e) => HeaderParse::Invalid(e),
     }

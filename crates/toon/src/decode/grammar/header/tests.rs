@@ -172,3 +172,56 @@ fn matching_brace_agrees_with_the_bytewise_reading() {
         }
     }
 }
+
+#[test]
+fn a_header_line_read_again_parses_as_the_first_time() {
+    let mut cache = OwnedFieldCache::default();
+    // The same lines twice: the second reading comes from the kept line and must be
+    // the first one's (key borrowed from the new line, escaped key, strict error).
+    let lines = [
+        "ports[1]{name,port,protocol}:",
+        "\"a\\tb\"[2]{x,y}:",
+        "k[3:]{x,x}:",
+        "[2|]{x|y}:",
+        "ports[1]{name,port,protocol}:",
+    ];
+    let show = |p: HeaderParse<'_>| match p {
+        HeaderParse::Header {
+            header,
+            inline,
+            strict_error,
+        } => format!(
+            "{:?} {} {} {} {:?} {:?} {:?}",
+            header.key,
+            header.length,
+            header.delimiter,
+            header.keyed,
+            header
+                .fields
+                .as_deref()
+                .map(|f| f.iter().map(|f| f.name.to_string()).collect::<Vec<_>>()),
+            inline,
+            strict_error.map(|e| (e.message, e.offset))
+        ),
+        other => format!("{other:?}"),
+    };
+    for line in lines {
+        let first = show(parse_header(line, 100, &mut OwnedFieldCache::default()));
+        let copy = line.to_owned();
+        for _ in 0..2 {
+            assert_eq!(show(parse_header(&copy, 100, &mut cache)), first, "{line}");
+        }
+    }
+    // A kept line does not answer for a different one of the same length.
+    assert!(matches!(
+        parse_header("ports[2]{name,port,protocol}:", 100, &mut cache),
+        HeaderParse::Header {
+            header: Header { length: 2, .. },
+            ..
+        }
+    ));
+    match parse_header("ports[2]{name,port,protocol}: x", 100, &mut cache) {
+        HeaderParse::Invalid(e) => assert!(e.message.contains("Unexpected content")),
+        other => panic!("expected an error: {other:?}"),
+    }
+}
