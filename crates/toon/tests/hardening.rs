@@ -207,7 +207,13 @@ fn a_duplicate_key_past_the_first_keys_is_an_error_at_its_line_and_column() {
                 }
             };
             let repeated = name(before / 2);
-            let quoted = |k: &str| if long { format!("\"{k}\"") } else { k.to_owned() };
+            let quoted = |k: &str| {
+                if long {
+                    format!("\"{k}\"")
+                } else {
+                    k.to_owned()
+                }
+            };
             let mut object = String::from("root:\n");
             let mut keyed = format!("root[{}:]{{a,b}}:\n", before + 1);
             for i in 0..before {

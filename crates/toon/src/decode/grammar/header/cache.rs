@@ -26,9 +26,9 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
 /// differs only in its length): a reused field list skips the parse and its checks,
 /// which passed for that exact text and delimiter. Texts and names are owned, as the
 /// lines of a reader do not outlive the next read. Holds a few entries, replaced
-/// round-robin. Also keeps the last header line without inline values, whole: a
-/// header repeated line for line (`ports[1]{name,port,protocol}:` in every record) is
-/// then read by one comparison instead of its scans.
+/// round-robin. Also keeps the last table header line (a field list and no inline
+/// values) whole: a header repeated line for line (`ports[1]{name,port,protocol}:` in
+/// every record) is then read by one comparison instead of its scans.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
     entries: Vec<(String, u8, FieldList, Option<String>)>,
@@ -81,8 +81,8 @@ impl OwnedFieldCache {
         })
     }
 
-    /// Keeps `header`, parsed from `content` without inline values, as the last header
-    /// line (reusing the kept line's buffer).
+    /// Keeps `header`, parsed from `content` (a field list, no inline values), as the
+    /// last table header line (reusing the kept line's buffer).
     pub(crate) fn keep_header(
         &mut self,
         content: &str,

@@ -70,7 +70,9 @@ pub(crate) fn parse_header<'a>(
     }
     match parse_header_inner(content, max_depth, cache) {
         Ok(Some((header, inline, strict_error))) => {
-            if inline.is_none() {
+            // Table headers (a field list, no inline values) are the ones that repeat
+            // and cost most to read; others do not displace the kept one.
+            if inline.is_none() && header.fields.is_some() {
                 cache.keep_header(content, &header, strict_error.as_ref());
             }
             HeaderParse::Header {
