@@ -26,14 +26,17 @@ fn put_round_robin<T>(entries: &mut Vec<T>, next: &mut usize, entry: T) {
 /// differs only in its length): a reused field list skips the parse and its checks,
 /// which passed for that exact text and delimiter. Texts and names are owned, as the
 /// lines of a reader do not outlive the next read. Holds a few entries, replaced
-/// round-robin. Also keeps the last table header line (a field list and no inline
-/// values) whole: a header repeated line for line (`ports[1]{name,port,protocol}:` in
-/// every record) is then read by one comparison instead of its scans.
+/// round-robin. Also keeps the last few table header lines (a field list and no inline
+/// values) whole: a header repeated line for line (config's `resources[2:]{cpu,memory}:`
+/// and `targets[2:]{utilization}:` in every service) is then read by a comparison
+/// instead of its scans.
 #[derive(Default)]
 pub(crate) struct OwnedFieldCache {
     entries: Vec<(String, u8, FieldList, Option<String>)>,
     next: usize,
-    last: Option<LastHeader>,
+    /// The last few table header lines, replaced round-robin.
+    last: Vec<LastHeader>,
+    next_last: usize,
 }
 
 /// A header line and what it parsed to, positions in the line as byte ranges.
@@ -57,9 +60,9 @@ enum LastKey {
 const LAST_HEADER_BYTES: usize = 256;
 
 impl OwnedFieldCache {
-    /// The parse of `content` if it is the last header line kept.
+    /// The parse of `content` if it is one of the header lines kept.
     pub(crate) fn last_header<'a>(&self, content: &'a str) -> Option<HeaderParse<'a>> {
-        let last = self.last.as_ref().filter(|l| l.text == content)?;
+        let last = self.last.iter().find(|l| l.text == content)?;
         let key = match &last.key {
             None => None,
             Some(LastKey::At(range)) => Some(Cow::Borrowed(content.get(range.clone())?)),
@@ -82,7 +85,7 @@ impl OwnedFieldCache {
     }
 
     /// Keeps `header`, parsed from `content` (a field list, no inline values), as the
-    /// last table header line (reusing the kept line's buffer).
+    /// latest of the table header lines kept.
     pub(crate) fn keep_header(
         &mut self,
         content: &str,
@@ -99,18 +102,16 @@ impl OwnedFieldCache {
             }
             Cow::Owned(k) => LastKey::Owned(k.clone()),
         });
-        let mut text = self.last.take().map(|l| l.text).unwrap_or_default();
-        text.clear();
-        text.push_str(content);
-        self.last = Some(LastHeader {
-            text,
+        let kept = LastHeader {
+            text: content.to_owned(),
             key,
             length: header.length,
             delimiter: header.delimiter,
             fields: header.fields.clone(),
             keyed: header.keyed,
             strict_error: strict_error.map(|e| (e.message.clone(), e.offset)),
-        });
+        };
+        put_round_robin(&mut self.last, &mut self.next_last, kept);
     }
 
     /// The fields of the field list `text` (between the braces) under `delimiter`, and
