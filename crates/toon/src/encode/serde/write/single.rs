@@ -39,6 +39,8 @@ pub(crate) struct Scratch {
     cells: String,
     /// The pending-key buffers of maps being written.
     pub(super) keys: KeyBuffers,
+    /// Spare fingerprint sets for the objects being written.
+    pub(super) key_sets: KeySets,
     /// The struct field names written so far by the objects being written, each
     /// object's after its parent's (see `lines::FieldEntries`).
     pub(super) names: Vec<&'static str>,
@@ -76,6 +78,37 @@ impl KeyBuffers {
         self.0.push(buffer);
     }
 }
+
+/// Spare fingerprint sets, handed out empty and taken back once their object is
+/// written, so that an object's writer holds a pointer instead of a set.
+#[derive(Default)]
+#[allow(clippy::vec_box)] // A set moves as a pointer.
+pub(crate) struct KeySets(Vec<Box<KeySet>>);
+
+impl KeySets {
+    /// An empty set.
+    #[inline]
+    pub(super) fn take(&mut self) -> Box<KeySet> {
+        match self.0.pop() {
+            Some(mut set) => {
+                set.clear();
+                set
+            }
+            None => Box::default(),
+        }
+    }
+
+    /// Gives a set back once its object is written.
+    #[inline]
+    pub(super) fn put(&mut self, set: Box<KeySet>) {
+        if self.0.len() < MAX_SPARE_SETS {
+            self.0.push(set);
+        }
+    }
+}
+
+/// Spare fingerprint sets kept at most.
+const MAX_SPARE_SETS: usize = 64;
 
 /// What [`Out::table_like_last`] found.
 enum LikeLast {
