@@ -2,7 +2,7 @@
 
 use super::LineInput;
 use crate::Result;
-use crate::decode::grammar::scanner::{Line, LineKind, classify};
+use crate::decode::grammar::scanner::{Indent, Line, LineKind, classify};
 
 /// The lines of a `&'de str`, with one line of lookahead; every line and token borrows
 /// from the text.
@@ -10,7 +10,7 @@ pub struct TextSource<'de> {
     /// The text after the last line fetched (`None` past the end).
     rest: Option<&'de str>,
     strict: bool,
-    indent_size: usize,
+    indent: Indent,
     /// Physical lines fetched so far.
     number: usize,
     /// The last consumed line.
@@ -29,7 +29,7 @@ impl<'de> TextSource<'de> {
         TextSource {
             rest: Some(text),
             strict,
-            indent_size: indent_size.max(1),
+            indent: Indent::new(indent_size),
             number: 0,
             current: None,
             peeked: None,
@@ -59,7 +59,7 @@ impl<'de> TextSource<'de> {
         self.filled = true;
         while let Some(raw) = self.raw_line() {
             self.number += 1;
-            match classify(raw, self.number, self.indent_size, self.strict) {
+            match classify(raw, self.number, self.indent, self.strict) {
                 Ok(LineKind::Comment) => {}
                 Ok(LineKind::Blank(n)) => {
                     self.blank.get_or_insert(n);
