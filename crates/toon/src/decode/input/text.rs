@@ -56,12 +56,32 @@ impl<'de> TextSource<'de> {
         }
     }
 
-    /// Physical lines until a content line or the end of input, into `peeked`.
+    /// Physical lines until a content line or the end of input, into `peeked`: the
+    /// commonest case (the next physical line is content) inline, every other through
+    /// [`TextSource::fetch_other`].
+    #[inline]
     fn fetch(&mut self) -> Result<()> {
         self.filled = true;
-        while let Some(raw) = self.raw_line() {
-            self.number += 1;
-            match classify(raw, self.number, self.indent, self.strict) {
+        let Some(raw) = self.raw_line() else {
+            self.peeked = None;
+            return Ok(());
+        };
+        self.number += 1;
+        match classify(raw, self.number, self.indent, self.strict) {
+            Ok(LineKind::Content(line)) => {
+                self.peeked = Some(line);
+                Ok(())
+            }
+            other => self.fetch_other(other),
+        }
+    }
+
+    /// [`TextSource::fetch`] after a physical line that is not content (`kind`, as
+    /// classified): the following lines until a content line or the end of input.
+    #[inline(never)]
+    fn fetch_other(&mut self, mut kind: Result<LineKind<'de>>) -> Result<()> {
+        loop {
+            match kind {
                 Ok(LineKind::Comment) => {}
                 Ok(LineKind::Blank(n)) => {
                     self.blank.get_or_insert(n);
@@ -75,9 +95,13 @@ impl<'de> TextSource<'de> {
                     return Err(e);
                 }
             }
+            let Some(raw) = self.raw_line() else {
+                self.peeked = None;
+                return Ok(());
+            };
+            self.number += 1;
+            kind = classify(raw, self.number, self.indent, self.strict);
         }
-        self.peeked = None;
-        Ok(())
     }
 }
 
