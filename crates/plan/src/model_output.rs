@@ -179,12 +179,8 @@ fn decode(text: &str, offset: usize, problems: &mut Vec<Problem>) -> Option<Valu
                 let at = e
                     .line()
                     .map_or(Location::Document, |l| Location::Line(l + offset));
-                let column = e
-                    .column()
-                    .map(|c| format!(" (column {c})"))
-                    .unwrap_or_default();
-                let message = format!("invalid TOON: {}{column}", e.message());
-                problems.push(Problem::error("syntax", at, message));
+                let message = format!("invalid TOON: {}", e.message());
+                problems.push(Problem::error("syntax", at, message).with_column(e.column()));
                 return None;
             }
         };

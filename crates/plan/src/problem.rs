@@ -57,8 +57,9 @@ impl Severity {
 }
 
 /// One finding of validation or reading. It serialises as `{"severity", "rule",
-/// "line" | "path", "message"}`: a problem about the whole document has neither
-/// `line` nor `path`.
+/// "line" | "path", "column", "message"}`: a problem about the whole document has
+/// neither `line` nor `path`; `column` is there when the position is known (a problem
+/// located by path then has `line` too).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// Error or warning.
@@ -68,7 +69,9 @@ pub struct Problem {
     /// Where it is.
     pub location: Location,
     /// For a problem located by path: the line and column of that path in the source
-    /// text, when the plan was read from text (see [`crate::validate`]).
+    /// text, when the plan was read from text (see [`crate::validate`]); for one
+    /// located by line: that line and the column in it, when known
+    /// ([`Problem::with_column`]).
     pub position: Option<Position>,
     /// What is wrong, in words.
     pub message: String,
@@ -97,6 +100,18 @@ impl Problem {
         }
     }
 
+    /// The problem with a 1-based `column` on its line, for a problem located by line
+    /// (a syntax error in text); unchanged for one located by path or document.
+    pub fn with_column(mut self, column: Option<usize>) -> Self {
+        if let (Location::Line(line), Some(column)) = (&self.location, column) {
+            self.position = Some(Position {
+                line: *line,
+                column,
+            });
+        }
+        self
+    }
+
     /// True for errors.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -118,9 +133,14 @@ impl Serialize for Problem {
         map.serialize_entry("severity", &self.severity)?;
         map.serialize_entry("rule", self.rule)?;
         serialize_location(&mut map, &self.location)?;
-        if let Some(p) = self.position {
-            map.serialize_entry("line", &p.line)?;
-            map.serialize_entry("column", &p.column)?;
+        match (&self.location, self.position) {
+            // A line location with a position adds only its column.
+            (Location::Line(_), Some(p)) => map.serialize_entry("column", &p.column)?,
+            (_, Some(p)) => {
+                map.serialize_entry("line", &p.line)?;
+                map.serialize_entry("column", &p.column)?;
+            }
+            (_, None) => {}
         }
         map.serialize_entry("message", &self.message)?;
         map.end()
@@ -130,9 +150,10 @@ impl Serialize for Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sev = self.severity.name();
-        write!(f, "{}", self.location)?;
-        if let Some(p) = self.position {
-            write!(f, " (line {}, column {})", p.line, p.column)?;
+        match (&self.location, self.position) {
+            (Location::Line(n), Some(p)) => write!(f, "line {n}, column {}", p.column)?,
+            (location, Some(p)) => write!(f, "{location} (line {}, column {})", p.line, p.column)?,
+            (location, None) => write!(f, "{location}")?,
         }
         write!(f, ": {sev}: {} [{}]", self.message, self.rule)
     }
@@ -302,5 +323,19 @@ mod tests {
             e.to_string(),
             "steps[3].depends_on[0]: error: cycle [acyclic]"
         );
+    }
+
+    #[test]
+    fn a_line_problem_with_a_column_says_both_once() {
+        let p = Problem::error("syntax", Location::Line(5), "bad").with_column(Some(12));
+        assert_eq!(p.to_string(), "line 5, column 12: error: bad [syntax]");
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(
+            json,
+            r#"{"severity":"error","rule":"syntax","line":5,"column":12,"message":"bad"}"#
+        );
+        // A path or document problem keeps no column it cannot place.
+        let doc = Problem::error("x", Location::Document, "m").with_column(Some(3));
+        assert_eq!(doc.position, None);
     }
 }
