@@ -379,6 +379,37 @@ proptest! {
         check(&Value::Array(items), &o);
     }
 
+    /// Keyed tables of one shape in one document (the direct encoder reuses the
+    /// field list of the last keyed table at a level for an object whose first
+    /// entry value has exactly its fields), each possibly broken at its first,
+    /// middle or last entry; as fields of one object and of list items.
+    #[test]
+    fn keyed_tables_of_one_shape_encode_as_through_a_value(tables in tables_of_one_shape(), o in options()) {
+        let keyed: Vec<Value> = tables
+            .into_iter()
+            .map(|t| {
+                let Value::Array(rows) = t else { unreachable!("tables are arrays") };
+                Value::Object(
+                    rows.into_iter()
+                        .enumerate()
+                        .map(|(i, row)| (format!("k{i}"), row))
+                        .collect(),
+                )
+            })
+            .collect();
+        let fields: Map = keyed
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("t{i}"), t.clone()))
+            .collect();
+        check(&Value::Object(fields), &o);
+        let items: Vec<Value> = keyed
+            .into_iter()
+            .map(|t| toon!({"id": 1, "byKey": t}))
+            .collect();
+        check(&Value::Array(items), &o);
+    }
+
     #[test]
     fn keyed_candidates_encode_as_through_a_value(v in keyed(), o in options()) {
         check(&v, &o);

@@ -326,3 +326,62 @@ h[5]: t,f,n,0,\"1\"
     assert_eq!(got["rows"][1]["e"], serde_json::json!(2500.0));
     assert_eq!(got["h"], serde_json::json!(["t", "f", "n", 0, "1"]));
 }
+
+/// `key: primitive` lines, read with their key in one step: skipped, optional, enum,
+/// escaped and borrowed values, and errors at their line and column.
+#[test]
+fn field_lines_read_with_their_values() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    enum Level {
+        Low,
+        High,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Inner {
+        a: u8,
+        b: Option<String>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Outer<'a> {
+        name: &'a str,
+        level: Level,
+        note: String,
+        maybe: Option<i64>,
+        inner: Inner,
+        last: bool,
+    }
+    let text = "unknown: 1\nname: ada\nextra: \"x\"\nlevel: High\nnote: \"a\\tb\"\n\
+                maybe: null\ninner:\n  skip[2]: 1,2\n  a: 7\n  b: \"\"\nlast: true\n";
+    let got: Outer<'_> = toon::from_str(text).expect("reads");
+    assert_eq!(
+        got,
+        Outer {
+            name: "ada",
+            level: Level::High,
+            note: "a\tb".into(),
+            maybe: None,
+            inner: Inner {
+                a: 7,
+                b: Some(String::new())
+            },
+            last: true,
+        }
+    );
+    let reader: serde_json::Value = toon::from_reader(text.as_bytes()).expect("reads");
+    assert_eq!(reader["note"], "a\tb");
+    assert_eq!(reader["inner"]["skip"], serde_json::json!([1, 2]));
+
+    // An integer out of range: the field's line and its value's column.
+    let e = toon::from_str::<Inner>("b: x\na: 300\n").expect_err("range");
+    assert_eq!((e.line(), e.column()), (Some(2), Some(1)));
+    // A malformed quoted value, read or skipped: its line and column.
+    for text in ["a: 1\nb: \"x\\q\"\n", "a: 1\nzz: \"x\\q\"\nb: y\n"] {
+        let e = toon::from_str::<Inner>(text).expect_err("bad escape");
+        assert_eq!(e.line(), Some(2), "{text:?}: {e}");
+        assert!(e.column().is_some(), "{text:?}: {e}");
+    }
+    // A duplicate key after a field read with its value.
+    let e = toon::from_str::<Inner>("a: 1\na: 2\n").expect_err("duplicate");
+    assert_eq!(e.line(), Some(2));
+    assert!(e.message().contains("Duplicate"), "{e}");
+}

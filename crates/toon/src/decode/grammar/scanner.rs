@@ -64,6 +64,55 @@ impl<'a> Line<'a> {
     }
 }
 
+/// The indent size (spaces per nesting level, at least 1), with what turns a count of
+/// spaces into a depth without a division when the size is a power of two (2, the
+/// default, above all).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Indent {
+    size: usize,
+    /// `log2(size)` when the size is a power of two, else `u32::MAX`.
+    shift: u32,
+}
+
+impl Indent {
+    /// The indent of `size` spaces a level (0 is read as 1; the state machine rejects
+    /// an indent size of 0 before reading a line).
+    pub fn new(size: usize) -> Indent {
+        let size = size.max(1);
+        let shift = if size.is_power_of_two() {
+            size.trailing_zeros()
+        } else {
+            u32::MAX
+        };
+        Indent { size, shift }
+    }
+
+    /// The spaces a level.
+    pub fn size(self) -> usize {
+        self.size
+    }
+
+    /// The depth of `spaces` spaces of indentation (rounded down).
+    #[inline(always)]
+    pub fn depth(self, spaces: usize) -> usize {
+        if self.shift != u32::MAX {
+            spaces >> self.shift
+        } else {
+            spaces / self.size
+        }
+    }
+
+    /// Whether `spaces` is a whole number of levels.
+    #[inline(always)]
+    pub fn is_aligned(self, spaces: usize) -> bool {
+        if self.shift != u32::MAX {
+            spaces & (self.size - 1) == 0
+        } else {
+            spaces.is_multiple_of(self.size)
+        }
+    }
+}
+
 /// What one raw line is, as [`classify`] finds it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum LineKind<'a> {
@@ -82,7 +131,7 @@ pub(crate) enum LineKind<'a> {
 pub(crate) fn classify(
     raw: &str,
     number: usize,
-    indent_size: usize,
+    indent: Indent,
     strict: bool,
 ) -> Result<LineKind<'_>> {
     // The commonest line first: indented by spaces, its content starting with neither a
@@ -95,17 +144,17 @@ pub(crate) fn classify(
             && first != b'#'
             && last != b' '
             && last != b'\r'
-            && (!strict || spaces.is_multiple_of(indent_size))
+            && (!strict || indent.is_aligned(spaces))
         {
             return Ok(LineKind::Content(Line {
                 raw,
                 content: raw.get(spaces..).unwrap_or(raw),
-                depth: spaces / indent_size,
+                depth: indent.depth(spaces),
                 number,
             }));
         }
     }
-    classify_other(raw, number, indent_size, strict)
+    classify_other(raw, number, indent.size(), strict)
 }
 
 /// [`classify`] of the other lines: line 1, blank and comment lines, tabs, trailing

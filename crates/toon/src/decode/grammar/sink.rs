@@ -27,6 +27,13 @@ pub(crate) trait Sink {
     }
     /// A primitive value.
     fn value(&mut self, v: Value);
+    /// A `key: primitive` field of an object: its key (borrowed) and the primitive's
+    /// token of `line`, as [`Sink::key`] then [`Sink::token`].
+    #[inline]
+    fn field(&mut self, line: &Line<'_>, key: &str, token: &str) -> Result<()> {
+        self.key(key);
+        self.token(line, token)
+    }
     /// A primitive token of `line` (a table cell), read as [`primitive`] reads it.
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {
         self.value(primitive(line, token)?);

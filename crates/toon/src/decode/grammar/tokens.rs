@@ -418,7 +418,8 @@ fn first_stop_in_words(b: &[u8]) -> Option<usize> {
 
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
 /// An empty input gives no tokens. Returned slices borrow from `input`. Ordinary bytes
-/// are skipped by table and quoted parts with `memchr2`, as [`split_row`] does.
+/// are skipped by table and quoted parts with `memchr2`, as [`split_row`] does on a line
+/// with quotes.
 pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a str>) {
     out.clear();
     let b = input.as_bytes();
@@ -446,43 +447,6 @@ pub(crate) fn split_delimited<'a>(input: &'a str, delim: u8, out: &mut Vec<&'a s
     if start < b.len() || !out.is_empty() {
         out.push(trim_spaces(&input[start..]));
     }
-}
-
-/// Splits a line at row depth of a table into cells, if it is a row (spec §9.3): a line
-/// with no unquoted colon, or whose first unquoted delimiter comes before its first
-/// unquoted colon. Returns `false` (a key-value line, ending the rows) otherwise.
-/// One pass over the line.
-pub(crate) fn split_row<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>) -> bool {
-    out.clear();
-    let b = line.as_bytes();
-    let mut seen_delim = false;
-    let mut start = 0;
-    let mut i = 0;
-    // Skip ordinary bytes; stop at `"`, the delimiter and `:`. Inside quotes only `"`
-    // and `\\` matter (skip_quoted).
-    loop {
-        i = skip_ordinary(b, i);
-        if i >= b.len() {
-            break;
-        }
-        match b[i] {
-            b'"' => match skip_quoted(b, i) {
-                Some(end) => i = end + 1,
-                None => break,
-            },
-            b':' if !seen_delim => return false,
-            b':' => i += 1,
-            c if c != delim => i += 1,
-            _ => {
-                out.push(trim_spaces(&line[start..i]));
-                start = i + 1;
-                seen_delim = true;
-                i += 1;
-            }
-        }
-    }
-    out.push(trim_spaces(&line[start..]));
-    true
 }
 
 /// The index of the first byte at or after `i` that [`ROW_SPECIAL`] marks, or the
@@ -607,6 +571,9 @@ pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
         .map(Cow::Owned)
         .map_err(|e| TokenError::new(e.message, e.offset + 1))
 }
+
+mod row;
+pub(crate) use row::split_row;
 
 #[cfg(test)]
 mod tests;

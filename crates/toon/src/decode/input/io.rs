@@ -12,7 +12,7 @@ use std::io::BufRead;
 use std::ops::Range;
 
 use super::LineInput;
-use crate::decode::grammar::scanner::{Line, LineKind, classify};
+use crate::decode::grammar::scanner::{Indent, Line, LineKind, classify};
 use crate::{Error, ErrorKind, Result};
 
 /// One content line, owned.
@@ -49,7 +49,7 @@ fn offset_in(whole: &str, part: &str) -> usize {
 pub struct IoSource<R> {
     reader: R,
     strict: bool,
-    indent_size: usize,
+    indent: Indent,
     /// Physical lines read so far.
     number: usize,
     /// Bytes read so far (for UTF-8 error offsets).
@@ -71,7 +71,7 @@ impl<R: BufRead> IoSource<R> {
         IoSource {
             reader,
             strict,
-            indent_size: indent_size.max(1),
+            indent: Indent::new(indent_size),
             number: 0,
             offset: 0,
             eof: false,
@@ -105,7 +105,7 @@ impl<R: BufRead> IoSource<R> {
                 self.eof = true;
             }
             let text = line_text(buf, line_start, self.number, self.strict)?;
-            let text = match store_line(text, self.number, self.indent_size, self.strict)? {
+            let text = match store_line(text, self.number, self.indent, self.strict)? {
                 Stored::Content(line) => return Ok(Some(line)),
                 Stored::Blank(text, n) => {
                     self.blank.get_or_insert(n);
@@ -164,10 +164,10 @@ pub(super) enum Stored {
 pub(super) fn store_line(
     text: String,
     number: usize,
-    indent_size: usize,
+    indent: Indent,
     strict: bool,
 ) -> Result<Stored> {
-    let line = match classify(&text, number, indent_size, strict)? {
+    let line = match classify(&text, number, indent, strict)? {
         LineKind::Comment => return Ok(Stored::Comment(text)),
         LineKind::Blank(n) => return Ok(Stored::Blank(text, n)),
         LineKind::Content(line) => line,

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use super::LineInput;
 use super::io::{Stored, StoredLine, line_text, store_line};
-use crate::decode::grammar::scanner::Line;
+use crate::decode::grammar::scanner::{Indent, Line};
 use crate::{Error, ErrorKind, Result};
 
 /// A queued line: a content line with the first blank line skipped before it, or the
@@ -24,7 +24,7 @@ enum Queued {
 /// The lines pushed so far, with one line of lookahead.
 pub struct PushSource {
     strict: bool,
-    indent_size: usize,
+    indent: Indent,
     /// The bytes of the incomplete last physical line.
     partial: Vec<u8>,
     /// Physical lines completed so far.
@@ -52,7 +52,7 @@ impl PushSource {
     pub fn new(indent_size: usize, strict: bool) -> Self {
         PushSource {
             strict,
-            indent_size: indent_size.max(1),
+            indent: Indent::new(indent_size),
             partial: Vec::new(),
             number: 0,
             offset: 0,
@@ -129,7 +129,7 @@ impl PushSource {
             return;
         }
         let stored = line_text(buf, line_start, self.number, self.strict)
-            .and_then(|text| store_line(text, self.number, self.indent_size, self.strict));
+            .and_then(|text| store_line(text, self.number, self.indent, self.strict));
         match stored {
             Ok(Stored::Content(line)) => {
                 let blank = self.trailing_blank.take();

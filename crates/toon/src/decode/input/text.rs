@@ -2,15 +2,16 @@
 
 use super::LineInput;
 use crate::Result;
-use crate::decode::grammar::scanner::{Line, LineKind, classify};
+use crate::decode::grammar::scanner::{Indent, Line, LineKind, classify};
 
 /// The lines of a `&'de str`, with one line of lookahead; every line and token borrows
 /// from the text.
 pub struct TextSource<'de> {
     /// The text after the last line fetched (`None` past the end).
     rest: Option<&'de str>,
+    newline: NewlineFinder,
     strict: bool,
-    indent_size: usize,
+    indent: Indent,
     /// Physical lines fetched so far.
     number: usize,
     /// The last consumed line.
@@ -28,8 +29,9 @@ impl<'de> TextSource<'de> {
     pub fn new(text: &'de str, indent_size: usize, strict: bool) -> Self {
         TextSource {
             rest: Some(text),
+            newline: NewlineFinder::new(),
             strict,
-            indent_size: indent_size.max(1),
+            indent: Indent::new(indent_size),
             number: 0,
             current: None,
             peeked: None,
@@ -42,7 +44,7 @@ impl<'de> TextSource<'de> {
     #[inline]
     fn raw_line(&mut self) -> Option<&'de str> {
         let rest = self.rest?;
-        match memchr::memchr(b'\n', rest.as_bytes()) {
+        match self.newline.find(rest.as_bytes()) {
             Some(i) => {
                 self.rest = Some(&rest[i + 1..]);
                 Some(&rest[..i])
@@ -54,12 +56,32 @@ impl<'de> TextSource<'de> {
         }
     }
 
-    /// Physical lines until a content line or the end of input, into `peeked`.
+    /// Physical lines until a content line or the end of input, into `peeked`: the
+    /// commonest case (the next physical line is content) inline, every other through
+    /// [`TextSource::fetch_other`].
+    #[inline]
     fn fetch(&mut self) -> Result<()> {
         self.filled = true;
-        while let Some(raw) = self.raw_line() {
-            self.number += 1;
-            match classify(raw, self.number, self.indent_size, self.strict) {
+        let Some(raw) = self.raw_line() else {
+            self.peeked = None;
+            return Ok(());
+        };
+        self.number += 1;
+        match classify(raw, self.number, self.indent, self.strict) {
+            Ok(LineKind::Content(line)) => {
+                self.peeked = Some(line);
+                Ok(())
+            }
+            other => self.fetch_other(other),
+        }
+    }
+
+    /// [`TextSource::fetch`] after a physical line that is not content (`kind`, as
+    /// classified): the following lines until a content line or the end of input.
+    #[inline(never)]
+    fn fetch_other(&mut self, mut kind: Result<LineKind<'de>>) -> Result<()> {
+        loop {
+            match kind {
                 Ok(LineKind::Comment) => {}
                 Ok(LineKind::Blank(n)) => {
                     self.blank.get_or_insert(n);
@@ -73,9 +95,41 @@ impl<'de> TextSource<'de> {
                     return Err(e);
                 }
             }
+            let Some(raw) = self.raw_line() else {
+                self.peeked = None;
+                return Ok(());
+            };
+            self.number += 1;
+            kind = classify(raw, self.number, self.indent, self.strict);
         }
-        self.peeked = None;
-        Ok(())
+    }
+}
+
+/// Finds the next `\n`. On x86-64 with AVX2 (detected once per source), memchr's AVX2
+/// searcher is called directly: `memchr::memchr` picks it too, but through a function
+/// pointer and two more calls for every line.
+#[derive(Clone, Copy)]
+struct NewlineFinder {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl NewlineFinder {
+    fn new() -> Self {
+        NewlineFinder {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b'\n'),
+        }
+    }
+
+    /// The offset of the first `\n` in `haystack`.
+    #[inline(always)]
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(one) = &self.avx2 {
+            return one.find(haystack);
+        }
+        memchr::memchr(b'\n', haystack)
     }
 }
 

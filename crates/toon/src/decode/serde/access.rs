@@ -3,7 +3,7 @@
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess};
 
-use super::queue::Step;
+use super::queue::{Step, Tok};
 use super::{Deserializer, Pos};
 use crate::decode::input::LineInput;
 use crate::{Error, Result};
@@ -13,8 +13,10 @@ pub(super) struct ObjectAccess<'d, 'de, I> {
     pub(super) de: &'d mut Deserializer<'de, I>,
     /// Where the last key was read: errors in its value without a position get it.
     pub(super) key_at: Pos,
-    /// A key was read and its value not yet.
+    /// A key was read and its value, still queued, not yet.
     pub(super) pending: bool,
+    /// The primitive of the last key, read with it and not yet taken.
+    pub(super) value: Option<Tok>,
     pub(super) done: bool,
     /// The object's nesting level and the keys read so far (for size hints).
     pub(super) level: usize,
@@ -33,7 +35,15 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
             self.pending = false;
             self.de.skip_value()?;
         }
+        self.value = None;
         match self.de.next()? {
+            (Step::Field(key), at) => {
+                self.key_at = at;
+                self.value = self.de.driver.sink_ref().field_value;
+                self.keys += 1;
+                let key = self.de.text(key).key(seed);
+                key.map(Some).map_err(|e| self.de.locate(e, at))
+            }
             (Step::Key(key), at) => {
                 self.key_at = at;
                 self.pending = true;
@@ -55,6 +65,13 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        if let Some(value) = self.value.take() {
+            // A primitive read with its key: no step to pull.
+            let at = self.key_at;
+            return seed
+                .deserialize(self.de.token(value))
+                .map_err(|e| self.de.locate(e, at));
+        }
         if !self.pending {
             return Err(de::Error::custom("value requested before key"));
         }

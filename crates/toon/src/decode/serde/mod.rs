@@ -213,6 +213,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
         }
     }
 
+    #[inline]
     fn peek(&mut self) -> Result<(&Step, Pos)> {
         if self.peeked.is_none() {
             self.peeked = Some(self.pull()?);
@@ -221,6 +222,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
         Ok((self.peeked.as_ref().unwrap_or(&Step::End), at))
     }
 
+    #[inline]
     fn next(&mut self) -> Result<(Step, Pos)> {
         let step = match self.peeked.take() {
             Some(step) => step,
@@ -250,7 +252,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
             Step::EndObject => "end of an object",
             Step::StartArray => "start of an array",
             Step::EndArray => "end of an array",
-            Step::Key(_) => "key",
+            Step::Key(_) | Step::Field(..) => "key",
             Step::Prim(..) => "value",
             Step::Row(_) => "row",
             Step::Error(_) => "error",
@@ -308,6 +310,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
             }
             match self.next()? {
                 (Step::Key(_), _) => pending = true,
+                (Step::Field(..), _) => pending = false,
                 (Step::EndObject, _) => return Ok(()),
                 (step, at) => return Err(self.misplaced(&step, at)),
             }
@@ -323,6 +326,7 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
             de: self,
             key_at: at,
             pending: false,
+            value: None,
             done: false,
             keys: 0,
         };

@@ -47,6 +47,8 @@ pub(super) enum Step {
     EndArray,
     /// A key.
     Key(Tok),
+    /// A `key: primitive` line's key; its primitive is [`StepQueue::field_value`].
+    Field(Tok),
     /// A table row over a flat field list: its cells in [`StepQueue::spans`], its
     /// fields' names in [`StepQueue::names`].
     Row(Range<usize>),
@@ -71,6 +73,9 @@ pub(super) struct StepQueue {
     pub text: String,
     /// The cells of queued rows.
     pub spans: Vec<Tok>,
+    /// The primitive of the queued [`Step::Field`] (at most one is queued between two
+    /// [`StepQueue::clear_text`]: the queue runs empty before the machine steps again).
+    pub field_value: Option<Tok>,
     /// The field list of the table whose rows are queued, depth first: kept while its
     /// rows come, not copied per row. A name is borrowed from the document's header
     /// where it lies there, else copied into `names_text`.
@@ -191,6 +196,7 @@ impl StepQueue {
     pub fn clear_text(&mut self) {
         self.text.clear();
         self.spans.clear();
+        self.field_value = None;
     }
 
     /// `part` as a token: its place in the document when it lies there, else copied
@@ -316,6 +322,26 @@ impl Sink for StepQueue {
             Value::Array(_) | Value::Object(_) => self.keep("", true),
         };
         self.steps.push_back(Step::Prim(tok));
+    }
+    /// One step for both, unless the value is skipped or is a malformed quoted token
+    /// (then as a key and a token: the error comes after the key).
+    #[inline]
+    fn field(&mut self, line: &Line<'_>, key: &str, token: &str) -> Result<()> {
+        if self.skip == 0 && self.field_value.is_none() {
+            let value = if token.starts_with('"') {
+                self.keep_quoted(token)
+            } else {
+                Some(self.keep(token, false))
+            };
+            if value.is_some() {
+                self.field_value = value;
+                let key = self.keep(key, true);
+                self.steps.push_back(Step::Field(key));
+                return Ok(());
+            }
+        }
+        self.key(key);
+        self.token(line, token)
     }
     #[inline]
     fn token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {

@@ -3,6 +3,7 @@
 //! draining into an `io::Write` so large documents stream out in chunks.
 
 use std::io;
+use std::num::NonZeroUsize;
 
 /// Once the buffer holds this many bytes, it is handed to the sink (if any).
 const FLUSH_AT: usize = 64 * 1024;
@@ -10,11 +11,24 @@ const FLUSH_AT: usize = 64 * 1024;
 /// An LF and 31 spaces: the start of every line indented less than 32 spaces.
 const SHORT_LINE_START: &str = "\n                               ";
 
-/// A position in the output to return to (see [`LineWriter::mark`]).
+/// A position in the output to return to (see [`LineWriter::mark`]): the length of
+/// the output shifted left by two, whether a line had started in bit 1, and bit 0
+/// set (one word, so that an `Option<Mark>` is one word too).
 #[must_use]
-pub struct Mark {
-    len: usize,
-    started: bool,
+pub struct Mark(NonZeroUsize);
+
+impl Mark {
+    fn new(len: usize, started: bool) -> Mark {
+        Mark(NonZeroUsize::MIN | len << 2 | usize::from(started) << 1)
+    }
+
+    fn len(&self) -> usize {
+        self.0.get() >> 2
+    }
+
+    fn started(&self) -> bool {
+        self.0.get() & 2 != 0
+    }
 }
 
 /// Where the encoder appends its text.
@@ -122,16 +136,13 @@ impl<'w> LineWriter<'w> {
     /// not drained.
     pub fn mark(&mut self) -> Mark {
         self.held += 1;
-        Mark {
-            len: self.out.len(),
-            started: self.started,
-        }
+        Mark::new(self.out.len(), self.started)
     }
 
     /// Drops everything written since `mark`.
     pub fn rewind(&mut self, mark: Mark) {
-        self.out.truncate(mark.len);
-        self.started = mark.started;
+        self.out.truncate(mark.len());
+        self.started = mark.started();
         self.held -= 1;
     }
 

@@ -241,6 +241,13 @@ pub(crate) struct KeySet {
 }
 
 impl KeySet {
+    /// Empties the set.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.large = None;
+    }
+
     /// Adds the key; `false` if its fingerprint was there already.
     #[inline]
     pub(crate) fn insert(&mut self, key: &str) -> bool {

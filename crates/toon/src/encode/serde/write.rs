@@ -288,6 +288,7 @@ impl<'w> Out<'w> {
                 n: 0,
                 verified: true,
                 keys: None,
+                exact_first: false,
             };
             return check_len(visit(v, rows)?, plan.len);
         }

@@ -93,8 +93,7 @@ impl<S: Sink> State<S> {
                     min_depth: item_depth + 1,
                     depth: Some(item_depth + 1),
                 }));
-                self.out.key(key);
-                return self.out.token(&item, rest);
+                return self.out.field(&item, key, rest);
             }
         }
         let slot = match src.current() {

@@ -103,8 +103,7 @@ impl<S: Sink> State<S> {
                 line.raw,
             ));
         }
-        self.out.key(key);
-        self.out.token(&line, rest)
+        self.out.field(&line, key, rest)
     }
 
     /// Notes the depth of the object's field lines when its first one is read.

@@ -175,24 +175,34 @@ fn split_row_matches_the_byte_by_byte_rules() {
         out.push(trim_spaces(&line[start..]));
         true
     }
-    let alphabet = [b'a', b',', b':', b'"', b'|', b'\\', b' ', b'\t', b'b'];
+    // Short lines over every byte that matters; long lines without quotes (read a word at
+    // a time), dense in delimiters, with a two-byte character.
+    let alphabets: [(&[u8], usize); 2] = [
+        (b"a,:\"|\\ \tb", 37),
+        (
+            &[b'a', b',', b',', b'|', b'|', b'\t', b'\t', b' ', b':', 0xe9],
+            301,
+        ),
+    ];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    for n in 0..20000 {
-        let len = n % 37;
-        let line: String = (0..len)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                char::from(alphabet[(seed % alphabet.len() as u64) as usize])
-            })
-            .collect();
-        let (mut want, mut got) = (Vec::new(), Vec::new());
-        for delim in [b',', b'|', b'\t'] {
-            let expected = reference(&line, delim, &mut want);
-            assert_eq!(split_row(&line, delim, &mut got), expected, "{line:?}");
-            if expected {
-                assert_eq!(got, want, "{line:?}");
+    for (alphabet, lengths) in alphabets {
+        for n in 0..20000 {
+            let len = n % lengths;
+            let line: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(alphabet[(seed % alphabet.len() as u64) as usize])
+                })
+                .collect();
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            for delim in [b',', b'|', b'\t'] {
+                let expected = reference(&line, delim, &mut want);
+                assert_eq!(split_row(&line, delim, &mut got), expected, "{line:?}");
+                if expected {
+                    assert_eq!(got, want, "{line:?}");
+                }
             }
         }
     }

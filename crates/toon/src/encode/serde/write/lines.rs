@@ -79,7 +79,7 @@ impl<'a, 'w> Fields<'a, 'w> {
         let scratch = &mut self.out.scratch;
         Ok(FieldEntries {
             mark,
-            keys: check.then(KeySet::default),
+            keys: None,
             map_keys: None,
             names_from: scratch.names.len(),
             names: 0,
@@ -159,13 +159,14 @@ pub(super) struct FieldEntries<'a, 'w> {
     n: usize,
     /// The keys of a map, and the pending one.
     map_keys: Option<Box<MapKeys>>,
-    /// The fingerprints of the keys written so far, when repeats are checked (all of
-    /// them once `spilled`).
-    keys: Option<KeySet>,
+    /// The fingerprints of the keys written so far, once `spilled` when repeats are
+    /// checked (boxed and reused, so that the object's writer stays small).
+    keys: Option<Box<KeySet>>,
     /// Where this object's struct field names start in `Scratch::names`.
     names_from: usize,
-    /// How many struct field names this object has there.
-    names: usize,
+    /// How many struct field names this object has there (at most [`MAX_NAMES`] + 1:
+    /// past [`NAME_SCAN`] they move into `keys`).
+    names: u32,
     /// Whether the names moved into `keys` (a map key came, or too many names).
     spilled: bool,
     /// The struct's name, when the object is a struct.
@@ -180,7 +181,7 @@ pub(super) struct FieldEntries<'a, 'w> {
 
 /// Struct field names compared one by one before an object's keys are checked by
 /// fingerprint instead: the comparisons grow with the square of the count.
-const NAME_SCAN: usize = 32;
+const NAME_SCAN: u32 = 32;
 
 impl FieldEntries<'_, '_> {
     /// [`Halt::Repeat`] if `key` was written already (or shares its fingerprint).
@@ -194,7 +195,7 @@ impl FieldEntries<'_, '_> {
 
     /// [`Halt::Repeat`] if `key`'s fingerprint is in `keys` already (adding it).
     #[inline]
-    fn check_print(keys: &mut Option<KeySet>, key: &str) -> Res<()> {
+    fn check_print(keys: &mut Option<Box<KeySet>>, key: &str) -> Res<()> {
         if let Some(keys) = keys
             && !keys.insert(key)
         {
@@ -222,7 +223,7 @@ impl FieldEntries<'_, '_> {
     /// [`check_name`](Self::check_name) off the kept list.
     #[inline(never)]
     fn check_name_by_text(&mut self, key: &'static str) -> Res<bool> {
-        if self.keys.is_none() {
+        if !self.fields.check_keys {
             return Ok(false);
         }
         self.leave_list();
@@ -232,7 +233,7 @@ impl FieldEntries<'_, '_> {
         }
         let names = &mut self.fields.out.scratch.names;
         // A nested object that stopped early may have left its names above ours.
-        names.truncate(self.names_from + self.names);
+        names.truncate(self.names_from + self.names as usize);
         if names[self.names_from..]
             .iter()
             .any(|name| same_name(name, key))
@@ -255,13 +256,18 @@ impl FieldEntries<'_, '_> {
         }
     }
 
-    /// Moves this object's struct field names into the fingerprint set.
+    /// Moves this object's struct field names into the fingerprint set (taken from
+    /// the spare ones when repeats are checked).
     #[inline(never)]
     fn spill(&mut self) {
         self.leave_list();
         self.spilled = true;
-        let names = &mut self.fields.out.scratch.names;
-        let end = (self.names_from + self.names).min(names.len());
+        let scratch = &mut self.fields.out.scratch;
+        if self.fields.check_keys {
+            self.keys = Some(scratch.key_sets.take());
+        }
+        let names = &mut scratch.names;
+        let end = (self.names_from + self.names as usize).min(names.len());
         if let Some(keys) = &mut self.keys {
             for name in &names[self.names_from..end] {
                 // The names are distinct; a shared fingerprint only means a later
@@ -358,18 +364,21 @@ impl MapVisit for FieldEntries<'_, '_> {
         if let Some(cursor) = self.cursor {
             scratch.structs.finish(cursor, None);
         } else if let Some(struct_name) = self.struct_name
-            && self.keys.is_some()
+            && self.fields.check_keys
             && !self.spilled
-            && self.names <= MAX_NAMES
+            && self.names <= MAX_NAMES as u32
         {
             // Found distinct: the next object of this struct name is checked against them.
-            let end = (self.names_from + self.names).min(scratch.names.len());
+            let end = (self.names_from + self.names as usize).min(scratch.names.len());
             let names = scratch.names.get(self.names_from..end).unwrap_or_default();
             scratch.structs.keep(struct_name, names);
         }
         scratch.names.truncate(self.names_from);
         if let Some(map_keys) = self.map_keys {
             map_keys.finish(&mut scratch.map_keys, self.fields.level);
+        }
+        if let Some(keys) = self.keys {
+            scratch.key_sets.put(keys);
         }
         Ok(())
     }

@@ -129,7 +129,7 @@ impl MapKeyLists {
         &mut self,
         key: &str,
         level: usize,
-        seen: &mut Option<KeySet>,
+        seen: &mut Option<Box<KeySet>>,
     ) -> Box<MapKeys> {
         let slot = slot_of(key);
         let found = self
@@ -170,7 +170,7 @@ impl MapKeys {
     /// ([`Halt::Repeat`]) against `seen`, the fingerprints of the map's keys when
     /// repeats are checked.
     #[inline]
-    pub(super) fn key(&mut self, key: &str, seen: &mut Option<KeySet>) -> Res<()> {
+    pub(super) fn key(&mut self, key: &str, seen: &mut Option<Box<KeySet>>) -> Res<()> {
         if self.following {
             if self.follow(key) {
                 return Ok(());
@@ -200,7 +200,7 @@ impl MapKeys {
     /// their fingerprints go into `seen`.
     #[cold]
     #[inline(never)]
-    fn leave(&mut self, seen: &mut Option<KeySet>) {
+    fn leave(&mut self, seen: &mut Option<Box<KeySet>>) {
         self.following = false;
         let mut own = std::mem::take(&mut self.other);
         own.len = 0;
@@ -218,7 +218,7 @@ impl MapKeys {
     }
 
     /// Adds `key` to the map's own list, unless it repeats one ([`Halt::Repeat`]).
-    fn add(&mut self, key: &str, seen: &mut Option<KeySet>) -> Res<()> {
+    fn add(&mut self, key: &str, seen: &mut Option<Box<KeySet>>) -> Res<()> {
         if let Some(seen) = seen
             && !seen.insert(key)
         {
@@ -272,7 +272,7 @@ mod tests {
 
     /// Writes one map's keys through the lists; `Err` on a repeat.
     fn map(lists: &mut MapKeyLists, keys: &[&str]) -> Result<Vec<(String, bool)>, ()> {
-        let mut seen = Some(KeySet::default());
+        let mut seen = Some(Box::<KeySet>::default());
         let mut got = Vec::new();
         let mut state: Option<Box<MapKeys>> = None;
         for key in keys {

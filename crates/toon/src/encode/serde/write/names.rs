@@ -51,9 +51,10 @@ pub(super) struct Cursor {
     /// The address of the struct name, which finds the list when the table grew
     /// since the cursor was made.
     struct_name: usize,
-    /// The list's slot when the cursor was made.
-    slot: usize,
-    next: usize,
+    /// The list's slot when the cursor was made (below [`MAX_SLOTS`]).
+    slot: u32,
+    /// The next list position (at most [`MAX_NAMES`]).
+    next: u32,
     written: u64,
 }
 
@@ -84,7 +85,7 @@ impl StructNames {
         kept.readers += 1;
         Some(Cursor {
             struct_name: address,
-            slot,
+            slot: slot as u32,
             next: 0,
             written: 0,
         })
@@ -103,7 +104,7 @@ impl StructNames {
     /// The list a cursor reads: in its slot, unless the table grew since.
     #[inline]
     fn kept(&self, cursor: &Cursor) -> Option<&Kept> {
-        match self.slots.get(cursor.slot) {
+        match self.slots.get(cursor.slot as usize) {
             Some(kept) if kept.struct_name == cursor.struct_name => Some(kept),
             _ => self.moved(cursor.struct_name),
         }
@@ -125,12 +126,14 @@ impl StructNames {
     #[inline]
     pub(super) fn advance(&self, cursor: &mut Cursor, name: &'static str) -> Option<bool> {
         let kept = self.kept(cursor)?;
-        let rest = kept.names.get(cursor.next..)?;
+        let next = cursor.next as usize;
+        let rest = kept.names.get(next..)?;
         let i = rest
             .iter()
             .position(|kept| kept.as_ptr() == name.as_ptr() && kept.len() == name.len())?;
-        let at = cursor.next + i;
-        cursor.next = at + 1;
+        let at = next + i;
+        // A kept list holds at most `MAX_NAMES` names.
+        cursor.next = at as u32 + 1;
         cursor.written |= 1 << at;
         Some(kept.plain >> at & 1 == 1)
     }

@@ -35,10 +35,17 @@ pub(crate) struct Scratch {
     pub(super) seq_hint: Option<usize>,
     /// The field list of the last table written ([`LastTable`]).
     table: Option<LastTable>,
+    /// The field list of the last keyed table written at each nesting level (of
+    /// the object) below [`KEYED_LEVELS`]: a keyed table whose first entry value has
+    /// exactly these fields, keys in this order and values of these kinds (so that
+    /// it would prescribe this very list) is written under it without building one.
+    keyed: Vec<Option<Vec<Field>>>,
     /// The first row's cells while its field list is built.
     cells: String,
     /// The pending-key buffers of maps being written.
     pub(super) keys: KeyBuffers,
+    /// Spare fingerprint sets for the objects being written.
+    pub(super) key_sets: KeySets,
     /// The struct field names written so far by the objects being written, each
     /// object's after its parent's (see `lines::FieldEntries`).
     pub(super) names: Vec<&'static str>,
@@ -77,10 +84,44 @@ impl KeyBuffers {
     }
 }
 
-/// What [`Out::table_like_last`] found.
+/// Spare fingerprint sets, handed out empty and taken back once their object is
+/// written, so that an object's writer holds a pointer instead of a set.
+#[derive(Default)]
+#[allow(clippy::vec_box)] // A set moves as a pointer.
+pub(crate) struct KeySets(Vec<Box<KeySet>>);
+
+impl KeySets {
+    /// An empty set.
+    #[inline]
+    pub(super) fn take(&mut self) -> Box<KeySet> {
+        match self.0.pop() {
+            Some(mut set) => {
+                set.clear();
+                set
+            }
+            None => Box::default(),
+        }
+    }
+
+    /// Gives a set back once its object is written.
+    #[inline]
+    pub(super) fn put(&mut self, set: Box<KeySet>) {
+        if self.0.len() < MAX_SPARE_SETS {
+            self.0.push(set);
+        }
+    }
+}
+
+/// Nesting levels below which the last keyed table's field list is kept.
+const KEYED_LEVELS: usize = 64;
+
+/// Spare fingerprint sets kept at most.
+const MAX_SPARE_SETS: usize = 64;
+
+/// What [`Out::table_like_last`] and [`Out::keyed_rows`] found.
 enum LikeLast {
-    /// The table is written.
-    Written,
+    /// The table is written, or an error stopped it (to be reported).
+    Written(Res<()>),
     /// The first row does not have exactly the last table's fields (or an error
     /// stopped the attempt): the array's form is still to be decided.
     FirstRowDiffers,
@@ -113,7 +154,7 @@ impl Out<'_> {
             };
             self.scratch.table = Some(last);
             match tried {
-                LikeLast::Written => return Ok(()),
+                LikeLast::Written(done) => return done,
                 LikeLast::NotATable => table_ruled_out = true,
                 LikeLast::FirstRowDiffers => {}
             }
@@ -272,7 +313,7 @@ impl Out<'_> {
             if n != len {
                 self.correct_header(start..end, pos.key(), n, Some(fields));
             }
-            return LikeLast::Written;
+            return LikeLast::Written(Ok(()));
         }
         self.enc.w.rewind(mark);
         match tried {
@@ -324,34 +365,90 @@ impl Out<'_> {
         let object_level = pos.level() + 1;
         if may_be_keyed(pos.place(), None)
             && let Some(len) = keyed_candidate(v, object_level, self.max_depth)?
-            && let Shape::Group(fields) = first_value_shape(v, object_level, self.max_depth)?
         {
-            let key = self.scratch.keys.take();
-            let mark = self.enc.w.mark();
-            self.start_line(pos);
-            self.header(pos.key(), len, true, Some(&fields));
-            let rows = KeyedRows {
-                out: self,
-                fields: &fields,
-                row_depth: pos.child_depth(),
-                level: object_level,
-                key,
-                n: 0,
-                verified: false,
-                keys: Some(KeySet::default()),
-            };
-            match visit(v, rows) {
-                Ok(n) => {
-                    self.enc.w.release(mark);
-                    return check_len(n, len);
-                }
-                Err(Halt::NoFit) => self.enc.w.rewind(mark),
-                Err(e) => {
-                    self.enc.w.release(mark);
-                    return Err(e);
-                }
+            let mut tried = LikeLast::FirstRowDiffers;
+            if let Some(fields) = self
+                .scratch
+                .keyed
+                .get_mut(object_level)
+                .and_then(Option::take)
+            {
+                tried = self.keyed_rows(pos, v, len, &fields, true);
+                self.keep_keyed(object_level, fields);
+            }
+            if let LikeLast::FirstRowDiffers = tried
+                && let Shape::Group(fields) = first_value_shape(v, object_level, self.max_depth)?
+            {
+                tried = self.keyed_rows(pos, v, len, &fields, false);
+                self.keep_keyed(object_level, fields);
+            }
+            if let LikeLast::Written(done) = tried {
+                return done;
             }
         }
         self.write_fields(pos, v, true)
+    }
+
+    /// Tries `v`, an object of `len` entries at `pos`, as a keyed table under
+    /// `fields`; `exact_first` when the list is the last keyed table's, not built
+    /// from this object's first entry value (which must then have exactly these
+    /// fields, else [`LikeLast::FirstRowDiffers`], whatever stopped it). Nothing is
+    /// written unless it answers [`LikeLast::Written`].
+    fn keyed_rows<T: Serialize + ?Sized>(
+        &mut self,
+        pos: Pos<'_>,
+        v: &T,
+        len: usize,
+        fields: &[Field],
+        exact_first: bool,
+    ) -> LikeLast {
+        let object_level = pos.level() + 1;
+        let key = self.scratch.keys.take();
+        let mark = self.enc.w.mark();
+        self.start_line(pos);
+        self.header(pos.key(), len, true, Some(fields));
+        let rows = KeyedRows {
+            out: self,
+            fields,
+            row_depth: pos.child_depth(),
+            level: object_level,
+            key,
+            n: 0,
+            verified: false,
+            keys: Some(KeySet::default()),
+            exact_first,
+        };
+        match visit(v, rows) {
+            Ok(n) => {
+                self.enc.w.release(mark);
+                LikeLast::Written(check_len(n, len))
+            }
+            Err(Halt::NoFit) => {
+                self.enc.w.rewind(mark);
+                LikeLast::NotATable
+            }
+            Err(_) if exact_first => {
+                self.enc.w.rewind(mark);
+                LikeLast::FirstRowDiffers
+            }
+            Err(e) => {
+                self.enc.w.release(mark);
+                LikeLast::Written(Err(e))
+            }
+        }
+    }
+
+    /// Keeps `fields` as the field list of the last keyed table at `level`.
+    fn keep_keyed(&mut self, level: usize, fields: Vec<Field>) {
+        if level >= KEYED_LEVELS {
+            return;
+        }
+        let keyed = &mut self.scratch.keyed;
+        if keyed.len() <= level {
+            keyed.resize_with(level + 1, || None);
+        }
+        if let Some(slot) = keyed.get_mut(level) {
+            *slot = Some(fields);
+        }
     }
 }
