@@ -154,15 +154,15 @@ pub(crate) fn classify(
             }));
         }
     }
-    classify_other(raw, number, indent.size(), strict)
+    classify_other(raw, number, indent, strict)
 }
 
 /// [`classify`] of the other lines: line 1, blank and comment lines, tabs, trailing
-/// spaces or CR, misaligned indentation.
+/// spaces or CR, misaligned indentation (`unit`: the indent, as for [`classify`]).
 fn classify_other(
     mut raw: &str,
     number: usize,
-    indent_size: usize,
+    unit: Indent,
     strict: bool,
 ) -> Result<LineKind<'_>> {
     if number == 1 {
@@ -180,13 +180,13 @@ fn classify_other(
         if content.is_empty() {
             return Ok(LineKind::Blank(number));
         }
-        if strict && spaces % indent_size != 0 {
-            return Err(misaligned(raw, number, indent_size, spaces));
+        if strict && !unit.is_aligned(spaces) {
+            return Err(misaligned(raw, number, unit.size(), spaces));
         }
         return Ok(LineKind::Content(Line {
             raw,
             content,
-            depth: spaces / indent_size,
+            depth: unit.depth(spaces),
             number,
         }));
     }
@@ -208,7 +208,7 @@ fn classify_other(
     } else {
         bytes[..lead].iter().filter(|&&b| b == b'\t').count()
     };
-    let depth = (indent - tabs) / indent_size + tabs;
+    let depth = unit.depth(indent - tabs) + tabs;
     if content.is_empty() {
         return Ok(LineKind::Blank(number));
     }
@@ -221,8 +221,8 @@ fn classify_other(
                 raw,
             ));
         }
-        if indent % indent_size != 0 {
-            return Err(misaligned(raw, number, indent_size, indent));
+        if !unit.is_aligned(indent) {
+            return Err(misaligned(raw, number, unit.size(), indent));
         }
     }
     Ok(LineKind::Content(Line {
