@@ -503,20 +503,25 @@ pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// The byte index of the quote closing the one that starts `text`, and whether an
+/// escape comes before it; `None` when it is not closed. One `memchr2` finds it and
+/// proves there is no escape in the common case (no backslash before the quote).
+#[inline]
+fn closing_quote(text: &str) -> Option<(usize, bool)> {
+    let b = text.as_bytes();
+    match memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1) {
+        Some(i) if b.get(i) == Some(&b'"') => Some((i, false)),
+        Some(_) => find_closing_quote(text, 0).map(|close| (close, true)),
+        None => None,
+    }
+}
+
 /// Parses the key at the start of `content` (spec §7.4) and returns it with the byte
 /// index just after its colon. Keys without escapes borrow from the input.
 pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     if content.starts_with('"') {
         let b = content.as_bytes();
-        // One `memchr2` finds the closing quote of a key without escapes (the common
-        // case) and proves it has none.
-        let first = memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1);
-        let (close, escapes) = match first {
-            Some(i) if b[i] == b'"' => (Some(i), false),
-            Some(_) => (find_closing_quote(content, 0), true),
-            None => (None, false),
-        };
-        let Some(close) = close else {
+        let Some((close, escapes)) = closing_quote(content) else {
             return Err(TokenError::new("Unterminated quoted key", 0));
         };
         let body = &content[1..close];
@@ -541,17 +546,10 @@ pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     }
 }
 
-/// A quoted token's string: borrowed when it has no escapes. One `memchr2` finds the
-/// closing quote of a string without escapes (the common case) and proves it has none.
+/// A quoted token's string: borrowed when it has no escapes (told by
+/// [`closing_quote`]).
 pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
-    let b = token.as_bytes();
-    let first = memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1);
-    let (close, escapes) = match first {
-        Some(i) if b[i] == b'"' => (Some(i), false),
-        Some(_) => (find_closing_quote(token, 0), true),
-        None => (None, false),
-    };
-    let Some(close) = close else {
+    let Some((close, escapes)) = closing_quote(token) else {
         return Err(TokenError::new(
             "Unterminated string: missing closing quote",
             0,
