@@ -276,20 +276,7 @@ impl<'w> Out<'w> {
             Err(e) => return Err(e),
         };
         if let Some(fields) = &plan.keyed {
-            let key = self.scratch.keys.take();
-            self.start_line(pos);
-            self.header(pos.key(), plan.len, true, Some(fields));
-            let rows = KeyedRows {
-                out: self,
-                fields,
-                row_depth: pos.child_depth(),
-                level: object_level,
-                key,
-                n: 0,
-                verified: true,
-                keys: None,
-                exact_first: false,
-            };
+            let rows = self.keyed_table(pos, plan.len, fields, true, false);
             return check_len(visit(v, rows)?, plan.len);
         }
         self.write_fields(pos, v, false)
@@ -588,4 +575,4 @@ mod names;
 mod single;
 mod table;
 use lines::{FieldEntries, Fields, Items};
-use table::{KeyedRows, Rows};
+use table::Rows;

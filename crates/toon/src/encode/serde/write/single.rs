@@ -21,7 +21,7 @@ use super::super::analyze::{
 };
 use super::super::keys::KeySet;
 use super::lines::Items;
-use super::table::{KeyedRows, Rows};
+use super::table::Rows;
 use super::{Out, Pos, check_len};
 use crate::encode::form::{ArrayForm, array_form, may_be_keyed};
 use crate::encode::line::syntax::{write_field_group, write_header, write_header_bracket};
@@ -402,22 +402,8 @@ impl Out<'_> {
         fields: &[Field],
         exact_first: bool,
     ) -> LikeLast {
-        let object_level = pos.level() + 1;
-        let key = self.scratch.keys.take();
         let mark = self.enc.w.mark();
-        self.start_line(pos);
-        self.header(pos.key(), len, true, Some(fields));
-        let rows = KeyedRows {
-            out: self,
-            fields,
-            row_depth: pos.child_depth(),
-            level: object_level,
-            key,
-            n: 0,
-            verified: false,
-            keys: Some(KeySet::default()),
-            exact_first,
-        };
+        let rows = self.keyed_table(pos, len, fields, false, exact_first);
         match visit(v, rows) {
             Ok(n) => {
                 self.enc.w.release(mark);

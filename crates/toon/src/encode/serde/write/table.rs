@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::super::adapter::{Halt, MapVisit, Never, P, Res, SeqVisit, Visit, open, visit};
 use super::super::analyze::{Field, same_name};
 use super::super::keys::{KeySet, key_into, with_key};
-use super::{Cell, Out};
+use super::{Cell, Out, Pos};
 use crate::encode::line::syntax::{row_separator, write_entry_key};
 use crate::stack::guarded;
 
@@ -118,6 +118,36 @@ pub(super) struct KeyedRows<'a, 'w, 'f> {
     pub(super) keys: Option<KeySet>,
     /// As in [`Rows`]: the first entry value must fit `fields` as they stand.
     pub(super) exact_first: bool,
+}
+
+impl<'w> Out<'w> {
+    /// Writes the header line of a keyed table of `len` entries at `pos` under
+    /// `fields` and returns the writer of its rows: `verified` when the look-ahead
+    /// found every entry to fit (then repeated keys are not checked again), else
+    /// with `exact_first` as in [`KeyedRows`].
+    pub(super) fn keyed_table<'a, 'f>(
+        &'a mut self,
+        pos: Pos<'_>,
+        len: usize,
+        fields: &'f [Field],
+        verified: bool,
+        exact_first: bool,
+    ) -> KeyedRows<'a, 'w, 'f> {
+        let key = self.scratch.keys.take();
+        self.start_line(pos);
+        self.header(pos.key(), len, true, Some(fields));
+        KeyedRows {
+            row_depth: pos.child_depth(),
+            level: pos.level() + 1,
+            out: self,
+            fields,
+            key,
+            n: 0,
+            verified,
+            keys: (!verified).then(KeySet::default),
+            exact_first,
+        }
+    }
 }
 
 impl<'a, 'w, 'f> Visit for KeyedRows<'a, 'w, 'f> {
