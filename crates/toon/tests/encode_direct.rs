@@ -30,6 +30,27 @@ fn check<T: Serialize + ?Sized>(x: &T, o: &EncodeOptions) {
     assert_eq!(once, want, "direct attempt without retry, options {o:?}");
 }
 
+/// Checks `tables` as the fields `t0`, `t1`, … of one object, then as the `key` field
+/// of list items (`{"id": 1, key: table}` each).
+fn check_as_fields_and_items(tables: Vec<Value>, key: &str, o: &EncodeOptions) {
+    let fields: Map = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("t{i}"), t.clone()))
+        .collect();
+    check(&Value::Object(fields), o);
+    let items: Vec<Value> = tables
+        .into_iter()
+        .map(|t| {
+            let mut item = Map::new();
+            item.insert("id", Value::from(1i64));
+            item.insert(key, t);
+            Value::Object(item)
+        })
+        .collect();
+    check(&Value::Array(items), o);
+}
+
 fn all_options() -> Vec<EncodeOptions> {
     let mut all = Vec::new();
     for d in [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe] {
@@ -366,17 +387,7 @@ proptest! {
 
     #[test]
     fn tables_of_one_shape_encode_as_through_a_value(tables in tables_of_one_shape(), o in options()) {
-        let fields: Map = tables
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("t{i}"), t.clone()))
-            .collect();
-        check(&Value::Object(fields), &o);
-        let items: Vec<Value> = tables
-            .into_iter()
-            .map(|t| toon!({"id": 1, "items": t}))
-            .collect();
-        check(&Value::Array(items), &o);
+        check_as_fields_and_items(tables, "items", &o);
     }
 
     /// Keyed tables of one shape in one document (the direct encoder reuses the
@@ -397,17 +408,7 @@ proptest! {
                 )
             })
             .collect();
-        let fields: Map = keyed
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("t{i}"), t.clone()))
-            .collect();
-        check(&Value::Object(fields), &o);
-        let items: Vec<Value> = keyed
-            .into_iter()
-            .map(|t| toon!({"id": 1, "byKey": t}))
-            .collect();
-        check(&Value::Array(items), &o);
+        check_as_fields_and_items(keyed, "byKey", &o);
     }
 
     #[test]

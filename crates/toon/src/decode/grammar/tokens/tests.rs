@@ -148,6 +148,19 @@ fn rows_are_told_from_key_value_lines() {
     }
 }
 
+/// A line of `len` characters drawn from `alphabet` (each byte as the character of that
+/// code point) by a xorshift generator at `seed`.
+fn random_line(seed: &mut u64, alphabet: &[u8], len: usize) -> String {
+    (0..len)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            char::from(alphabet[(*seed % alphabet.len() as u64) as usize])
+        })
+        .collect()
+}
+
 /// `split_row` agrees with a plain byte-by-byte reading of the row rules on many
 /// lines over the bytes that matter, for every delimiter.
 #[test]
@@ -188,14 +201,7 @@ fn split_row_matches_the_byte_by_byte_rules() {
     for (alphabet, lengths) in alphabets {
         for n in 0..20000 {
             let len = n % lengths;
-            let line: String = (0..len)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    char::from(alphabet[(seed % alphabet.len() as u64) as usize])
-                })
-                .collect();
+            let line = random_line(&mut seed, alphabet, len);
             let (mut want, mut got) = (Vec::new(), Vec::new());
             for delim in [b',', b'|', b'\t'] {
                 let expected = reference(&line, delim, &mut want);
@@ -238,14 +244,7 @@ fn split_delimited_matches_the_byte_by_byte_rules() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for n in 0..20000 {
         let len = n % 37;
-        let line: String = (0..len)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                char::from(alphabet[(seed % alphabet.len() as u64) as usize])
-            })
-            .collect();
+        let line = random_line(&mut seed, &alphabet, len);
         let (mut want, mut got) = (Vec::new(), Vec::new());
         for delim in [b',', b'|', b'\t'] {
             reference(&line, delim, &mut want);
