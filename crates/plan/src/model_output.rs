@@ -55,7 +55,17 @@ pub fn read_model_output(answer: &str, dialect: DialectId) -> ModelAnswer {
     let (found, first, text) = extract(answer, &root_keys);
     let offset = first - 1;
     let mut problems = Vec::new();
-    let value = decode(&text, offset, &mut problems);
+    let value = if text.trim().is_empty() {
+        let message = if answer.trim().is_empty() {
+            "the answer is empty: there is no plan in it"
+        } else {
+            "the plan text taken from the answer is empty: there is no plan in it"
+        };
+        problems.push(Problem::error("empty", Location::Document, message));
+        None
+    } else {
+        decode(&text, offset, &mut problems)
+    };
     problems.sort_by_key(|p| match p.location {
         Location::Line(n) => n,
         _ => 0,

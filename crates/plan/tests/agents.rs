@@ -94,3 +94,17 @@ fn model_answers_read_as_documented() {
         assert_eq!(&got_json, want, "{file}");
     }
 }
+
+#[test]
+fn an_empty_answer_says_so_for_every_dialect() {
+    for dialect in DialectId::all() {
+        let got = read_model_output(" \n\n", dialect);
+        assert!(!got.valid, "{dialect}");
+        assert!(got.plan.is_none(), "{dialect}");
+        assert_eq!(
+            got.lines,
+            ["(document): error: the answer is empty: there is no plan in it [empty]"],
+            "{dialect}"
+        );
+    }
+}
