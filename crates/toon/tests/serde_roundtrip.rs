@@ -422,11 +422,27 @@ fn nested_field_lines_match_the_tree_decoder() {
 
     // Errors in nested objects, at their line (and the value's column where there is one).
     let cases = [
-        ("mid:\n  leaf:\n    a: 1\n    a: 2\n  n: 1\nitems[0]:\n", 4, "Duplicate"),
-        ("mid:\n  leaf:\n    a: 1\n    b: \"x\\q\"\n  n: 1\nitems[0]:\n", 4, ""),
+        (
+            "mid:\n  leaf:\n    a: 1\n    a: 2\n  n: 1\nitems[0]:\n",
+            4,
+            "Duplicate",
+        ),
+        (
+            "mid:\n  leaf:\n    a: 1\n    b: \"x\\q\"\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
         ("mid:\n  leaf:\n    a: 300\n  n: 1\nitems[0]:\n", 3, ""),
-        ("mid:\n  leaf:\n    a: 1\n    zz: \"x\\q\"\n  n: 1\nitems[0]:\n", 4, ""),
-        ("mid:\n  leaf:\n    a: 1\n      b: 2\n  n: 1\nitems[0]:\n", 4, ""),
+        (
+            "mid:\n  leaf:\n    a: 1\n    zz: \"x\\q\"\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
+        (
+            "mid:\n  leaf:\n    a: 1\n      b: 2\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
     ];
     for (text, line, message) in cases {
         let e = toon::from_str::<Top>(text).expect_err(text);
@@ -434,6 +450,10 @@ fn nested_field_lines_match_the_tree_decoder() {
         assert!(e.column().is_some(), "{text:?}: {e}");
         assert!(e.message().contains(message), "{text:?}: {e}");
         let r = toon::from_reader::<_, Top>(text.as_bytes()).expect_err(text);
-        assert_eq!((r.line(), r.column()), (e.line(), e.column()), "{text:?}: {r}");
+        assert_eq!(
+            (r.line(), r.column()),
+            (e.line(), e.column()),
+            "{text:?}: {r}"
+        );
     }
 }

@@ -116,11 +116,9 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
         if self.st.finished || !matches!(self.st.stack.last(), Some(Frame::Object(_))) {
             return Ok(ObjectStep::NotRun);
         }
-        match self
-            .st
-            .object_step(&mut self.src, |out, line, key, token| {
-                Ok(read(out, line, key, token))
-            }) {
+        match self.st.object_step(&mut self.src, |out, line, key, token| {
+            Ok(read(out, line, key, token))
+        }) {
             Ok(Some(r)) => Ok(ObjectStep::Field(r)),
             Ok(None) => Ok(ObjectStep::Stepped),
             Err(e) => {
