@@ -5,6 +5,7 @@
 //! the rarer checks (literals, numeric look-alikes) run only when the first byte could
 //! start one.
 
+use super::copy::push_short;
 use crate::Delimiter;
 
 /// Bytes that force quoting wherever they appear: `:`, `"`, `\`, brackets, braces and
@@ -187,7 +188,7 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
+    push_short(out, &s[start..]);
     out.push('"');
 }
 
@@ -210,7 +211,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
     if needs_quotes(s, delimiter) {
         write_quoted(out, s);
     } else {
-        out.push_str(s);
+        push_short(out, s);
     }
 }
 
@@ -218,7 +219,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
 #[inline]
 pub(crate) fn write_key(out: &mut String, key: &str) {
     if is_unquoted_key(key) {
-        out.push_str(key);
+        push_short(out, key);
     } else {
         write_quoted(out, key);
     }

@@ -45,6 +45,9 @@ pub struct LineWriter<'w> {
     /// True once any text has been handed to the sink.
     pub(crate) flushed: bool,
     indent_size: usize,
+    /// The length at which a line start hands the buffer to the sink: [`FLUSH_AT`]
+    /// with a sink, never without one.
+    flush_at: usize,
     /// An LF followed by spaces, enough for the deepest line so far: a line's start
     /// is one slice of it.
     newline_indent: String,
@@ -61,6 +64,7 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
+            flush_at: usize::MAX,
             newline_indent: String::from("\n"),
         }
     }
@@ -75,6 +79,7 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
+            flush_at: FLUSH_AT,
             newline_indent: String::from("\n"),
         }
     }
@@ -89,25 +94,43 @@ impl<'w> LineWriter<'w> {
     #[inline]
     pub fn line(&mut self, depth: usize) {
         let n = depth * self.indent_size;
+        if self.started && n < SHORT_LINE_START.len() {
+            if self.out.len() >= self.flush_at {
+                self.flush_unless_held();
+            }
+            // A copy of constant length is a few stores; a slice of variable length
+            // is a call to `memcpy`. Copy the whole run, keep the LF and `n` spaces.
+            let end = self.out.len() + 1 + n;
+            self.out.push_str(SHORT_LINE_START);
+            self.out.truncate(end);
+        } else {
+            self.long_or_first_line(n);
+        }
+    }
+
+    /// [`line`](Self::line) for the first line and for lines indented by `n` spaces
+    /// or more than [`SHORT_LINE_START`] holds.
+    #[inline(never)]
+    fn long_or_first_line(&mut self, n: usize) {
         if self.newline_indent.len() <= n {
             self.grow_indent(n);
         }
         if self.started {
-            if self.out.len() >= FLUSH_AT && self.held == 0 && self.sink.is_some() {
-                self.flush_to_sink();
+            if self.out.len() >= self.flush_at {
+                self.flush_unless_held();
             }
-            if n < SHORT_LINE_START.len() {
-                // A copy of constant length is a few stores; a slice of variable length
-                // is a call to `memcpy`. Copy the whole run, keep the LF and `n` spaces.
-                let end = self.out.len() + 1 + n;
-                self.out.push_str(SHORT_LINE_START);
-                self.out.truncate(end);
-            } else {
-                self.out.push_str(&self.newline_indent[..=n]);
-            }
+            self.out.push_str(&self.newline_indent[..=n]);
         } else {
             self.started = true;
             self.out.push_str(&self.newline_indent[1..=n]);
+        }
+    }
+
+    /// Hands the buffer to the sink unless a [`Mark`] is open.
+    #[cold]
+    fn flush_unless_held(&mut self) {
+        if self.held == 0 {
+            self.flush_to_sink();
         }
     }
 
