@@ -6,8 +6,6 @@
 //! `0.000001`); `-0` is `0`. The token fast paths write a decoded number straight
 //! from its text when that text is already what the formatter would write.
 
-use crate::encode::line::copy::push_short;
-
 /// The text of a finite `f64`, written in `buf` (or `"0"` for either zero).
 pub(crate) fn f64_str(buf: &mut ryu_js::Buffer, f: f64) -> &str {
     debug_assert!(f.is_finite(), "only finite numbers have a JavaScript text");
@@ -77,14 +75,14 @@ fn push_short_decimal(out: &mut String, f: f64) -> bool {
         let frac = buf.format(m % divisor + divisor);
         // `frac` is `1` followed by exactly `digits` digits, leading zeros kept.
         out.push('.');
-        push_short(out, &frac[1..]);
+        out.push_str(&frac[1..]);
     }
     true
 }
 
 /// Appends an integer in plain decimal.
 pub(crate) fn push_int<I: itoa::Integer>(out: &mut String, i: I) {
-    push_short(out, itoa::Buffer::new().format(i));
+    out.push_str(itoa::Buffer::new().format(i));
 }
 
 /// The `f64` nearest to the shortest decimal that reads back as `v`, so `0.1f32`

@@ -2,9 +2,8 @@
 //! `Serialize` encoder): every character of the output is written here. [`writer`]
 //! holds the output buffer (lines, indentation, list-item hyphens, draining into an
 //! `io::Write`), [`syntax`] the text of headers with their field lists, primitives
-//! and empty arrays, [`quote`] the quoting of keys and strings, and [`copy`] the copy of short pieces.
+//! and empty arrays, and [`quote`] the quoting of keys and strings.
 
-pub(crate) mod copy;
 pub(crate) mod quote;
 pub(crate) mod syntax;
 pub(crate) mod writer;

@@ -5,7 +5,6 @@
 //! the rarer checks (literals, numeric look-alikes) run only when the first byte could
 //! start one.
 
-use super::copy::push_short;
 use crate::Delimiter;
 
 /// Bytes that force quoting wherever they appear: `:`, `"`, `\`, brackets, braces and
@@ -188,7 +187,7 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
         }
         start = i + 1;
     }
-    push_short(out, &s[start..]);
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -211,7 +210,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
     if needs_quotes(s, delimiter) {
         write_quoted(out, s);
     } else {
-        push_short(out, s);
+        out.push_str(s);
     }
 }
 
@@ -219,7 +218,7 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
 #[inline]
 pub(crate) fn write_key(out: &mut String, key: &str) {
     if is_unquoted_key(key) {
-        push_short(out, key);
+        out.push_str(key);
     } else {
         write_quoted(out, key);
     }

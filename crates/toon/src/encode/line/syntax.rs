@@ -3,7 +3,6 @@
 //! and strings (§7, through [`quote`](super::quote)), primitives (§2, §7) and empty
 //! arrays (§9.1). The encoders decide the form; every character of it is written here.
 
-use super::copy::push_short;
 use super::quote::{write_key, write_quoted, write_string};
 use crate::fields::Field;
 use crate::stack::guarded;
@@ -56,7 +55,7 @@ pub fn write_entry_key(out: &mut String, key: &str) {
 #[inline]
 fn write_known_key(out: &mut String, key: &str, plain: bool) {
     if plain {
-        push_short(out, key);
+        out.push_str(key);
     } else {
         write_key(out, key);
     }
