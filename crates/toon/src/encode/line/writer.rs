@@ -94,43 +94,25 @@ impl<'w> LineWriter<'w> {
     #[inline]
     pub fn line(&mut self, depth: usize) {
         let n = depth * self.indent_size;
-        if self.started && n < SHORT_LINE_START.len() {
-            if self.out.len() >= self.flush_at {
-                self.flush_unless_held();
-            }
-            // A copy of constant length is a few stores; a slice of variable length
-            // is a call to `memcpy`. Copy the whole run, keep the LF and `n` spaces.
-            let end = self.out.len() + 1 + n;
-            self.out.push_str(SHORT_LINE_START);
-            self.out.truncate(end);
-        } else {
-            self.long_or_first_line(n);
-        }
-    }
-
-    /// [`line`](Self::line) for the first line and for lines indented by `n` spaces
-    /// or more than [`SHORT_LINE_START`] holds.
-    #[inline(never)]
-    fn long_or_first_line(&mut self, n: usize) {
         if self.newline_indent.len() <= n {
             self.grow_indent(n);
         }
         if self.started {
-            if self.out.len() >= self.flush_at {
-                self.flush_unless_held();
+            if self.out.len() >= self.flush_at && self.held == 0 {
+                self.flush_to_sink();
             }
-            self.out.push_str(&self.newline_indent[..=n]);
+            if n < SHORT_LINE_START.len() {
+                // A copy of constant length is a few stores; a slice of variable length
+                // is a call to `memcpy`. Copy the whole run, keep the LF and `n` spaces.
+                let end = self.out.len() + 1 + n;
+                self.out.push_str(SHORT_LINE_START);
+                self.out.truncate(end);
+            } else {
+                self.out.push_str(&self.newline_indent[..=n]);
+            }
         } else {
             self.started = true;
             self.out.push_str(&self.newline_indent[1..=n]);
-        }
-    }
-
-    /// Hands the buffer to the sink unless a [`Mark`] is open.
-    #[cold]
-    fn flush_unless_held(&mut self) {
-        if self.held == 0 {
-            self.flush_to_sink();
         }
     }
 
