@@ -470,3 +470,21 @@ proptest::proptest! {
         same(parse_key(&token).map(|(k, _)| k.into_owned()), want_key);
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
+
+    /// `number` against the standard library on number-shaped tokens (integer and
+    /// fraction lengths around the 15 and 19 digits where its fast paths end) and on
+    /// any short text of number characters.
+    #[test]
+    fn numbers_parse_as_the_standard_library(
+        t in proptest::prop_oneof![
+            "-?[0-9]{0,21}(\\.[0-9]{0,17})?",
+            "-?[1-9][0-9]{0,9}\\.[0-9]{1,9}([eE][-+]?[0-9]{1,3})?",
+            "[-0-9.eE+x:/ \u{e9}]{0,14}",
+        ],
+    ) {
+        same_number(&t);
+    }
+}
