@@ -192,6 +192,7 @@ pub(crate) fn unescape(body: &str) -> TokResult<String> {
 /// finds its closing quote, and that quote's byte index; `at` is the first backslash
 /// after the opening quote. `None` if an escape is malformed or the quote is not closed
 /// (the caller finds which error it is).
+#[inline(never)]
 fn unescape_quoted(text: &str, mut at: usize) -> Option<(String, usize)> {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
@@ -389,7 +390,9 @@ pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
     // Keys are short: eight bytes at a time finds their colon sooner than the vector
     // search gets going, which then takes over for long keyless lines.
     let head = b.len().min(PLAIN_KEY_HEAD);
-    let found = match first_in_words(&b[..head], [b':', b'[', b'"']) {
+    let hits = |w| zero_bytes(w, b':') | zero_bytes(w, b'[') | zero_bytes(w, b'"');
+    let stop = |c| c == b':' || c == b'[' || c == b'"';
+    let found = match first_in_words(&b[..head], hits, stop) {
         Some(i) => Some(i),
         None => memchr::memchr3(b':', b'[', b'"', &b[head..]).map(|i| head + i),
     };
@@ -403,42 +406,51 @@ pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
 /// How many leading bytes [`plain_key_colon`] checks eight at a time.
 const PLAIN_KEY_HEAD: usize = 24;
 
-/// The index of the first byte of `b` equal to one of `stops`, eight bytes per step: a
-/// byte equal to a stop is a zero byte of the word XOR that stop repeated, and the
-/// lowest zero byte a word has is found exactly (the borrow of the test only marks
-/// bytes above it).
+/// The index of the first byte of `b` that `is_stop`, eight bytes per step: `hits` of
+/// a word marks the high bit of each byte that is a stop, exactly for the lowest one
+/// (see [`zero_bytes`]); the last bytes short of a word are tested one by one.
 #[inline(always)]
-fn first_in_words<const N: usize>(b: &[u8], stops: [u8; N]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+fn first_in_words(
+    b: &[u8],
+    hits: impl Fn(u64) -> u64,
+    is_stop: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut chunks = b.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let hits = stops.iter().fold(0, |hits, &stop| {
-            hits | zero_bytes(w ^ (ONES * u64::from(stop)))
-        });
-        if hits != 0 {
-            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        let found = hits(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
     chunks
         .remainder()
         .iter()
-        .position(|c| stops.contains(c))
+        .position(|&c| is_stop(c))
         .map(|i| at + i)
 }
 
-/// The index of the first `"` or `\\` in `b` at or after `from`. The next escape or
-/// closing quote is usually near: the first [`QUOTED_HEAD`] bytes are looked at eight
-/// at a time, the rest with `memchr2`.
+/// The high bit of each byte of `word` equal to `byte`, exact for the lowest such
+/// byte: a byte equal to it is a zero byte of the word XOR that byte repeated, and the
+/// borrow of the test only marks bytes above the lowest zero byte.
+#[inline(always)]
+fn zero_bytes(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let v = word ^ (ONES * u64::from(byte));
+    v.wrapping_sub(ONES) & !v & 0x8080_8080_8080_8080
+}
+
+/// The index of the first `"` or `\\` in `b` at or after `from`, where an escape
+/// ended: the next escape or the closing quote is usually near, so the first
+/// [`QUOTED_HEAD`] bytes are looked at eight at a time, the rest with `memchr2` (which
+/// costs more to start; a string's first part is searched with it at once).
 #[inline]
 fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
     let rest = b.get(from..)?;
     let head = rest.len().min(QUOTED_HEAD);
-    match first_in_words(&rest[..head], [b'"', b'\\']) {
+    let hits = |w| zero_bytes(w, b'"') | zero_bytes(w, b'\\');
+    match first_in_words(&rest[..head], hits, |c| c == b'"' || c == b'\\') {
         Some(i) => Some(from + i),
         None => memchr::memchr2(b'"', b'\\', &rest[head..]).map(|i| from + head + i),
     }
@@ -520,25 +532,24 @@ static ROW_SPECIAL: [bool; 256] = {
 
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
 pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
-    let mut i = open + 1;
-    while let Some(at) = quote_or_backslash(b, i) {
+    let mut at = open + 1 + memchr::memchr2(b'"', b'\\', b.get(open + 1..)?)?;
+    loop {
         if b[at] == b'"' {
             return Some(at);
         }
         if at + 1 >= b.len() {
             return None;
         }
-        i = at + 2;
+        at = quote_or_backslash(b, at + 2)?;
     }
-    None
 }
 
 /// The string of the quoted token that starts `text` and the byte index of its closing
 /// quote: borrowed when it has no escapes, else unescaped in the same pass. `None` when
 /// the quote is not closed or an escape is malformed (see [`quoted_error`]).
-#[inline]
+#[inline(always)]
 fn quoted_prefix(text: &str) -> Option<(Cow<'_, str>, usize)> {
-    let at = quote_or_backslash(text.as_bytes(), 1)?;
+    let at = 1 + memchr::memchr2(b'"', b'\\', text.as_bytes().get(1..)?)?;
     if text.as_bytes()[at] == b'"' {
         return Some((Cow::Borrowed(text.get(1..at)?), at));
     }
