@@ -1,10 +1,7 @@
 //! Token-level parsers: quoted strings and escapes, primitive tokens, numbers, keys and
-//! delimiter splitting (spec §4, §7, §11.2). Built on `nom` where a grammar is involved.
+//! delimiter splitting (spec §4, §7, §11.2). Each token's grammar is matched by hand in
+//! one pass, since these run on every line.
 
-use nom::branch::alt;
-use nom::character::complete::{char, satisfy};
-use nom::combinator::recognize;
-use nom::{IResult, Parser};
 use std::borrow::Cow;
 
 /// A token-level failure: a message and the byte offset in the parsed slice.
@@ -144,54 +141,72 @@ pub(crate) fn find_closing_quote(s: &str, start: usize) -> Option<usize> {
     skip_quoted(s.as_bytes(), start)
 }
 
-/// One escape sequence after its backslash: `n`, `t`, `r`, `\`, `"` or `uXXXX`.
-fn escape_sequence(input: &str) -> IResult<&str, char> {
-    alt((
-        char('n').map(|_| '\n'),
-        char('t').map(|_| '\t'),
-        char('r').map(|_| '\r'),
-        char('\\'),
-        char('"'),
-        (
-            char('u'),
-            recognize((hex_digit, hex_digit, hex_digit, hex_digit)),
-        )
-            .map_opt(|(_, hex)| {
-                let unit = u32::from_str_radix(hex, 16).ok()?;
-                char::from_u32(unit)
-            }),
-    ))
-    .parse(input)
-}
-
-fn hex_digit(input: &str) -> IResult<&str, char> {
-    satisfy(|c| c.is_ascii_hexdigit()).parse(input)
+/// One escape sequence (spec §7.1) at the start of `after`, the bytes after its
+/// backslash: `n`, `t`, `r`, `\\`, `"` or `uXXXX` (four hex digits, not a lone
+/// surrogate), as its character and its length in bytes.
+#[inline]
+fn escape_sequence(after: &[u8]) -> Option<(char, usize)> {
+    Some(match *after.first()? {
+        b'n' => ('\n', 1),
+        b't' => ('\t', 1),
+        b'r' => ('\r', 1),
+        b'\\' => ('\\', 1),
+        b'"' => ('"', 1),
+        b'u' => {
+            let mut unit = 0;
+            for &h in after.get(1..5)? {
+                unit = unit * 16 + char::from(h).to_digit(16)?;
+            }
+            (char::from_u32(unit)?, 5)
+        }
+        _ => return None,
+    })
 }
 
 /// Unescapes the inside of a quoted string (spec §7.1).
 pub(crate) fn unescape(body: &str) -> TokResult<String> {
+    let b = body.as_bytes();
     let mut out = String::with_capacity(body.len());
-    let mut rest = body;
-    while let Some(pos) = rest.find('\\') {
-        out.push_str(&rest[..pos]);
-        let after = &rest[pos + 1..];
-        let offset = body.len() - rest.len() + pos;
-        if after.is_empty() {
-            return Err(TokenError::new(
-                "Invalid escape sequence: backslash at end of string",
-                offset,
-            ));
-        }
-        match escape_sequence(after) {
-            Ok((remaining, c)) => {
+    let mut from = 0;
+    while let Some(at) = memchr::memchr(b'\\', &b[from..]).map(|i| from + i) {
+        out.push_str(&body[from..at]);
+        match escape_sequence(&b[at + 1..]) {
+            Some((c, len)) => {
                 out.push(c);
-                rest = remaining;
+                from = at + 1 + len;
             }
-            Err(_) => return Err(TokenError::new(describe_bad_escape(after), offset)),
+            None if at + 1 == b.len() => {
+                return Err(TokenError::new(
+                    "Invalid escape sequence: backslash at end of string",
+                    at,
+                ));
+            }
+            None => return Err(TokenError::new(describe_bad_escape(&body[at + 1..]), at)),
         }
     }
-    out.push_str(rest);
+    out.push_str(&body[from..]);
     Ok(out)
+}
+
+/// The string of the quoted token starting `text`, unescaped in the same pass that
+/// finds its closing quote, and that quote's byte index; `at` is the first backslash
+/// after the opening quote. `None` if an escape is malformed or the quote is not closed
+/// (the caller finds which error it is).
+#[inline(never)]
+fn unescape_quoted(text: &str, mut at: usize) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 1;
+    loop {
+        out.push_str(text.get(from..at)?);
+        if b[at] == b'"' {
+            return Some((out, at));
+        }
+        let (c, len) = escape_sequence(b.get(at + 1..)?)?;
+        out.push(c);
+        from = at + 1 + len;
+        at = quote_or_backslash(b, from)?;
+    }
 }
 
 fn describe_bad_escape(after: &str) -> String {
@@ -375,7 +390,9 @@ pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
     // Keys are short: eight bytes at a time finds their colon sooner than the vector
     // search gets going, which then takes over for long keyless lines.
     let head = b.len().min(PLAIN_KEY_HEAD);
-    let found = match first_stop_in_words(&b[..head]) {
+    let hits = |w| zero_bytes(w, b':') | zero_bytes(w, b'[') | zero_bytes(w, b'"');
+    let stop = |c| c == b':' || c == b'[' || c == b'"';
+    let found = match first_in_words(&b[..head], hits, stop) {
         Some(i) => Some(i),
         None => memchr::memchr3(b':', b'[', b'"', &b[head..]).map(|i| head + i),
     };
@@ -389,32 +406,58 @@ pub(crate) fn plain_key_colon(content: &str) -> PlainKey {
 /// How many leading bytes [`plain_key_colon`] checks eight at a time.
 const PLAIN_KEY_HEAD: usize = 24;
 
-/// The index of the first `:`, `[` or `"` in `b`, eight bytes per step: a byte equal to
-/// one of them is a zero byte of the word XOR that byte repeated, and the lowest zero
-/// byte a word has is found exactly (the borrow of the test only marks bytes above it).
-#[inline]
-fn first_stop_in_words(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+/// The index of the first byte of `b` that `is_stop`, eight bytes per step: `hits` of
+/// a word marks the high bit of each byte that is a stop, exactly for the lowest one
+/// (see [`zero_bytes`]); the last bytes short of a word are tested one by one.
+#[inline(always)]
+fn first_in_words(
+    b: &[u8],
+    hits: impl Fn(u64) -> u64,
+    is_stop: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut chunks = b.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let hits = zero_bytes(w ^ (ONES * u64::from(b':')))
-            | zero_bytes(w ^ (ONES * u64::from(b'[')))
-            | zero_bytes(w ^ (ONES * u64::from(b'"')));
-        if hits != 0 {
-            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        let found = hits(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }
     chunks
         .remainder()
         .iter()
-        .position(|&c| c == b':' || c == b'[' || c == b'"')
+        .position(|&c| is_stop(c))
         .map(|i| at + i)
 }
+
+/// The high bit of each byte of `word` equal to `byte`, exact for the lowest such
+/// byte: a byte equal to it is a zero byte of the word XOR that byte repeated, and the
+/// borrow of the test only marks bytes above the lowest zero byte.
+#[inline(always)]
+fn zero_bytes(word: u64, byte: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let v = word ^ (ONES * u64::from(byte));
+    v.wrapping_sub(ONES) & !v & 0x8080_8080_8080_8080
+}
+
+/// The index of the first `"` or `\\` in `b` at or after `from`, where an escape
+/// ended: the next escape or the closing quote is usually near, so the first
+/// [`QUOTED_HEAD`] bytes are looked at eight at a time, the rest with `memchr2` (which
+/// costs more to start; a string's first part is searched with it at once).
+#[inline]
+fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    let rest = b.get(from..)?;
+    let head = rest.len().min(QUOTED_HEAD);
+    let hits = |w| zero_bytes(w, b'"') | zero_bytes(w, b'\\');
+    match first_in_words(&rest[..head], hits, |c| c == b'"' || c == b'\\') {
+        Some(i) => Some(from + i),
+        None => memchr::memchr2(b'"', b'\\', &rest[head..]).map(|i| from + head + i),
+    }
+}
+
+/// How many bytes [`quote_or_backslash`] checks eight at a time.
+const QUOTED_HEAD: usize = 32;
 
 /// Splits `input` on unquoted `delim`, trimming spaces around each token (spec §11.2).
 /// An empty input gives no tokens. Returned slices borrow from `input`. Ordinary bytes
@@ -489,30 +532,45 @@ static ROW_SPECIAL: [bool; 256] = {
 
 /// The index of the quote closing the one at `open` (backslash escapes skipped).
 pub(crate) fn skip_quoted(b: &[u8], open: usize) -> Option<usize> {
-    let mut i = open + 1;
-    while let Some(off) = memchr::memchr2(b'"', b'\\', b.get(i..)?) {
-        let at = i + off;
+    let mut at = open + 1 + memchr::memchr2(b'"', b'\\', b.get(open + 1..)?)?;
+    loop {
         if b[at] == b'"' {
             return Some(at);
         }
         if at + 1 >= b.len() {
             return None;
         }
-        i = at + 2;
+        at = quote_or_backslash(b, at + 2)?;
     }
-    None
 }
 
-/// The byte index of the quote closing the one that starts `text`, and whether an
-/// escape comes before it; `None` when it is not closed. One `memchr2` finds it and
-/// proves there is no escape in the common case (no backslash before the quote).
-#[inline]
-fn closing_quote(text: &str) -> Option<(usize, bool)> {
-    let b = text.as_bytes();
-    match memchr::memchr2(b'"', b'\\', b.get(1..).unwrap_or_default()).map(|i| i + 1) {
-        Some(i) if b.get(i) == Some(&b'"') => Some((i, false)),
-        Some(_) => find_closing_quote(text, 0).map(|close| (close, true)),
-        None => None,
+/// The string of the quoted token that starts `text` and the byte index of its closing
+/// quote: borrowed when it has no escapes, else unescaped in the same pass. `None` when
+/// the quote is not closed or an escape is malformed (see [`quoted_error`]).
+#[inline(always)]
+fn quoted_prefix(text: &str) -> Option<(Cow<'_, str>, usize)> {
+    let at = 1 + memchr::memchr2(b'"', b'\\', text.as_bytes().get(1..)?)?;
+    if text.as_bytes()[at] == b'"' {
+        return Some((Cow::Borrowed(text.get(1..at)?), at));
+    }
+    unescape_quoted(text, at).map(|(s, close)| (Cow::Owned(s), close))
+}
+
+/// Why the quoted token starting `text` does not read as a string up to the end of
+/// `text` (`whole`) or to its closing quote, in the order the errors are told: not
+/// closed, characters after the closing quote (if `whole`), a malformed escape.
+#[cold]
+fn quoted_error(text: &str, whole: bool, unterminated: &str) -> TokenError {
+    let Some(close) = find_closing_quote(text, 0) else {
+        return TokenError::new(unterminated, 0);
+    };
+    if whole && close != text.len() - 1 {
+        return TokenError::new("Unexpected characters after closing quote", close + 1);
+    }
+    match unescape(&text[1..close]) {
+        Err(e) => TokenError::new(e.message, e.offset + 1),
+        // A closed string without a bad escape reads in `quoted_prefix`.
+        Ok(_) => TokenError::new(unterminated, 0),
     }
 }
 
@@ -521,14 +579,8 @@ fn closing_quote(text: &str) -> Option<(usize, bool)> {
 pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     if content.starts_with('"') {
         let b = content.as_bytes();
-        let Some((close, escapes)) = closing_quote(content) else {
-            return Err(TokenError::new("Unterminated quoted key", 0));
-        };
-        let body = &content[1..close];
-        let key = if escapes {
-            Cow::Owned(unescape(body).map_err(|e| TokenError::new(e.message, e.offset + 1))?)
-        } else {
-            Cow::Borrowed(body)
+        let Some((key, close)) = quoted_prefix(content) else {
+            return Err(quoted_error(content, false, "Unterminated quoted key"));
         };
         let mut pos = close + 1;
         while pos < b.len() && b[pos] == b' ' {
@@ -546,28 +598,17 @@ pub(crate) fn parse_key(content: &str) -> TokResult<(Cow<'_, str>, usize)> {
     }
 }
 
-/// A quoted token's string: borrowed when it has no escapes (told by
-/// [`closing_quote`]).
+/// A quoted token's string: borrowed when it has no escapes, unescaped while its
+/// closing quote is looked for otherwise.
 pub(crate) fn quoted_str(token: &str) -> TokResult<Cow<'_, str>> {
-    let Some((close, escapes)) = closing_quote(token) else {
-        return Err(TokenError::new(
+    match quoted_prefix(token) {
+        Some((s, close)) if close == token.len() - 1 => Ok(s),
+        _ => Err(quoted_error(
+            token,
+            true,
             "Unterminated string: missing closing quote",
-            0,
-        ));
-    };
-    if close != token.len() - 1 {
-        return Err(TokenError::new(
-            "Unexpected characters after closing quote",
-            close + 1,
-        ));
+        )),
     }
-    let body = &token[1..close];
-    if !escapes {
-        return Ok(Cow::Borrowed(body));
-    }
-    unescape(body)
-        .map(Cow::Owned)
-        .map_err(|e| TokenError::new(e.message, e.offset + 1))
 }
 
 mod row;

@@ -98,7 +98,9 @@ fn split_by_words<'a>(
 }
 
 /// [`split_row`] of any line from `at`, quotes included: ordinary bytes skipped by
-/// table, quoted parts with `memchr2`.
+/// table, quoted parts with `memchr2`. Kept out of line, so that [`split_row`]'s word
+/// loop does not pay for its registers.
+#[inline(never)]
 fn split_by_bytes<'a>(line: &'a str, delim: u8, out: &mut Vec<&'a str>, at: Place) -> bool {
     let b = line.as_bytes();
     let Place {

@@ -376,3 +376,115 @@ fn number_parses_as_the_standard_library() {
         }
     }
 }
+
+/// A quoted token read byte by byte and char by char: the closing quote (a backslash
+/// skips the byte after it), then each escape of the body.
+fn plain_quoted(token: &str, whole: bool) -> Result<(String, usize), (String, usize)> {
+    let b = token.as_bytes();
+    let mut i = 1;
+    let close = loop {
+        match b.get(i) {
+            None => return Err(("unterminated".into(), 0)),
+            Some(b'"') => break i,
+            Some(b'\\') if i + 1 < b.len() => i += 2,
+            Some(b'\\') => return Err(("unterminated".into(), 0)),
+            Some(_) => i += 1,
+        }
+    };
+    if whole && close != b.len() - 1 {
+        return Err((
+            "Unexpected characters after closing quote".into(),
+            close + 1,
+        ));
+    }
+    let body = &token[1..close];
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((at, c)) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let bad = |m: &str| Err((m.to_string(), at + 1));
+        match chars.next().map(|(_, c)| c) {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('"') => out.push('"'),
+            Some('u') => {
+                let hex: String = chars.clone().take(4).map(|(_, c)| c).collect();
+                let unit = (hex.len() == 4)
+                    .then(|| u32::from_str_radix(&hex, 16).ok())
+                    .flatten();
+                match unit.and_then(char::from_u32) {
+                    Some(c) => out.push(c),
+                    None => return bad("escape"),
+                }
+                chars.nth(3);
+            }
+            None => return bad("Invalid escape sequence: backslash at end of string"),
+            Some(_) => return bad("escape"),
+        }
+    }
+    Ok((out, close))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+    /// `quoted_str` and `parse_key` against the plain reading: the same string, or an
+    /// error of the same kind at the same offset.
+    #[test]
+    fn quoted_tokens_read_as_the_plain_reading(
+        parts in proptest::collection::vec(proptest::sample::select(vec![
+            "a", "bc", " ", "\"", "\\", "n", "t", "u", "0", "D", "8", "f", "é", "\\\"",
+            "\\n", "\\u00e9", "\\uD800", ":", "longer text without specials ",
+        ]), 0..24),
+        suffix in proptest::sample::select(vec!["", "\"", "\": v", "x"]),
+    ) {
+        let token = format!("\"{}{suffix}", parts.concat());
+        let same = |got: TokResult<String>, want: Result<String, (String, usize)>| {
+            match (got, want) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{token:?}"),
+                (Err(e), Err((m, at))) => {
+                    assert_eq!(e.offset, at, "{token:?}: {}", e.message);
+                    let kind = if m == "unterminated" { "Unterminated" } else if m == "escape" { "Invalid escape" } else { &m };
+                    assert!(e.message.contains(kind), "{token:?}: {} is not {m}", e.message);
+                }
+                (got, want) => panic!("{token:?}: {got:?}, want {want:?}"),
+            }
+        };
+        same(
+            quoted_str(&token).map(|s| s.into_owned()),
+            plain_quoted(&token, true).map(|(s, _)| s),
+        );
+        let want_key = plain_quoted(&token, false).and_then(|(s, close)| {
+            let rest = token[close + 1..].trim_start_matches(' ');
+            if rest.starts_with(':') {
+                Ok(s)
+            } else {
+                Err(("Missing colon after key".into(), token.len() - rest.len()))
+            }
+        });
+        same(parse_key(&token).map(|(k, _)| k.into_owned()), want_key);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20000))]
+
+    /// `number` against the standard library on number-shaped tokens (integer and
+    /// fraction lengths around the 15 and 19 digits where its fast paths end) and on
+    /// any short text of number characters.
+    #[test]
+    fn numbers_parse_as_the_standard_library(
+        t in proptest::prop_oneof![
+            "-?[0-9]{0,21}(\\.[0-9]{0,17})?",
+            "-?[1-9][0-9]{0,9}\\.[0-9]{1,9}([eE][-+]?[0-9]{1,3})?",
+            "[-0-9.eE+x:/ \u{e9}]{0,14}",
+        ],
+    ) {
+        same_number(&t);
+    }
+}
