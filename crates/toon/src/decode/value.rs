@@ -117,10 +117,17 @@ impl ValueBuilder {
     }
 }
 
-/// A [`ValueBuilder`] fed by the reader directly: keeps the first complete value.
+/// The state machine's sink building a [`Value`]: the open containers as a stack, each
+/// value put straight into the innermost one (the machine's calls are well formed:
+/// a key before each value in an object, every container closed once), the first
+/// complete value kept.
 #[derive(Default)]
 pub(super) struct ValueSink {
-    builder: ValueBuilder,
+    /// The open containers, innermost last.
+    stack: Vec<Partial>,
+    /// The keys of each object are known to differ (the strict state machine rejected
+    /// repeats): append without looking for the key first.
+    unique_keys: bool,
     result: Option<Value>,
     /// Per nesting level, the capacity for the next object opened there: the size of
     /// the last one closed there, or an eighth less than the hint before when that was
@@ -136,25 +143,51 @@ impl ValueSink {
     /// A sink for the state machine under `options`: in strict mode it has rejected
     /// repeated keys, so objects are appended to without a search.
     fn new(options: &DecodeOptions) -> Self {
-        let mut sink = ValueSink::default();
-        sink.builder.unique_keys = options.strict;
-        sink
-    }
-
-    #[inline]
-    fn pending_key(&mut self, key: Key) {
-        if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
-            *pending = Some(key);
+        ValueSink {
+            unique_keys: options.strict,
+            ..ValueSink::default()
         }
     }
 
     #[inline]
+    fn pending_key(&mut self, key: Key) {
+        if let Some(Partial::Object(_, pending)) = self.stack.last_mut() {
+            *pending = Some(key);
+        }
+    }
+
+    /// Puts `key: value` into the innermost open object.
+    #[inline]
+    fn put_entry(&mut self, key: Key, value: Value) {
+        if let Some(Partial::Object(map, _)) = self.stack.last_mut() {
+            if self.unique_keys {
+                map.push_unique(key, value);
+            } else {
+                map.insert(key, value);
+            }
+        }
+    }
+
+    /// Puts a complete value into the innermost open container under its pending key,
+    /// or keeps it as the result at the top level.
+    #[inline]
     fn complete(&mut self, done: Value) {
-        // The reader's calls are well formed, so this cannot fail.
-        if let Ok(Some(v)) = self.builder.complete(done)
-            && self.result.is_none()
-        {
-            self.result = Some(v);
+        match self.stack.last_mut() {
+            Some(Partial::Array(items)) => items.push(done),
+            Some(Partial::Object(map, pending)) => {
+                if let Some(key) = pending.take() {
+                    if self.unique_keys {
+                        map.push_unique(key, done);
+                    } else {
+                        map.insert(key, done);
+                    }
+                }
+            }
+            None => {
+                if self.result.is_none() {
+                    self.result = Some(done);
+                }
+            }
         }
     }
 }
@@ -162,25 +195,19 @@ impl ValueSink {
 impl Sink for ValueSink {
     #[inline]
     fn start_object(&mut self) {
-        let hint = self
-            .sizes
-            .get(self.builder.stack.len())
-            .copied()
-            .unwrap_or(0);
-        self.builder
-            .stack
+        let hint = self.sizes.get(self.stack.len()).copied().unwrap_or(0);
+        self.stack
             .push(Partial::Object(Map::with_capacity(hint), None));
     }
     #[inline]
     fn start_object_sized(&mut self, fields: usize) {
-        self.builder
-            .stack
+        self.stack
             .push(Partial::Object(Map::with_capacity(fields), None));
     }
     #[inline]
     fn end_object(&mut self) {
-        if let Some(Partial::Object(m, _)) = self.builder.stack.pop() {
-            let level = self.builder.stack.len();
+        if let Some(Partial::Object(m, _)) = self.stack.pop() {
+            let level = self.stack.len();
             if self.sizes.len() <= level {
                 self.sizes.resize(level + 1, 0);
             }
@@ -190,12 +217,11 @@ impl Sink for ValueSink {
         }
     }
     fn start_array(&mut self, len: usize) {
-        self.builder
-            .stack
+        self.stack
             .push(Partial::Array(Vec::with_capacity(len.min(1024))));
     }
     fn end_array(&mut self) {
-        if let Some(Partial::Array(v)) = self.builder.stack.pop() {
+        if let Some(Partial::Array(v)) = self.stack.pop() {
             self.complete(Value::Array(v));
         }
     }
@@ -209,6 +235,14 @@ impl Sink for ValueSink {
     #[inline]
     fn value(&mut self, v: Value) {
         self.complete(v);
+    }
+    /// The entry goes into the open object at once, without passing through the
+    /// pending key.
+    #[inline]
+    fn field(&mut self, line: &Line<'_>, key: &str, token: &str) -> Result<()> {
+        let value = primitive(line, token)?;
+        self.put_entry(Key::from(key), value);
+        Ok(())
     }
     /// Rows are built over the table's shape (its keys copied, not hashed, nor
     /// searched for): the same map as inserting the keys one by one.
