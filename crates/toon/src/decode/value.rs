@@ -259,8 +259,7 @@ impl Sink for ValueSink {
         let Some(shape) = &cache.shape else {
             return row_events(self, fields, cells, line);
         };
-        let mut cell = 0;
-        let map = row_of(shape, cells, &mut cell, line)?;
+        let map = row_of(shape, &mut cells.iter(), line)?;
         self.complete(Value::Object(map));
         Ok(())
     }
@@ -296,15 +295,17 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
 /// The row object over `shape`: its keys in order, each leaf read from the next cell,
 /// depth first (groups nest at most a few levels: see [`RowCache::first_use`]). The
 /// shape's keys differ, so the entries are appended without a search.
-fn row_of(shape: &Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<Map> {
+fn row_of(
+    shape: &Map,
+    cells: &mut std::slice::Iter<'_, &str>,
+    line: &Line<'_>,
+) -> Result<Map> {
     let mut entries = Vec::with_capacity(shape.len());
     for (key, leaf) in shape {
         let value = if let Value::Object(group) = leaf {
-            Value::Object(row_of(group, cells, cell, line)?)
+            Value::Object(row_of(group, cells, line)?)
         } else {
-            let value = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
-            *cell += 1;
-            value
+            primitive(line, cells.next().copied().unwrap_or(""))?
         };
         entries.push((key.clone(), value));
     }
