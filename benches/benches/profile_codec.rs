@@ -108,8 +108,7 @@ fn run(args: &[String]) -> Result<(), String> {
             profiled(|| serde_json::from_str::<serde_json::Value>(&p.json_text)).map_or(0, |_| 1)
         }
         "json-encode" => profiled(|| serde_json::to_string(&p.json)).map_or(0, |s| s.len()),
-        "toonformat-decode" => profiled(|| common::peer::decode(&p.toon_text))
-            .map_or(0, |_| 1),
+        "toonformat-decode" => profiled(|| common::peer::decode(&p.toon_text)).map_or(0, |_| 1),
         "encode-typed"
         | "encode-typed-value"
         | "decode-typed"

@@ -295,11 +295,7 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
 /// The row object over `shape`: its keys in order, each leaf read from the next cell,
 /// depth first (groups nest at most a few levels: see [`RowCache::first_use`]). The
 /// shape's keys differ, so the entries are appended without a search.
-fn row_of(
-    shape: &Map,
-    cells: &mut std::slice::Iter<'_, &str>,
-    line: &Line<'_>,
-) -> Result<Map> {
+fn row_of(shape: &Map, cells: &mut std::slice::Iter<'_, &str>, line: &Line<'_>) -> Result<Map> {
     let mut entries = Vec::with_capacity(shape.len());
     for (key, leaf) in shape {
         let value = if let Value::Object(group) = leaf {
@@ -395,6 +391,63 @@ mod tests {
                 assert_eq!(got.get(key), Some(value), "{key}");
             }
         }
+    }
+
+    /// The sink puts `key: primitive` fields straight into the open object; the value
+    /// equals the one the public event path builds ([`EventReader`] into
+    /// [`ValueBuilder`]), strict and non-strict, also where a repeated key (non-strict)
+    /// keeps its first position and takes the last value.
+    #[test]
+    fn fields_equal_the_event_path_with_repeated_keys() {
+        use crate::DecodeOptions;
+        use crate::decode::{EventReader, ValueBuilder};
+        let texts = [
+            "a: 1\nb: x\na: 3\nc:\n  d: true\n  d: null\n  e: \"q\"\nb: 2",
+            "items[3]:\n  - id: 1\n    id: 2\n    n: a\n  - k: v\n  - x: 1\n    y:\n      z: 0\n      z: 9",
+            "t[2]{a,b}:\n  1,2\n  3,4\nt: 5\nu: -0.5",
+        ];
+        for text in texts {
+            for strict in [false, true] {
+                let options = DecodeOptions::default().with_strict(strict);
+                let direct = crate::decode_value_with(text, &options);
+                let mut builder = ValueBuilder::new();
+                let mut events = EventReader::new(text.as_bytes(), &options);
+                let via_events: crate::Result<Value> = (|| {
+                    while let Some(event) = events.next_event()? {
+                        if let Some(v) = builder.push(event)? {
+                            return Ok(v);
+                        }
+                    }
+                    Ok(Value::Null)
+                })();
+                match (&direct, &via_events) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b, "{text:?} strict {strict}");
+                        let order = |v: &Value| crate::value::to_json_string(v, 0);
+                        assert_eq!(order(a), order(b), "key order, {text:?}");
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.message(), b.message(), "{text:?}"),
+                    _ => panic!("{text:?} strict {strict}: {direct:?} vs {via_events:?}"),
+                }
+                if !strict {
+                    assert!(direct.is_ok(), "{text:?} decodes leniently");
+                }
+            }
+        }
+        let lenient = DecodeOptions::default().with_strict(false);
+        let v = crate::decode_value_with("a: 1\nb: x\na: 3", &lenient).expect("lenient");
+        let keys: Vec<&str> = v
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(v["a"], Value::from(3));
+        assert!(
+            crate::decode_value("a: 1\na: 3").is_err(),
+            "strict rejects the repeat"
+        );
     }
 
     /// Sibling objects of changing sizes (the size hint of one level carried from one
