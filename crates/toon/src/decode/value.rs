@@ -6,7 +6,7 @@ use super::grammar::header::Field;
 use super::grammar::machine::Driver;
 use super::grammar::scanner::Line;
 use super::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
-use super::grammar::slot::primitive;
+use super::grammar::slot::primitive_inline;
 use super::input::LineInput;
 use super::{Event, EventReader};
 use crate::value::Key;
@@ -240,7 +240,7 @@ impl Sink for ValueSink {
     /// pending key.
     #[inline]
     fn field(&mut self, line: &Line<'_>, key: &str, token: &str) -> Result<()> {
-        let value = primitive(line, token)?;
+        let value = primitive_inline(line, token)?;
         self.put_entry(Key::from(key), value);
         Ok(())
     }
@@ -301,7 +301,7 @@ fn row_of(shape: &Map, cells: &mut std::slice::Iter<'_, &str>, line: &Line<'_>) 
         let value = if let Value::Object(group) = leaf {
             Value::Object(row_of(group, cells, line)?)
         } else {
-            primitive(line, cells.next().copied().unwrap_or(""))?
+            primitive_inline(line, cells.next().copied().unwrap_or(""))?
         };
         entries.push((key.clone(), value));
     }
