@@ -11,9 +11,8 @@ bytes=300000
 if [ "${1:-}" = "--bytes" ]; then bytes="$2"; shift 2; fi
 [ "$#" -gt 0 ] || { echo "usage: $0 [--bytes N] OPERATION..." >&2; exit 2; }
 cd "$root"
-bin=$(cargo bench -p toon-benches --bench profile_codec --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*profile_codec[^"]*\)".*/\1/p' | tail -1)
-[ -x "$bin" ] || { echo "profile_codec did not build" >&2; exit 1; }
+# shellcheck source=benches/profile-codec-bin.sh
+source "$root/benches/profile-codec-bin.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '| dataset |'; for op in "$@"; do printf ' %s |' "$op"; done; printf '\n| --- |'
 for _ in "$@"; do printf ' ---: |'; done; printf '\n'

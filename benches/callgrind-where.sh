@@ -21,15 +21,15 @@ done
 op="$1"
 dataset="$2"
 cd "$root"
-bin=$(cargo bench -p toon-benches --bench profile_codec --no-run --message-format=json 2>/dev/null |
-  sed -n 's/.*"executable":"\([^"]*profile_codec[^"]*\)".*/\1/p' | tail -1)
-[ -x "$bin" ] || { echo "profile_codec did not build" >&2; exit 1; }
+# shellcheck source=benches/profile-codec-bin.sh
+source "$root/benches/profile-codec-bin.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiled*' \
   --callgrind-out-file="$tmp/cg" "$bin" "$op" "$dataset" "$bytes" >/dev/null 2>"$tmp/err" ||
-  { cat "$tmp/err" >&2; exit 1; }
+  { grep -v '^==' "$tmp/err" >&2; exit 1; }
 total=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
 printf '%s on %s: %.2f M instructions\n\n' "$op" "$dataset" "$(awk -v t="$total" 'BEGIN { print t / 1e6 }')"
+[ "$top" -gt 0 ] || exit 0
 printf '| self (M) | share | function |\n| ---: | ---: | --- |\n'
 # callgrind_annotate prints "  1,234,567 (12.34%)  file:function [object]" per function;
 # copies of one generic function (one per type) are summed under its path.

@@ -4,7 +4,8 @@
 # npm are present) and serde_json on the same generated datasets, plus peak memory and
 # agreement checks. Extra arguments go to the report, e.g.
 #   benches/run-throughput.sh --bytes 100000 --budget-ms 500 --out /tmp/throughput.md
-# Takes about 5 minutes at the default ~10 MB per dataset. Run it on a quiet machine.
+# Takes about 10 minutes at the default ~10 MB per dataset, and a few more to profile
+# each missed target with callgrind (--no-profiles skips that). Run it on a quiet machine.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,4 +27,14 @@ else
 fi
 
 cd "$root"
+# The report profiles each missed target with callgrind through profile_codec, which must
+# be built before: cargo cannot build while it runs the report.
+if command -v valgrind >/dev/null; then
+  unset TOON_PROFILE_CODEC
+  # shellcheck source=benches/profile-codec-bin.sh
+  source "$root/benches/profile-codec-bin.sh"
+  export TOON_PROFILE_CODEC="$bin"
+else
+  echo "valgrind not found: the missed targets will not be profiled" >&2
+fi
 exec cargo bench -p toon-benches --bench throughput_report -- "$@"

@@ -26,7 +26,9 @@ mod measure;
 mod memory;
 mod node;
 mod options;
+mod profiles;
 mod results;
+mod targets;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -117,7 +119,7 @@ fn run(options: &Options) -> Result<Report, String> {
     }
     let (memory_file, memory, node_peak_kb) = measure_memory(node.as_ref().ok(), dir.path())?;
     let decode_memory = measure_decode_memory(options, dir.path())?;
-    let report = Report {
+    let mut report = Report {
         machine,
         load: (load_before, machine::load_average()),
         target_bytes: options.target_bytes,
@@ -132,7 +134,12 @@ fn run(options: &Options) -> Result<Report, String> {
         memory,
         node_peak_kb,
         decode_memory,
+        profiles: Err("not taken: --no-profiles".to_owned()),
+        profile_bytes: options.profile_bytes,
     };
+    if options.profiles {
+        report.profiles = profiles::take(targets::misses(&report), options.profile_bytes);
+    }
     if let Some(parent) = options.out.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

@@ -10,7 +10,7 @@ use crate::common::prepared::LARGE_BYTES;
 
 pub const USAGE: &str = "usage: cargo bench -p toon-benches --bench throughput_report -- \
 [--bytes N] [--budget-ms N] [--min-runs N] [--max-runs N] [--datasets a,b,...] \
-[--out FILE] [--no-node] [--node PATH] [--stream-bytes N]";
+[--out FILE] [--no-node] [--node PATH] [--stream-bytes N] [--no-profiles] [--profile-bytes N]";
 
 /// What to measure and where to write it.
 pub struct Options {
@@ -30,6 +30,10 @@ pub struct Options {
     pub out: PathBuf,
     /// The Node.js program, or `None` to skip the TypeScript reference.
     pub node: Option<PathBuf>,
+    /// Whether to profile each missed target with callgrind.
+    pub profiles: bool,
+    /// Size (bytes of pretty JSON) of the datasets profiled.
+    pub profile_bytes: usize,
 }
 
 /// How the program was asked to run.
@@ -60,6 +64,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Mode, String> {
         node: Some(
             std::env::var_os("TOON_NODE").map_or_else(|| PathBuf::from("node"), PathBuf::from),
         ),
+        profiles: true,
+        profile_bytes: 300_000,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -93,6 +99,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Mode, String> {
             "--out" => options.out = value("--out")?.into(),
             "--no-node" => options.node = None,
             "--node" => options.node = Some(value("--node")?.into()),
+            "--no-profiles" => options.profiles = false,
+            "--profile-bytes" => {
+                options.profile_bytes = number(&value("--profile-bytes")?, "--profile-bytes")?;
+            }
             "-h" | "--help" => return Ok(Mode::Help),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }

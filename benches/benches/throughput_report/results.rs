@@ -7,6 +7,7 @@ use crate::decode_memory::DecodeMemoryRow;
 use crate::machine::Machine;
 use crate::measure::Timing;
 use crate::memory::PeakSample;
+use crate::profiles::Profile;
 
 /// The implementations timed, in table column order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +143,10 @@ pub struct Report {
     pub node_peak_kb: Result<u64, String>,
     /// Peak memory of decoding TOON files to JSON files, three ways.
     pub decode_memory: Vec<DecodeMemoryRow>,
+    /// Instruction profiles of the targets missed, or why none were taken.
+    pub profiles: Result<Vec<Profile>, String>,
+    /// Size (bytes of pretty JSON) of the datasets profiled.
+    pub profile_bytes: usize,
 }
 
 impl Report {

@@ -2,111 +2,18 @@
 
 use std::fmt::Write;
 
+mod memory;
+mod missed;
+
+use memory::{decode_memory, encode_memory, memory};
+use missed::missed;
+
 use crate::common::checks::{self, Expect};
 use crate::results::{Imp, Report, Row, Timings};
+use crate::targets::{DECODE_TARGETS, ENCODE_TARGETS, Target};
 
 /// The command that regenerates the report.
 pub const COMMAND: &str = "benches/run-throughput.sh";
-
-/// A target on a speed ratio: `ours` against `other`, at least `at_least` where it
-/// applies, or at least `elsewhere` on the other rows (`None`: no target there).
-struct Target {
-    title: &'static str,
-    ours: Imp,
-    other: Imp,
-    at_least: f64,
-    applies: fn(&Row) -> bool,
-    elsewhere: Option<f64>,
-}
-
-const ALWAYS: fn(&Row) -> bool = |_| true;
-
-impl Target {
-    /// A target on every dataset.
-    const fn every(title: &'static str, ours: Imp, other: Imp, at_least: f64) -> Self {
-        Target {
-            title,
-            ours,
-            other,
-            at_least,
-            applies: ALWAYS,
-            elsewhere: None,
-        }
-    }
-}
-
-/// The decode targets: `toon → Value` ≥ serde_json → Value on every dataset and ≥ 1.5× on
-/// tabular ones, ≥ 5× toon-format; typed decode ≥ serde_json typed on tabular datasets and
-/// ≥ 0.7× elsewhere; `from_str::<serde_json::Value>` ≥ serde_json's parse. The TS reference
-/// ratio is shown without one.
-const DECODE_TARGETS: [Target; 5] = [
-    Target {
-        title: "Value vs serde_json → Value (≥ 1×; tabular ≥ 1.5×)",
-        ours: Imp::OursValue,
-        other: Imp::SerdeValue,
-        at_least: 1.5,
-        applies: Row::is_tabular,
-        elsewhere: Some(1.0),
-    },
-    Target::every(
-        "Value vs toon-format (≥ 5×)",
-        Imp::OursValue,
-        Imp::Peer,
-        5.0,
-    ),
-    Target {
-        title: "structs vs serde_json → structs (tabular ≥ 1×; else ≥ 0.7×)",
-        ours: Imp::OursTyped,
-        other: Imp::SerdeTyped,
-        at_least: 1.0,
-        applies: Row::is_tabular,
-        elsewhere: Some(0.7),
-    },
-    Target::every(
-        "`from_str::<serde_json::Value>` vs serde_json → Value (≥ 1×)",
-        Imp::OursSerdeValue,
-        Imp::SerdeValue,
-        1.0,
-    ),
-    Target {
-        title: "Value vs TS reference",
-        ours: Imp::OursValue,
-        other: Imp::Ts,
-        at_least: 0.0,
-        applies: |_| false,
-        elsewhere: None,
-    },
-];
-
-/// The encode targets: `encode_value` ≥ serde_json compact on every dataset, `to_string` of
-/// typed structs and of a `serde_json::Value` ≥ 0.8× serde_json's compact `to_string` of
-/// the same, and (no regression) ≥ 10× toon-format.
-const ENCODE_TARGETS: [Target; 4] = [
-    Target::every(
-        "Value vs serde_json compact (≥ 1×)",
-        Imp::OursValue,
-        Imp::SerdeValue,
-        1.0,
-    ),
-    Target::every(
-        "structs vs serde_json structs (≥ 0.8×)",
-        Imp::OursTyped,
-        Imp::SerdeTyped,
-        0.8,
-    ),
-    Target::every(
-        "`to_string(&serde_json::Value)` vs serde_json compact (≥ 0.8×)",
-        Imp::OursSerdeValue,
-        Imp::SerdeValue,
-        0.8,
-    ),
-    Target::every(
-        "Value vs toon-format (≥ 10×)",
-        Imp::OursValue,
-        Imp::Peer,
-        10.0,
-    ),
-];
 
 /// The whole markdown document.
 pub fn render(r: &Report) -> String {
@@ -170,6 +77,7 @@ pub fn render(r: &Report) -> String {
     decode_memory(&mut md, r);
     encode_memory(&mut md, r);
     checks(&mut md, r);
+    missed(&mut md, r);
     times(&mut md, r);
     notes(&mut md, r);
     md
@@ -256,98 +164,16 @@ fn target_table(md: &mut String, r: &Report, pick: fn(&Row) -> &Timings, targets
     for row in &r.rows {
         let cells: Vec<String> = targets
             .iter()
-            .map(|t| {
-                let goal = if (t.applies)(row) {
-                    Some(t.at_least)
-                } else {
-                    t.elsewhere
-                };
-                match (row.speedup(pick(row), t.ours, t.other), goal) {
+            .map(
+                |t| match (row.speedup(pick(row), t.ours, t.other), t.goal(row)) {
                     (None, _) => "—".to_owned(),
                     (Some(x), None) => format!("{x:.2}×"),
                     (Some(x), Some(goal)) if x >= goal => format!("{x:.2}× met"),
                     (Some(x), Some(_)) => format!("{x:.2}× **missed**"),
-                }
-            })
+                },
+            )
             .collect();
         let _ = writeln!(md, "| {} | {} |", row.dataset.slug(), cells.join(" | "));
-    }
-}
-
-fn memory(md: &mut String, r: &Report) {
-    let _ = writeln!(md, "\n## Peak memory encoding the ~10 MB tabular file\n");
-    match r.memory_file {
-        Some((count, bytes)) => {
-            let _ = writeln!(
-                md,
-                "`employees` with {count} records ({} of compact JSON). Each implementation \
-                 runs in a fresh process that reads the file, builds its value (the JSON \
-                 text then freed) and encodes it; resident memory from `/proc/self/status` \
-                 (`VmHWM`, reset before encoding via `/proc/self/clear_refs`). The target \
-                 is encoding peak ≤ 1.5 × (value + output), the value measured as the \
-                 resident memory it holds.\n",
-                size(bytes)
-            );
-        }
-        None => {
-            let _ = writeln!(md, "Not measured: the file could not be prepared.\n");
-            return;
-        }
-    }
-    let _ = writeln!(
-        md,
-        "| implementation | peak RSS (whole process) | RSS holding the value | peak while encoding | output | encoding peak / (value + output) |"
-    );
-    let _ = writeln!(md, "| --- | ---: | ---: | ---: | ---: | ---: |");
-    for m in &r.memory {
-        match &m.sample {
-            Ok(s) => {
-                let ratio = s.encode_ratio().map_or("—".to_owned(), |x| {
-                    let verdict = if !m.name.starts_with("ours") {
-                        ""
-                    } else if x <= 1.5 {
-                        " met"
-                    } else {
-                        " **missed**"
-                    };
-                    format!("{x:.2}{verdict}")
-                });
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    m.description,
-                    kb(s.peak_kb()),
-                    kb(s.held_kb),
-                    kb(s.encode_peak_kb),
-                    size(s.output_bytes),
-                    ratio
-                );
-            }
-            Err(why) => {
-                let _ = writeln!(
-                    md,
-                    "| {} | not measured: {} | | | | |",
-                    m.description,
-                    one_line(why)
-                );
-            }
-        }
-    }
-    match &r.node_peak_kb {
-        Ok(peak) => {
-            let _ = writeln!(
-                md,
-                "| TS reference: `encode(JSON.parse(text))` in Node.js | {} | | | | |",
-                kb(*peak)
-            );
-        }
-        Err(why) => {
-            let _ = writeln!(
-                md,
-                "| TS reference | not measured: {} | | | | |",
-                one_line(why)
-            );
-        }
     }
 }
 
@@ -389,161 +215,6 @@ fn to_json(md: &mut String, r: &Report) {
             mb(row.to_json[1]),
             ratio
         );
-    }
-}
-
-fn decode_memory(md: &mut String, r: &Report) {
-    let _ = writeln!(
-        md,
-        "\n## Peak memory decoding a large TOON file to a JSON file\n"
-    );
-    let _ = writeln!(
-        md,
-        "Each way runs in a fresh process that decodes the file into a JSON file (through a \
-         `BufWriter`); the figure is the peak resident memory (`VmHWM`) minus the resident \
-         memory before opening the file. Ways: {}.\n",
-        crate::decode_memory::WAYS
-            .iter()
-            .map(|(name, what)| format!("**{name}**: {what}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    );
-    let names: Vec<&str> = crate::decode_memory::WAYS.iter().map(|w| w.0).collect();
-    let _ = writeln!(md, "| file | TOON | JSON | {} |", names.join(" | "));
-    let _ = writeln!(md, "| --- | ---: | ---: |{}", " ---: |".repeat(names.len()));
-    for row in &r.decode_memory {
-        let cells: Vec<String> = row
-            .samples
-            .iter()
-            .map(|s| match s {
-                Ok(s) => kb(s.used_kb()),
-                Err(why) => format!("not measured: {}", one_line(why)),
-            })
-            .collect();
-        let json = row
-            .samples
-            .iter()
-            .find_map(|s| s.as_ref().ok().map(|s| size(s.output_bytes)))
-            .unwrap_or_else(|| "—".to_owned());
-        let _ = writeln!(
-            md,
-            "| {} | {} | {json} | {} |",
-            row.label,
-            size(row.toon_bytes),
-            cells.join(" | ")
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nTarget: whole-text decode peak memory (**tree**) ≤ serde_json's for the same data:"
-    );
-    let way = |name: &str| crate::decode_memory::WAYS.iter().position(|w| w.0 == name);
-    let (Some(tree), Some(serde)) = (way("tree"), way("serde_json")) else {
-        return;
-    };
-    for row in &r.decode_memory {
-        let verdict = match (&row.samples[tree], &row.samples[serde]) {
-            (Ok(t), Ok(s)) => {
-                let ratio = t.used_kb() as f64 / s.used_kb().max(1) as f64;
-                let met = if t.used_kb() <= s.used_kb() {
-                    "met"
-                } else {
-                    "**missed**"
-                };
-                format!("{ratio:.2}× serde_json's peak — {met}")
-            }
-            _ => "not measured".to_owned(),
-        };
-        let _ = writeln!(md, "- {}: {verdict}", row.label);
-    }
-}
-
-/// Target: JSON → TOON peak memory at most this many times the JSON text.
-const ENCODE_MEMORY_TARGET: f64 = 3.0;
-
-fn encode_memory(md: &mut String, r: &Report) {
-    let _ = writeln!(
-        md,
-        "\n## Peak memory encoding a large JSON file to a TOON file\n"
-    );
-    let _ = writeln!(
-        md,
-        "The same files, the other way: each way runs in a fresh process that reads the JSON \
-         file whole and encodes it into a TOON file (through a `BufWriter`); the figure is the \
-         peak resident memory minus the resident memory before opening the file. Ways: {}.\n",
-        crate::decode_memory::ENCODE_WAYS
-            .iter()
-            .map(|(name, what)| format!("**{name}**: {what}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    );
-    let names: Vec<&str> = crate::decode_memory::ENCODE_WAYS
-        .iter()
-        .map(|w| w.0)
-        .collect();
-    let _ = writeln!(
-        md,
-        "| file | JSON | {} | {} |",
-        names.join(" | "),
-        names
-            .iter()
-            .map(|n| format!("{n} / JSON"))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-    let _ = writeln!(md, "| --- | ---: |{}", " ---: |".repeat(2 * names.len()));
-    for row in &r.decode_memory {
-        let json = row.json_bytes.max(1) as f64;
-        let cells: Vec<String> = row
-            .encode_samples
-            .iter()
-            .map(|s| match s {
-                Ok(s) => kb(s.used_kb()),
-                Err(why) => format!("not measured: {}", one_line(why)),
-            })
-            .collect();
-        let ratios: Vec<String> = row
-            .encode_samples
-            .iter()
-            .map(|s| match s {
-                Ok(s) => format!("{:.2}×", s.used_kb() as f64 * 1024.0 / json),
-                Err(_) => "—".to_owned(),
-            })
-            .collect();
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} |",
-            row.label,
-            size(row.json_bytes),
-            cells.join(" | "),
-            ratios.join(" | ")
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nTarget: JSON → TOON as the CLI does it (**json-tape**) at most \
-         {ENCODE_MEMORY_TARGET}× the JSON text:"
-    );
-    let Some(tape) = crate::decode_memory::ENCODE_WAYS
-        .iter()
-        .position(|w| w.0 == "json-tape")
-    else {
-        return;
-    };
-    for row in &r.decode_memory {
-        let verdict = match &row.encode_samples[tape] {
-            Ok(s) => {
-                let ratio = s.used_kb() as f64 * 1024.0 / row.json_bytes.max(1) as f64;
-                let met = if ratio <= ENCODE_MEMORY_TARGET {
-                    "met"
-                } else {
-                    "**missed**"
-                };
-                format!("{ratio:.2}× the JSON text — {met}")
-            }
-            Err(_) => "not measured".to_owned(),
-        };
-        let _ = writeln!(md, "- {}: {verdict}", row.label);
     }
 }
 
@@ -668,10 +339,10 @@ fn notes(md: &mut String, r: &Report) {
          - The machine may be shared with other work: when the load average above is not \
          near zero, the figures are noisy and the report should be regenerated on a quiet \
          machine.\n\
-         - Where a target above is missed, the profiles say where the time goes, in \
-         instructions counted by callgrind (`benches/callgrind-table.sh`, independent of the \
-         machine's load): `encode-core-profile.md` for `to_string` of structs and of a \
-         `serde_json::Value`, `decode-profile.md` for the decoders."
+         - Where a target above is missed, the section \"Where the missed targets' time \
+         goes\" gives its profile in instructions counted by callgrind (independent of the \
+         machine's load); `decode-profile.md` and `encode-core-profile.md` follow the \
+         decoders and encoders through every change."
     );
 }
 
