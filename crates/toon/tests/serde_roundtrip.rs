@@ -385,3 +385,75 @@ fn field_lines_read_with_their_values() {
     assert_eq!(e.line(), Some(2));
     assert!(e.message().contains("Duplicate"), "{e}");
 }
+
+/// Field lines of nested objects (read by the deserializer straight from the machine's
+/// object step) give the values and errors of the tree decoder, from the text and from
+/// a reader.
+#[test]
+fn nested_field_lines_match_the_tree_decoder() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Leaf {
+        a: u8,
+        b: Option<String>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Mid {
+        leaf: Leaf,
+        n: i64,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Top {
+        mid: Mid,
+        items: Vec<Leaf>,
+    }
+    let text = "mid:\n  leaf:\n    a: 1\n    b: \"x\\ty\"\n  n: -4\n\
+                items[2]:\n  - a: 2\n    b: null\n  - a: 3\n    b: z\n";
+    let got: Top = toon::from_str(text).expect("reads");
+    assert_eq!(got.mid.leaf.b.as_deref(), Some("x\ty"));
+    assert_eq!((got.mid.n, got.items[1].a), (-4, 3));
+    let via_serde: serde_json::Value = toon::from_str(text).expect("serde");
+    let via_reader: serde_json::Value = toon::from_reader(text.as_bytes()).expect("reader");
+    let mut json = Vec::new();
+    toon::decode::to_json_writer(text, &toon::DecodeOptions::default(), &mut json, 0)
+        .expect("json");
+    let expected: serde_json::Value = serde_json::from_slice(&json).expect("json");
+    assert_eq!(via_serde, expected);
+    assert_eq!(via_reader, expected);
+
+    // Errors in nested objects, at their line (and the value's column where there is one).
+    let cases = [
+        (
+            "mid:\n  leaf:\n    a: 1\n    a: 2\n  n: 1\nitems[0]:\n",
+            4,
+            "Duplicate",
+        ),
+        (
+            "mid:\n  leaf:\n    a: 1\n    b: \"x\\q\"\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
+        ("mid:\n  leaf:\n    a: 300\n  n: 1\nitems[0]:\n", 3, ""),
+        (
+            "mid:\n  leaf:\n    a: 1\n    zz: \"x\\q\"\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
+        (
+            "mid:\n  leaf:\n    a: 1\n      b: 2\n  n: 1\nitems[0]:\n",
+            4,
+            "",
+        ),
+    ];
+    for (text, line, message) in cases {
+        let e = toon::from_str::<Top>(text).expect_err(text);
+        assert_eq!(e.line(), Some(line), "{text:?}: {e}");
+        assert!(e.column().is_some(), "{text:?}: {e}");
+        assert!(e.message().contains(message), "{text:?}: {e}");
+        let r = toon::from_reader::<_, Top>(text.as_bytes()).expect_err(text);
+        assert_eq!(
+            (r.line(), r.column()),
+            (e.line(), e.column()),
+            "{text:?}: {r}"
+        );
+    }
+}

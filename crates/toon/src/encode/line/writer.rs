@@ -45,6 +45,9 @@ pub struct LineWriter<'w> {
     /// True once any text has been handed to the sink.
     pub(crate) flushed: bool,
     indent_size: usize,
+    /// The length at which a line start hands the buffer to the sink: [`FLUSH_AT`]
+    /// with a sink, never without one.
+    flush_at: usize,
     /// An LF followed by spaces, enough for the deepest line so far: a line's start
     /// is one slice of it.
     newline_indent: String,
@@ -61,6 +64,7 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
+            flush_at: usize::MAX,
             newline_indent: String::from("\n"),
         }
     }
@@ -75,6 +79,7 @@ impl<'w> LineWriter<'w> {
             held: 0,
             flushed: false,
             indent_size,
+            flush_at: FLUSH_AT,
             newline_indent: String::from("\n"),
         }
     }
@@ -93,7 +98,7 @@ impl<'w> LineWriter<'w> {
             self.grow_indent(n);
         }
         if self.started {
-            if self.out.len() >= FLUSH_AT && self.held == 0 && self.sink.is_some() {
+            if self.out.len() >= self.flush_at && self.held == 0 {
                 self.flush_to_sink();
             }
             if n < SHORT_LINE_START.len() {
@@ -172,6 +177,53 @@ impl<'w> LineWriter<'w> {
                 Some(sink) => sink.flush(),
                 None => Ok(()),
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes lines at depths up to past the constant run of spaces (and past the
+    /// first grown run), with marks rewound over more than [`FLUSH_AT`] bytes;
+    /// returns the text expected.
+    fn write_lines(w: &mut LineWriter<'_>, indent: usize) -> String {
+        let mut expected = String::new();
+        for round in 0..4000 {
+            let depth = (round * 7) % 45;
+            w.line(depth);
+            w.out.push_str("k: v");
+            if round > 0 {
+                expected.push('\n');
+            }
+            expected.push_str(&" ".repeat(depth * indent));
+            expected.push_str("k: v");
+            if round % 500 == 0 {
+                // Text under an open mark is never handed to the sink.
+                let mark = w.mark();
+                w.line(depth + 1);
+                w.out.push_str(&"x".repeat(FLUSH_AT));
+                w.line(depth);
+                w.line(40);
+                w.rewind(mark);
+            }
+        }
+        expected
+    }
+
+    #[test]
+    fn lines_start_at_every_depth_with_and_without_a_sink() {
+        for indent in [1, 2, 4] {
+            let mut kept = LineWriter::new(indent);
+            let expected = write_lines(&mut kept, indent);
+            assert_eq!(kept.out, expected);
+            let mut sink = Vec::new();
+            let mut drained = LineWriter::with_sink(indent, &mut sink);
+            assert_eq!(write_lines(&mut drained, indent), expected);
+            assert!(drained.flushed, "{indent}");
+            drained.finish_sink().expect("a Vec takes every write");
+            assert_eq!(String::from_utf8(sink).expect("UTF-8"), expected);
         }
     }
 }
