@@ -10,13 +10,16 @@
 //!
 //! Arguments: `encode | encode-typed | encode-typed-value | encode-serde-value | decode |
 //! decode-typed | decode-typed-reader | decode-serde-value | decode-json | decode-stream |
-//! decode-stream-value | json-decode | json-typed | json-encode | json-encode-typed`, a
-//! dataset slug, and the
+//! decode-stream-value | json-decode | json-typed | json-encode | json-encode-typed |
+//! toonformat-decode`, a dataset slug, and the
 //! target size in bytes of pretty JSON (default 100000).
 //! `json-decode`, `json-typed` and `json-encode` are serde_json on the same data as
 //! compact JSON (to a `serde_json::Value`, to the typed structs, and `to_string` of a
 //! `serde_json::Value`): the peer the decode and encode targets compare against;
 //! `json-encode-typed` is serde_json's compact `to_string` of the typed structs.
+//! `toonformat-decode` is the `toon-format` 0.7 crate's decode of the same TOON text
+//! (its parser, to a `serde_json::Value`, as the throughput report times it): the peer
+//! of `decode`'s ≥ 5× target.
 //! `encode-serde-value` is `toon::to_string(&serde_json::Value)` and
 //! `decode-serde-value` `toon::from_str::<serde_json::Value>`.
 //! `encode-typed` is `toon::to_string` on the typed structs (written directly);
@@ -42,7 +45,7 @@ use toon_benches::datasets::Dataset;
 const USAGE: &str = "usage: profile_codec \
 (encode|encode-typed|encode-typed-value|encode-serde-value|decode|decode-typed|\
 decode-typed-reader|decode-serde-value|decode-json|decode-stream|decode-stream-value|\
-json-decode|json-typed|json-encode|json-encode-typed) DATASET [BYTES]";
+json-decode|json-typed|json-encode|json-encode-typed|toonformat-decode) DATASET [BYTES]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args()
@@ -105,6 +108,7 @@ fn run(args: &[String]) -> Result<(), String> {
             profiled(|| serde_json::from_str::<serde_json::Value>(&p.json_text)).map_or(0, |_| 1)
         }
         "json-encode" => profiled(|| serde_json::to_string(&p.json)).map_or(0, |s| s.len()),
+        "toonformat-decode" => profiled(|| common::peer::decode(&p.toon_text)).map_or(0, |_| 1),
         "encode-typed"
         | "encode-typed-value"
         | "decode-typed"

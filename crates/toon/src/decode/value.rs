@@ -6,7 +6,7 @@ use super::grammar::header::Field;
 use super::grammar::machine::Driver;
 use super::grammar::scanner::Line;
 use super::grammar::sink::{RowCache, Sink, Walk, row_events, walk};
-use super::grammar::slot::primitive;
+use super::grammar::slot::primitive_inline;
 use super::input::LineInput;
 use super::{Event, EventReader};
 use crate::value::Key;
@@ -117,10 +117,17 @@ impl ValueBuilder {
     }
 }
 
-/// A [`ValueBuilder`] fed by the reader directly: keeps the first complete value.
+/// The state machine's sink building a [`Value`]: the open containers as a stack, each
+/// value put straight into the innermost one (the machine's calls are well formed:
+/// a key before each value in an object, every container closed once), the first
+/// complete value kept.
 #[derive(Default)]
 pub(super) struct ValueSink {
-    builder: ValueBuilder,
+    /// The open containers, innermost last.
+    stack: Vec<Partial>,
+    /// The keys of each object are known to differ (the strict state machine rejected
+    /// repeats): append without looking for the key first.
+    unique_keys: bool,
     result: Option<Value>,
     /// Per nesting level, the capacity for the next object opened there: the size of
     /// the last one closed there, or an eighth less than the hint before when that was
@@ -136,25 +143,51 @@ impl ValueSink {
     /// A sink for the state machine under `options`: in strict mode it has rejected
     /// repeated keys, so objects are appended to without a search.
     fn new(options: &DecodeOptions) -> Self {
-        let mut sink = ValueSink::default();
-        sink.builder.unique_keys = options.strict;
-        sink
-    }
-
-    #[inline]
-    fn pending_key(&mut self, key: Key) {
-        if let Some(Partial::Object(_, pending)) = self.builder.stack.last_mut() {
-            *pending = Some(key);
+        ValueSink {
+            unique_keys: options.strict,
+            ..ValueSink::default()
         }
     }
 
     #[inline]
+    fn pending_key(&mut self, key: Key) {
+        if let Some(Partial::Object(_, pending)) = self.stack.last_mut() {
+            *pending = Some(key);
+        }
+    }
+
+    /// Puts `key: value` into the innermost open object.
+    #[inline]
+    fn put_entry(&mut self, key: Key, value: Value) {
+        if let Some(Partial::Object(map, _)) = self.stack.last_mut() {
+            if self.unique_keys {
+                map.push_unique(key, value);
+            } else {
+                map.insert(key, value);
+            }
+        }
+    }
+
+    /// Puts a complete value into the innermost open container under its pending key,
+    /// or keeps it as the result at the top level.
+    #[inline]
     fn complete(&mut self, done: Value) {
-        // The reader's calls are well formed, so this cannot fail.
-        if let Ok(Some(v)) = self.builder.complete(done)
-            && self.result.is_none()
-        {
-            self.result = Some(v);
+        match self.stack.last_mut() {
+            Some(Partial::Array(items)) => items.push(done),
+            Some(Partial::Object(map, pending)) => {
+                if let Some(key) = pending.take() {
+                    if self.unique_keys {
+                        map.push_unique(key, done);
+                    } else {
+                        map.insert(key, done);
+                    }
+                }
+            }
+            None => {
+                if self.result.is_none() {
+                    self.result = Some(done);
+                }
+            }
         }
     }
 }
@@ -162,25 +195,19 @@ impl ValueSink {
 impl Sink for ValueSink {
     #[inline]
     fn start_object(&mut self) {
-        let hint = self
-            .sizes
-            .get(self.builder.stack.len())
-            .copied()
-            .unwrap_or(0);
-        self.builder
-            .stack
+        let hint = self.sizes.get(self.stack.len()).copied().unwrap_or(0);
+        self.stack
             .push(Partial::Object(Map::with_capacity(hint), None));
     }
     #[inline]
     fn start_object_sized(&mut self, fields: usize) {
-        self.builder
-            .stack
+        self.stack
             .push(Partial::Object(Map::with_capacity(fields), None));
     }
     #[inline]
     fn end_object(&mut self) {
-        if let Some(Partial::Object(m, _)) = self.builder.stack.pop() {
-            let level = self.builder.stack.len();
+        if let Some(Partial::Object(m, _)) = self.stack.pop() {
+            let level = self.stack.len();
             if self.sizes.len() <= level {
                 self.sizes.resize(level + 1, 0);
             }
@@ -190,12 +217,11 @@ impl Sink for ValueSink {
         }
     }
     fn start_array(&mut self, len: usize) {
-        self.builder
-            .stack
+        self.stack
             .push(Partial::Array(Vec::with_capacity(len.min(1024))));
     }
     fn end_array(&mut self) {
-        if let Some(Partial::Array(v)) = self.builder.stack.pop() {
+        if let Some(Partial::Array(v)) = self.stack.pop() {
             self.complete(Value::Array(v));
         }
     }
@@ -209,6 +235,14 @@ impl Sink for ValueSink {
     #[inline]
     fn value(&mut self, v: Value) {
         self.complete(v);
+    }
+    /// The entry goes into the open object at once, without passing through the
+    /// pending key.
+    #[inline]
+    fn field(&mut self, line: &Line<'_>, key: &str, token: &str) -> Result<()> {
+        let value = primitive_inline(line, token)?;
+        self.put_entry(Key::from(key), value);
+        Ok(())
     }
     /// Rows are built over the table's shape (its keys copied, not hashed, nor
     /// searched for): the same map as inserting the keys one by one.
@@ -225,8 +259,7 @@ impl Sink for ValueSink {
         let Some(shape) = &cache.shape else {
             return row_events(self, fields, cells, line);
         };
-        let mut cell = 0;
-        let map = row_of(shape, cells, &mut cell, line)?;
+        let map = row_of(shape, &mut cells.iter(), line)?;
         self.complete(Value::Object(map));
         Ok(())
     }
@@ -262,15 +295,13 @@ fn shape_of(fields: &[Field<'_>]) -> Option<Map> {
 /// The row object over `shape`: its keys in order, each leaf read from the next cell,
 /// depth first (groups nest at most a few levels: see [`RowCache::first_use`]). The
 /// shape's keys differ, so the entries are appended without a search.
-fn row_of(shape: &Map, cells: &[&str], cell: &mut usize, line: &Line<'_>) -> Result<Map> {
+fn row_of(shape: &Map, cells: &mut std::slice::Iter<'_, &str>, line: &Line<'_>) -> Result<Map> {
     let mut entries = Vec::with_capacity(shape.len());
     for (key, leaf) in shape {
         let value = if let Value::Object(group) = leaf {
-            Value::Object(row_of(group, cells, cell, line)?)
+            Value::Object(row_of(group, cells, line)?)
         } else {
-            let value = primitive(line, cells.get(*cell).copied().unwrap_or(""))?;
-            *cell += 1;
-            value
+            primitive_inline(line, cells.next().copied().unwrap_or(""))?
         };
         entries.push((key.clone(), value));
     }
@@ -360,6 +391,63 @@ mod tests {
                 assert_eq!(got.get(key), Some(value), "{key}");
             }
         }
+    }
+
+    /// The sink puts `key: primitive` fields straight into the open object; the value
+    /// equals the one the public event path builds ([`EventReader`] into
+    /// [`ValueBuilder`]), strict and non-strict, also where a repeated key (non-strict)
+    /// keeps its first position and takes the last value.
+    #[test]
+    fn fields_equal_the_event_path_with_repeated_keys() {
+        use crate::DecodeOptions;
+        use crate::decode::{EventReader, ValueBuilder};
+        let texts = [
+            "a: 1\nb: x\na: 3\nc:\n  d: true\n  d: null\n  e: \"q\"\nb: 2",
+            "items[3]:\n  - id: 1\n    id: 2\n    n: a\n  - k: v\n  - x: 1\n    y:\n      z: 0\n      z: 9",
+            "t[2]{a,b}:\n  1,2\n  3,4\nt: 5\nu: -0.5",
+        ];
+        for text in texts {
+            for strict in [false, true] {
+                let options = DecodeOptions::default().with_strict(strict);
+                let direct = crate::decode_value_with(text, &options);
+                let mut builder = ValueBuilder::new();
+                let mut events = EventReader::new(text.as_bytes(), &options);
+                let via_events: crate::Result<Value> = (|| {
+                    while let Some(event) = events.next_event()? {
+                        if let Some(v) = builder.push(event)? {
+                            return Ok(v);
+                        }
+                    }
+                    Ok(Value::Null)
+                })();
+                match (&direct, &via_events) {
+                    (Ok(a), Ok(b)) => {
+                        assert_eq!(a, b, "{text:?} strict {strict}");
+                        let order = |v: &Value| crate::value::to_json_string(v, 0);
+                        assert_eq!(order(a), order(b), "key order, {text:?}");
+                    }
+                    (Err(a), Err(b)) => assert_eq!(a.message(), b.message(), "{text:?}"),
+                    _ => panic!("{text:?} strict {strict}: {direct:?} vs {via_events:?}"),
+                }
+                if !strict {
+                    assert!(direct.is_ok(), "{text:?} decodes leniently");
+                }
+            }
+        }
+        let lenient = DecodeOptions::default().with_strict(false);
+        let v = crate::decode_value_with("a: 1\nb: x\na: 3", &lenient).expect("lenient");
+        let keys: Vec<&str> = v
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert_eq!(v["a"], Value::from(3));
+        assert!(
+            crate::decode_value("a: 1\na: 3").is_err(),
+            "strict rejects the repeat"
+        );
     }
 
     /// Sibling objects of changing sizes (the size hint of one level carried from one

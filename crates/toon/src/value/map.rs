@@ -164,6 +164,18 @@ impl Map {
     /// twice, with lookups finding the first.
     #[inline]
     pub(crate) fn push_unique(&mut self, key: Key, value: Value) {
+        // Small maps without an index (nearly all of them) only push: the call stays
+        // small enough to inline into a decoder's sink.
+        if self.index.is_none() && self.entries.len() < INDEX_AFTER {
+            self.entries.push((key, value));
+        } else {
+            self.push_indexed(key, value);
+        }
+    }
+
+    /// [`Map::push_unique`] on a map that has an index or gets one with this entry.
+    #[inline(never)]
+    fn push_indexed(&mut self, key: Key, value: Value) {
         self.entries.push((key, value));
         match &mut self.index {
             Some(index) => index.push(&self.entries, self.entries.len() - 1),

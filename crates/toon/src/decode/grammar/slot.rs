@@ -143,6 +143,13 @@ pub(crate) fn is_data_row(content: &str, delim: u8) -> bool {
 
 /// A parsed primitive token of `line`, errors located.
 pub(crate) fn primitive(line: &Line<'_>, token: &str) -> Result<Value> {
+    primitive_inline(line, token)
+}
+
+/// [`primitive`] inlined into its caller: the value sink's fields and table cells take
+/// the parsed value where it goes instead of a returned copy.
+#[inline(always)]
+pub(crate) fn primitive_inline(line: &Line<'_>, token: &str) -> Result<Value> {
     parse_primitive(token).map_err(|e| tok(line, token, e))
 }
 
