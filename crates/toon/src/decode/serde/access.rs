@@ -5,7 +5,6 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess};
 
 use super::queue::{Step, Tok};
 use super::{Deserializer, Pos};
-use crate::decode::grammar::machine::ObjectStep;
 use crate::decode::input::LineInput;
 use crate::{Error, Result};
 
@@ -37,34 +36,6 @@ impl<'de, I: LineInput> MapAccess<'de> for ObjectAccess<'_, 'de, I> {
             self.de.skip_value()?;
         }
         self.value = None;
-        if self.de.peeked.is_none() && self.de.driver.sink_ref().steps.is_empty() {
-            // Nothing queued: the machine's object step runs here, and a
-            // `key: primitive` line is read from it without a step queued.
-            self.de.driver.sink().clear_text();
-            let step = self.de.driver.object_step(|queue, line, key, token| {
-                (queue.direct_field(line, key, token), Pos::of(line))
-            });
-            match step {
-                Ok(ObjectStep::Field(((key, value), at))) => {
-                    self.de.queued_at = at;
-                    self.key_at = at;
-                    self.keys += 1;
-                    match value {
-                        Some(value) => self.value = Some(value),
-                        None => self.pending = true,
-                    }
-                    let key = self.de.text(key).key(seed);
-                    return key.map(Some).map_err(|e| self.de.locate(e, at));
-                }
-                Ok(ObjectStep::Stepped) => self.de.note_position(),
-                Ok(ObjectStep::NotRun) => {}
-                Err(e) => {
-                    // Behind the steps queued before it, as `Deserializer::step` does.
-                    self.de.note_position();
-                    self.de.driver.sink().steps.push_back(Step::Error(e));
-                }
-            }
-        }
         match self.de.next()? {
             (Step::Field(key), at) => {
                 self.key_at = at;

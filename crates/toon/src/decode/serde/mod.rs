@@ -20,7 +20,6 @@ mod row;
 mod token;
 
 use crate::decode::grammar::machine::Driver;
-use crate::decode::grammar::scanner::Line;
 use crate::decode::input::{IoSource, LineInput, TextSource};
 use crate::stack::guarded;
 use crate::{DecodeOptions, Error, ErrorKind, Result, Value};
@@ -33,18 +32,6 @@ use token::{Text, TokenDe};
 struct Pos {
     line: usize,
     column: usize,
-}
-
-impl Pos {
-    /// The content of `line`, after the hyphen of a list item.
-    #[inline(always)]
-    fn of(line: &Line<'_>) -> Pos {
-        let hyphen = if line.content.starts_with("- ") { 2 } else { 0 };
-        Pos {
-            line: line.number,
-            column: line.content_column() + hyphen,
-        }
-    }
 }
 
 /// A TOON deserializer over the decoding state machine, generic over where its lines
@@ -182,10 +169,13 @@ impl<'de, I: LineInput> Deserializer<'de, I> {
     /// Notes where the steps the reader just queued came from: the content of the
     /// current line, after the hyphen of a list item.
     fn note_position(&mut self) {
-        self.queued_at = self
-            .driver
-            .current_line()
-            .map_or_else(Pos::default, |l| Pos::of(&l));
+        self.queued_at = self.driver.current_line().map_or_else(Pos::default, |l| {
+            let hyphen = if l.content.starts_with("- ") { 2 } else { 0 };
+            Pos {
+                line: l.number,
+                column: l.content_column() + hyphen,
+            }
+        });
     }
 
     /// Runs one step of the reader (false after the document). An error it finds is

@@ -242,26 +242,6 @@ impl StepQueue {
         }
     }
 
-    /// A `key: primitive` field line the deserializer reads without a step
-    /// ([`Driver::primitive_field`](crate::decode::grammar::machine::Driver::primitive_field)):
-    /// its key and primitive as tokens. A malformed quoted primitive is `None`, its error
-    /// queued, to be raised when the value is asked for (after the key, as when the line
-    /// comes as [`Step::Key`] and [`Step::Error`]).
-    #[inline(always)]
-    pub fn direct_field(&mut self, line: &Line<'_>, key: &str, token: &str) -> (Tok, Option<Tok>) {
-        let key = self.keep(key, true);
-        if !token.starts_with('"') {
-            return (key, Some(self.keep(token, false)));
-        }
-        let value = self.keep_quoted(token);
-        if value.is_none()
-            && let Err(e) = primitive(line, token)
-        {
-            self.steps.push_back(Step::Error(e));
-        }
-        (key, value)
-    }
-
     /// [`Sink::token`] of a quoted token: its string kept, or its error queued (checked
     /// only while skipping).
     fn quoted_token(&mut self, line: &Line<'_>, token: &str) -> Result<()> {

@@ -26,16 +26,6 @@ use super::slot::{
 use super::tokens::{find_unquoted, split_delimited, trim_spaces};
 use crate::{DecodeOptions, Error, ErrorKind, Result};
 
-/// What [`Driver::object_step`] did.
-pub(crate) enum ObjectStep<R> {
-    /// It read a `key: primitive` field line: what its reader gave.
-    Field(R),
-    /// It ran the step into the sink.
-    Stepped,
-    /// Nothing: the next step is not an object's (or the document is done).
-    NotRun,
-}
-
 /// The state machine over a line source, feeding a [`Sink`].
 pub(crate) struct Driver<I, S> {
     src: I,
@@ -101,31 +91,6 @@ impl<I: LineInput, S: Sink> Driver<I, S> {
             return Err(e);
         }
         Ok(true)
-    }
-
-    /// Runs the next step when it is an object's (see [`ObjectStep`]): a
-    /// `key: primitive` field line (the commonest line of nested data) goes to `read`
-    /// with the sink and the line, its key and its primitive token, instead of the
-    /// sink's [`Sink::field`]; any other line of the object is read into the sink as
-    /// [`Driver::step`] does. An error ends the document as in [`Driver::step`].
-    #[inline]
-    pub fn object_step<R>(
-        &mut self,
-        read: impl FnOnce(&mut S, &Line<'_>, &str, &str) -> R,
-    ) -> Result<ObjectStep<R>> {
-        if self.st.finished || !matches!(self.st.stack.last(), Some(Frame::Object(_))) {
-            return Ok(ObjectStep::NotRun);
-        }
-        match self.st.object_step(&mut self.src, |out, line, key, token| {
-            Ok(read(out, line, key, token))
-        }) {
-            Ok(Some(r)) => Ok(ObjectStep::Field(r)),
-            Ok(None) => Ok(ObjectStep::Stepped),
-            Err(e) => {
-                self.st.finished = true;
-                Err(e)
-            }
-        }
     }
 
     /// The sink.

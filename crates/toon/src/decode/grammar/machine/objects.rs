@@ -3,7 +3,6 @@
 
 use super::{State, at_error};
 use crate::decode::grammar::frames::Frame;
-use crate::decode::grammar::scanner::Line;
 use crate::decode::grammar::sink::Sink;
 use crate::decode::grammar::slot::{At, LineKey, Slot, field_line, over_indented, plain_field};
 use crate::decode::grammar::tokens::{PlainKey, plain_key_colon, trim_after_colon, trim_spaces};
@@ -51,22 +50,8 @@ impl<S: Sink> State<S> {
     }
 
     pub(super) fn step_object<I: LineInput>(&mut self, src: &mut I) -> Result<()> {
-        self.object_step(src, |out, line, key, token| out.field(line, key, token))
-            .map(|_| ())
-    }
-
-    /// The object step: reads the next line of the object on top. A `key: primitive`
-    /// field (the commonest line) goes to `field` with the sink, the line, its key and
-    /// its primitive token (`Some` of what `field` gives); every other line is read
-    /// into the sink (`None`).
-    #[inline(always)]
-    pub(super) fn object_step<I: LineInput, R>(
-        &mut self,
-        src: &mut I,
-        field: impl FnOnce(&mut S, &Line<'_>, &str, &str) -> Result<R>,
-    ) -> Result<Option<R>> {
         let Some(Frame::Object(f)) = self.stack.last() else {
-            return Ok(None);
+            return Ok(());
         };
         let (min_depth, fixed) = (f.min_depth, f.depth);
         // The field line's depth and, for a plain key, its colon, read off the peeked
@@ -79,25 +64,32 @@ impl<S: Sink> State<S> {
                 }
                 match plain_key_colon(line.content) {
                     PlainKey::Colon(colon) => (depth, colon),
-                    _ => return self.object_other_field(src, fixed, depth).map(|()| None),
+                    _ => {
+                        let (key, slot) =
+                            field_line(self.ctx, &mut self.field_lists, &line, depth)?;
+                        let at = At::of(&line);
+                        self.set_object_depth(fixed, depth);
+                        src.consume()?;
+                        return self.object_field(src, key, slot, at);
+                    }
                 }
             }
             _ => {
                 self.close(true);
-                return Ok(None);
+                return Ok(());
             }
         };
         self.set_object_depth(fixed, depth);
         // A plain key: the line is consumed and read in place (nothing on it can fail
         // before the duplicate check).
         let Some(line) = src.advance()? else {
-            return Ok(None);
+            return Ok(());
         };
         let rest = trim_after_colon(line.content.get(colon + 1..).unwrap_or(""));
         if rest.is_empty() || rest == "[]" {
             let (key, slot) = plain_field(&line, colon, depth);
             let at = At::of(&line);
-            return self.object_field(src, key, slot, at).map(|()| None);
+            return self.object_field(src, key, slot, at);
         }
         // `key: primitive`, the commonest line: key and token straight from the line.
         let key = trim_spaces(line.content.get(..colon).unwrap_or(""));
@@ -111,25 +103,7 @@ impl<S: Sink> State<S> {
                 line.raw,
             ));
         }
-        field(&mut self.out, &line, key, rest).map(Some)
-    }
-
-    /// A field line of the object on top whose key is not plain (quoted, or a header's):
-    /// read before it is consumed, so its errors are at it.
-    fn object_other_field<I: LineInput>(
-        &mut self,
-        src: &mut I,
-        fixed: Option<usize>,
-        depth: usize,
-    ) -> Result<()> {
-        let Some(line) = self.peek(src)? else {
-            return Ok(());
-        };
-        let (key, slot) = field_line(self.ctx, &mut self.field_lists, &line, depth)?;
-        let at = At::of(&line);
-        self.set_object_depth(fixed, depth);
-        src.consume()?;
-        self.object_field(src, key, slot, at)
+        self.out.field(&line, key, rest)
     }
 
     /// Notes the depth of the object's field lines when its first one is read.
