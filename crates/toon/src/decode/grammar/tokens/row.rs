@@ -6,6 +6,7 @@
 //! delimiter lies. A line with a quote goes to the byte-by-byte splitter, which skips
 //! quoted parts.
 
+use super::words::equal_bytes;
 use super::{skip_ordinary, skip_quoted, trim_spaces};
 
 /// Splits a line at row depth of a table into cells, if it is a row (spec §9.3): a line
@@ -27,19 +28,6 @@ struct Place {
     next: usize,
     cell: usize,
     seen_delim: bool,
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-/// The high bit of each byte of `word` that equals `byte`, and no other bit: adding
-/// 0x7f to a byte's low seven bits sets its high bit unless they are all zero, and
-/// never carries into the next byte.
-#[inline(always)]
-fn equal_bytes(word: u64, byte: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(byte));
-    !(((x & LOW) + LOW) | x) & HIGH
 }
 
 /// [`split_row`] of a line eight bytes at a time, while no quote comes: `None` at the
