@@ -6,6 +6,7 @@
 //! (`benches/run-throughput.sh` builds it first: cargo cannot build while this bench
 //! runs under it).
 
+use std::collections::HashMap;
 use std::process::Command;
 
 use toon_benches::report::workspace_root;
@@ -30,6 +31,7 @@ pub struct Profile {
 }
 
 /// One operation counted by callgrind.
+#[derive(Clone)]
 pub struct Counted {
     /// The `profile_codec` operation.
     pub operation: &'static str,
@@ -88,12 +90,22 @@ pub fn take(misses: Vec<Miss>, bytes: usize) -> Result<Vec<Profile>, String> {
         }
         parse(operation, &String::from_utf8_lossy(&out.stdout))
     };
+    // One operation on one dataset is often the other side (or ours) of several
+    // targets: each is counted once.
+    let mut counted: HashMap<(Imp, Direction, &str, usize), Result<Counted, String>> =
+        HashMap::new();
+    let mut count_once = |imp: Imp, miss: &Miss, top: usize| {
+        counted
+            .entry((imp, miss.direction, miss.dataset, top))
+            .or_insert_with(|| count(imp, miss, top))
+            .clone()
+    };
     eprintln!("profiling {} missed targets", misses.len());
     Ok(misses
         .into_iter()
         .map(|miss| Profile {
-            ours: count(miss.target.ours, &miss, TOP),
-            other: count(miss.target.other, &miss, 0),
+            ours: count_once(miss.target.ours, &miss, TOP),
+            other: count_once(miss.target.other, &miss, 0),
             miss,
         })
         .collect())

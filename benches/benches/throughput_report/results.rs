@@ -10,7 +10,7 @@ use crate::memory::PeakSample;
 use crate::profiles::Profile;
 
 /// The implementations timed, in table column order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Imp {
     /// Our codec to and from `toon::Value`.
     OursValue,

@@ -119,7 +119,7 @@ pub const ENCODE_TARGETS: [Target; 4] = [
 ];
 
 /// Which way a target measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
     /// TOON (or JSON) text to a value.
     Decode,
