@@ -19,10 +19,8 @@ for _ in "$@"; do printf ' ---: |'; done; printf '\n'
 for d in employees orders analytics events config flags contacts tickets; do
   printf '| %s |' "$d"
   for op in "$@"; do
-    valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiled*' \
-      --callgrind-out-file="$tmp/cg" "$bin" "$op" "$d" "$bytes" >/dev/null 2>"$tmp/err" ||
+    ir=$(count_instructions "$op" "$d" "$bytes" "$tmp/cg" 2>/dev/null) ||
       { printf ' error |'; continue; }
-    ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
     awk -v ir="$ir" 'BEGIN { printf " %.2f |", ir / 1e6 }'
   done
   printf '\n'

@@ -24,10 +24,7 @@ cd "$root"
 # shellcheck source=benches/profile-codec-bin.sh
 source "$root/benches/profile-codec-bin.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiled*' \
-  --callgrind-out-file="$tmp/cg" "$bin" "$op" "$dataset" "$bytes" >/dev/null 2>"$tmp/err" ||
-  { grep -v '^==' "$tmp/err" >&2; exit 1; }
-total=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
+total=$(count_instructions "$op" "$dataset" "$bytes" "$tmp/cg") || exit 1
 printf '%s on %s: %.2f M instructions\n\n' "$op" "$dataset" "$(awk -v t="$total" 'BEGIN { print t / 1e6 }')"
 [ "$top" -gt 0 ] || exit 0
 printf '| self (M) | share | function |\n| ---: | ---: | --- |\n'
